@@ -1,0 +1,11 @@
+/** Tests run on the compiled output (`npm test` builds first), so decorators carry tsc's metadata. */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/dist/test"],
+  testMatch: ["**/*.test.js"],
+  testTimeout: 60000,
+  maxWorkers: 2,
+  // Pools and timers of a stopped service can outlive a file by a moment; do not wait on them.
+  forceExit: true,
+  setupFiles: ["<rootDir>/dist/test/support/setup.js"],
+};

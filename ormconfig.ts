@@ -1,0 +1,35 @@
+import "reflect-metadata";
+import path from "node:path";
+import { DataSource, DataSourceOptions } from "typeorm";
+import { loadConfig, Config } from "./src/config";
+import { PGliteDatabase, pgliteDriver } from "./src/database/pglite-pool";
+
+/**
+ * The TypeORM data source: PostgreSQL through `pg` when DATABASE_URL is set, else the embedded
+ * PGlite in DATA_DIR. Schema changes come only from the migrations; nothing is synchronized.
+ */
+export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir" | "statementTimeoutMs">): DataSourceOptions {
+  const common = {
+    type: "postgres" as const,
+    entities: [path.join(__dirname, "src/modules/**/*.entity.js")],
+    migrations: [path.join(__dirname, "migrations/*.js")],
+    migrationsTableName: "schema_migrations",
+    synchronize: false,
+    migrationsRun: false,
+    installExtensions: false,
+    logging: false,
+  };
+  if (config.databaseUrl) {
+    return {
+      ...common,
+      url: config.databaseUrl,
+      poolSize: 20,
+      connectTimeoutMS: 5000,
+      extra: { statement_timeout: config.statementTimeoutMs, idle_in_transaction_session_timeout: 60000 },
+    };
+  }
+  const database = new PGliteDatabase(config.dataDir);
+  return { ...common, driver: pgliteDriver(database) };
+}
+
+export default new DataSource(dataSourceOptions(loadConfig()));

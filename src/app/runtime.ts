@@ -1,0 +1,45 @@
+import "reflect-metadata";
+import type { Logger } from "pino";
+import { DataSource } from "typeorm";
+import { Clock, systemClock } from "../common/clock";
+import { Config } from "../config";
+import { migrate, openDatabase } from "../database/data-source";
+import { createApp, RunningApp } from "../http/app";
+import { createLogger } from "../http/logger";
+import { PlatformSecrets } from "../modules/organizations/platform-secrets";
+import { createServices, Services } from "./services";
+
+export interface Runtime extends RunningApp {
+  config: Config;
+  db: DataSource;
+  services: Services;
+  logger: Logger;
+  clock: Clock;
+  /** Stops taking requests, lets those in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations and builds the HTTP application (not yet listening). */
+export async function startRuntime(config: Config, options: { clock?: Clock; logger?: Logger } = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase(config);
+  try {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ migrations: applied }, "applied migrations");
+    const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
+    const services = createServices({ db, clock, config }, platform);
+    const running = await createApp({ config, db, services, logger });
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        await running.apollo.stop();
+        if (running.server.listening) await new Promise<void>((resolve) => running.server.close(() => resolve()));
+        await db.destroy();
+      })());
+    return { ...running, config, db, services, logger, clock, close };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

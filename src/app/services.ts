@@ -1,0 +1,24 @@
+import { TokenSigner } from "../auth/tokens";
+import { AccessService } from "../modules/access/access.service";
+import { LocationService } from "../modules/locations/location.service";
+import { OrganizationSeeder, OrganizationService } from "../modules/organizations/organization.service";
+import { PlatformSecrets } from "../modules/organizations/platform-secrets";
+import { RoleService } from "../modules/roles/role.service";
+import { StaffService } from "../modules/staff/staff.service";
+import { ServiceDeps } from "./deps";
+
+/** Every domain service, built once per process and shared by GraphQL, REST and the CLIs. */
+export function createServices(deps: ServiceDeps, platform: PlatformSecrets) {
+  const access = new AccessService(deps, new TokenSigner(platform.jwtSecret, deps.config.tokenTtlSeconds));
+  const seeders: OrganizationSeeder[] = [];
+  const services = {
+    access,
+    organizations: new OrganizationService(deps, platform, access, seeders),
+    locations: new LocationService(deps),
+    roles: new RoleService(deps),
+    staff: new StaffService(deps),
+  };
+  return services;
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,50 @@
+import { DataSource, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
+import { Actor } from "../auth/actor";
+import { notFound } from "../errors/app-error";
+import { byKeys } from "../loaders/loaders";
+import { requireUuid } from "./ids";
+import { Page, PageArgs, paginate } from "./pagination";
+import { TenantRecord } from "./entity-columns";
+
+/**
+ * Reads of one kind of tenant record, always inside the caller's organization: an id of another
+ * organization is "not found", exactly like an id that does not exist.
+ */
+export class TenantRecords<T extends TenantRecord> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly entity: EntityTarget<T>,
+    /** How the record is named in messages ("Location"). */
+    readonly label: string,
+  ) {}
+
+  get repo(): Repository<T> {
+    return this.db.getRepository(this.entity);
+  }
+
+  async get(actor: Actor, id: string, extra: FindOptionsWhere<T> = {}): Promise<T> {
+    const where = { ...extra, id: requireUuid(id, this.label), organizationId: actor.organizationId } as FindOptionsWhere<T>;
+    const record = await this.repo.findOneBy(where);
+    if (!record) throw notFound(this.label);
+    return record;
+  }
+
+  /** Records by id, in the order asked (null where unknown); for data loaders. */
+  async byIds(organizationId: string, ids: readonly string[]): Promise<(T | null)[]> {
+    const rows = await this.repo.createQueryBuilder("r").where("r.organization_id = :org AND r.id = ANY(:ids)", { org: organizationId, ids }).getMany();
+    return byKeys(ids, rows, (r) => r.id);
+  }
+
+  /** A page of the organization's records sorted by `sort`; `filter` narrows the query. */
+  list(actor: Actor, page: PageArgs, sort: { property: keyof T & string; column: string }, filter?: (q: SelectQueryBuilder<T>) => void): Promise<Page<T>> {
+    const query = this.repo.createQueryBuilder("r").where("r.organization_id = :org", { org: actor.organizationId });
+    filter?.(query);
+    return paginate(query, page, sort);
+  }
+
+  async delete(actor: Actor, id: string): Promise<boolean> {
+    const record = await this.get(actor, id);
+    await this.repo.delete({ id: record.id, organizationId: actor.organizationId } as FindOptionsWhere<T>);
+    return true;
+  }
+}

@@ -1,0 +1,95 @@
+import { DateTime, IANAZone } from "luxon";
+import { invalidField } from "../errors/app-error";
+
+export function isValidTimeZone(zone: string): boolean {
+  return typeof zone === "string" && zone.length <= 64 && IANAZone.isValidZone(zone);
+}
+
+export function requireTimeZone(zone: string, field = "timezone"): string {
+  if (!isValidTimeZone(zone)) throw invalidField(field, `"${zone}" is not an IANA time zone name such as America/New_York`);
+  return zone;
+}
+
+/** Minutes east of UTC in `zone` at `instant` (-300 for New York in winter, 330 for Kolkata). */
+export function utcOffsetMinutes(instant: Date, zone: string): number {
+  return DateTime.fromJSDate(instant, { zone }).offset;
+}
+
+/** Local wall time with its offset, with milliseconds: `2026-03-02T09:00:00.000-05:00`. */
+export function formatLocal(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: false, includeOffset: true })!;
+}
+
+/** UTC with milliseconds: `2026-03-02T14:00:00.000Z`. */
+export function formatUtc(instant: Date): string {
+  return instant.toISOString();
+}
+
+const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Reads a timestamp input: with an offset or `Z` it is that instant; without one it is wall time
+ * in `zone`. Anything else is a 400 naming the field.
+ */
+export function parseTimestamp(value: string, zone: string, field: string): Date {
+  if (typeof value !== "string" || !ISO_DATE_TIME.test(value.trim())) {
+    throw invalidField(field, `${field} must be an ISO 8601 timestamp such as 2026-03-02T09:00:00-05:00`);
+  }
+  const text = value.trim();
+  const parsed = HAS_OFFSET.test(text)
+    ? DateTime.fromISO(text, { setZone: true })
+    : DateTime.fromISO(text, { zone });
+  if (!parsed.isValid) throw invalidField(field, `${field} is not a valid timestamp: ${parsed.invalidExplanation ?? parsed.invalidReason}`);
+  return parsed.toJSDate();
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Checks a `YYYY-MM-DD` calendar date and returns it unchanged. */
+export function parseDate(value: string, field: string): string {
+  if (typeof value !== "string" || !ISO_DATE.test(value) || !DateTime.fromISO(value, { zone: "UTC" }).isValid) {
+    throw invalidField(field, `${field} must be a date in the form YYYY-MM-DD`);
+  }
+  return value;
+}
+
+/** The first instant of calendar day `date` in `zone`. */
+export function startOfLocalDay(date: string, zone: string): Date {
+  return DateTime.fromISO(date, { zone }).startOf("day").toJSDate();
+}
+
+/** The calendar day (`YYYY-MM-DD`) of `instant` in `zone`. */
+export function localDate(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISODate()!;
+}
+
+export function addDays(date: string, days: number): string {
+  return DateTime.fromISO(date, { zone: "UTC" }).plus({ days }).toISODate()!;
+}
+
+/** Whole days from `from` to `to` (both `YYYY-MM-DD`). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round(DateTime.fromISO(to, { zone: "UTC" }).diff(DateTime.fromISO(from, { zone: "UTC" }), "days").days);
+}
+
+export const MAX_RANGE_DAYS = 366;
+
+/**
+ * Validates an inclusive date range of a list: both dates well-formed, start not after end, and at
+ * most 366 days long.
+ */
+export function parseDateRange(start: string, end: string, startField = "startDate", endField = "endDate"): { start: string; end: string } {
+  parseDate(start, startField);
+  parseDate(end, endField);
+  if (end < start) throw invalidField(endField, `${endField} must not be before ${startField}`);
+  if (daysBetween(start, end) + 1 > MAX_RANGE_DAYS) {
+    throw invalidField(endField, `A date range may span at most ${MAX_RANGE_DAYS} days`);
+  }
+  return { start, end };
+}
+
+/** Whole minutes between two instants (floored). */
+export function minutesBetween(start: Date, end: Date): number {
+  return Math.floor((end.getTime() - start.getTime()) / 60000);
+}

@@ -1,0 +1,28 @@
+/** Server settings, read once from the environment (see README). */
+export interface Config {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  platformApiKey: string | undefined;
+  jwtSecret: string | undefined;
+  production: boolean;
+  logLevel: string;
+  /** Milliseconds a database statement may run before it is cancelled (PostgreSQL server only). */
+  statementTimeoutMs: number;
+  /** Lifetime of exchanged access tokens, in seconds. */
+  tokenTtlSeconds: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: Number(env.PORT ?? 4000),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || "./.data",
+    platformApiKey: env.PLATFORM_API_KEY || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    production: env.NODE_ENV === "production",
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "silent" : "info"),
+    statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
+    tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 3600),
+  };
+}

@@ -1,0 +1,149 @@
+import { EventEmitter } from "node:events";
+import { PGlite, types } from "@electric-sql/pglite";
+import type { Extension } from "@electric-sql/pglite";
+
+// The contrib extension ships as its own entry point, which TypeScript's CommonJS resolution does not map.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { btree_gist } = require("@electric-sql/pglite/contrib/btree_gist") as { btree_gist: Extension };
+
+/**
+ * A `pg`-compatible pool over one in-process PGlite database, for TypeORM's postgres driver.
+ *
+ * PGlite is a single connection, so a pool that hands the same connection to two query runners
+ * would run one request's statements inside another's transaction. This pool leases the
+ * connection to one client at a time: `connect` waits until the previous client is released.
+ * Code holding a client must not ask for a second one (that would wait forever); services always
+ * work through the transaction's entity manager.
+ */
+
+// Parse values as `pg` does, so that code behaves the same on both drivers.
+const parsers = {
+  [types.INT8]: (v: string) => v,
+  [types.NUMERIC]: (v: string) => v,
+  [types.DATE]: (v: string) => v,
+};
+
+interface QueryResultLike {
+  rows: unknown[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+  rowCount?: number;
+  command?: string;
+}
+
+export class PGliteDatabase {
+  private readonly ready: Promise<PGlite>;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(dataDir: string) {
+    this.ready = PGlite.create(dataDir === "memory://" ? undefined : dataDir, {
+      extensions: { btree_gist },
+      parsers,
+    });
+  }
+
+  instance(): Promise<PGlite> {
+    return this.ready;
+  }
+
+  /** Waits for the connection; resolves with the function that gives it back. */
+  lease(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.queue;
+    this.queue = previous.then(() => released);
+    return previous.then(() => {
+      let done = false;
+      return () => {
+        if (!done) {
+          done = true;
+          release();
+        }
+      };
+    });
+  }
+
+  async run(sql: string, params?: unknown[]): Promise<QueryResultLike> {
+    const db = await this.ready;
+    if (params && params.length > 0) {
+      const result = await db.query(sql, params);
+      return toPgResult(result);
+    }
+    const results = await db.exec(sql);
+    return toPgResult(results[results.length - 1] ?? { rows: [], fields: [] });
+  }
+
+  async close(): Promise<void> {
+    const db = await this.ready;
+    if (!db.closed) await db.close();
+  }
+}
+
+function toPgResult(result: { rows: unknown[]; fields: { name: string; dataTypeID: number }[]; affectedRows?: number }): QueryResultLike {
+  return {
+    rows: result.rows,
+    fields: result.fields,
+    rowCount: result.affectedRows ?? result.rows.length,
+    affectedRows: result.affectedRows,
+  };
+}
+
+type Callback = (err: unknown, result?: unknown) => void;
+
+class PGliteClient extends EventEmitter {
+  constructor(private readonly database: PGliteDatabase) {
+    super();
+  }
+
+  query(sql: string | { text: string; values?: unknown[] }, params?: unknown[] | Callback, callback?: Callback) {
+    const text = typeof sql === "string" ? sql : sql.text;
+    let values = typeof sql === "string" ? undefined : sql.values;
+    let cb = callback;
+    if (typeof params === "function") cb = params;
+    else if (params) values = params;
+    const promise = this.database.run(text, values);
+    if (cb) {
+      const done = cb;
+      promise.then((r) => done(null, r), (e) => done(e));
+      return undefined;
+    }
+    return promise;
+  }
+}
+
+/** The `driver` object TypeORM's postgres driver takes in place of the `pg` module. */
+export function pgliteDriver(database: PGliteDatabase) {
+  class Pool extends EventEmitter {
+    private ending = false;
+    totalCount = 1;
+    idleCount = 0;
+    waitingCount = 0;
+
+    connect(callback?: (err: unknown, client?: PGliteClient, release?: () => void) => void): Promise<unknown> | void {
+      const leased = database.instance().then(() => database.lease());
+      if (!callback) {
+        return leased.then((release) => Object.assign(new PGliteClient(database), { release }));
+      }
+      leased.then(
+        (release) => callback(null, new PGliteClient(database), release),
+        (err) => callback(err),
+      );
+    }
+
+    async query(sql: string, params?: unknown[]) {
+      const release = await database.lease();
+      try {
+        return await database.run(sql, params);
+      } finally {
+        release();
+      }
+    }
+
+    end(callback?: (err?: unknown) => void) {
+      if (this.ending) return callback?.();
+      this.ending = true;
+      database.close().then(() => callback?.(), (err) => callback?.(err));
+    }
+  }
+  return { Pool, native: null, defaults: {}, types: { setTypeParser() {} } };
+}

@@ -1,0 +1,79 @@
+import { GraphQLError } from "graphql";
+import { ArgumentValidationError } from "type-graphql";
+import type { ValidationError } from "class-validator";
+import { AppError, ErrorDetail, validationFailed, badRequest } from "./app-error";
+import { fromDatabaseError } from "./database-errors";
+
+/** What a client is told about an error, in both interfaces. */
+export interface ClientError {
+  code: string;
+  message: string;
+  status: number;
+  details: ErrorDetail[];
+  /** True when the error is ours, not the client's: log it whole. */
+  internal: boolean;
+}
+
+function flattenValidation(errors: ValidationError[], prefix = ""): ErrorDetail[] {
+  return errors.flatMap((e) => {
+    const field = prefix ? `${prefix}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flattenValidation(e.children ?? [], field)];
+  });
+}
+
+/** `Variable "$input" got invalid value 5 at "input.name"; String cannot represent…` → `name`. */
+function coercionDetail(message: string): ErrorDetail {
+  const at = /at "([^"]+)"/.exec(message)?.[1];
+  const notDefined = /Field "([^"]+)" is not defined by type/.exec(message)?.[1];
+  const notProvided = /Field "([^"]+)" of required type "[^"]+" was not provided/.exec(message)?.[1];
+  const variable = /Variable "\$([^"]+)"/.exec(message)?.[1];
+  const path = at ? at.split(".").slice(1) : [];
+  const leaf = notDefined ?? notProvided;
+  const field = [...path, ...(leaf ? [leaf] : [])].join(".") || variable || "body";
+  const reason = message.includes("; ") ? message.slice(message.indexOf("; ") + 2) : message;
+  return { field, message: notDefined ? `Unknown field "${notDefined}"` : reason };
+}
+
+const QUERY_CODES: Record<string, number> = {
+  QUERY_TOO_DEEP: 400,
+  QUERY_TOO_COSTLY: 400,
+  QUERY_TOO_MANY_ALIASES: 400,
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  OPERATION_RESOLUTION_FAILURE: 400,
+  PERSISTED_QUERY_NOT_SUPPORTED: 400,
+  PERSISTED_QUERY_NOT_FOUND: 400,
+  BAD_REQUEST: 400,
+};
+
+export function toClientError(error: GraphQLError | Error): ClientError {
+  const original = error instanceof GraphQLError ? error.originalError ?? undefined : error;
+  const fromApp = (e: AppError): ClientError => ({ code: e.code, message: e.message, status: e.status, details: e.details, internal: false });
+
+  if (original instanceof AppError) return fromApp(original);
+  if (original instanceof ArgumentValidationError) {
+    const details = flattenValidation(original.extensions.validationErrors as unknown as ValidationError[]);
+    return fromApp(validationFailed(details[0] ? `${details[0].field}: ${details[0].message}` : "Invalid input", details));
+  }
+  if (original) {
+    const known = fromDatabaseError(original);
+    if (known) return { ...fromApp(known), internal: known.status >= 500 };
+  }
+  // An execution error (it has a path) without a cause is a bug of ours, such as a null where the
+  // schema promised a value; one without a path is about the query document or its variables.
+  if (error instanceof GraphQLError && !error.path && (!original || original instanceof GraphQLError)) {
+    const code = String(error.extensions?.code ?? "");
+    if (code === "BAD_USER_INPUT" || /^Variable "\$/.test(error.message)) {
+      const detail = coercionDetail(error.message);
+      return fromApp(validationFailed(`${detail.field}: ${detail.message}`, [detail]));
+    }
+    if (QUERY_CODES[code] || !code) {
+      return fromApp(badRequest(error.message));
+    }
+    if (code === "UNAUTHENTICATED" || code === "FORBIDDEN") {
+      return { code, message: error.message, status: code === "FORBIDDEN" ? 403 : 401, details: [], internal: false };
+    }
+  }
+  return { code: "INTERNAL_SERVER_ERROR", message: "An internal error occurred", status: 500, details: [], internal: true };
+}

@@ -1,0 +1,50 @@
+import { AppError, badRequest, conflict, serviceUnavailable } from "./app-error";
+
+/** Names PostgreSQL constraints in users' words; filled by the modules' constraint messages. */
+const constraintMessages = new Map<string, string>();
+
+export function describeConstraint(name: string, message: string): void {
+  constraintMessages.set(name, message);
+}
+
+const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
+
+/**
+ * Turns a PostgreSQL error into the client's error where the client can act on it.
+ * Returns undefined for an internal error, which is then masked.
+ */
+export function fromDatabaseError(error: unknown): AppError | undefined {
+  const e = error as { code?: string; constraint?: string; message?: string; driverError?: unknown };
+  if (e && e.driverError && typeof e.driverError === "object") return fromDatabaseError(e.driverError);
+  const code = e?.code;
+  if (!code) {
+    if (typeof e?.message === "string" && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e.message)) {
+      return serviceUnavailable();
+    }
+    return undefined;
+  }
+  const known = e.constraint ? constraintMessages.get(e.constraint) : undefined;
+  switch (code) {
+    case "23505":
+      return conflict(known ?? "A record with the same unique value already exists");
+    case "23P01":
+      return conflict(known ?? "This overlaps an existing record");
+    case "23503":
+      return conflict(known ?? "This record is referenced by, or refers to, a record that does not exist or is still in use");
+    case "23514":
+      return badRequest(known ?? "A value is out of its allowed range");
+    case "22P02":
+    case "22007":
+    case "22008":
+    case "22003":
+    case "22001":
+      return badRequest("A value has the wrong format or is out of range");
+    case "40001":
+    case "40P01":
+      return conflict("The change collided with a concurrent one; retry it");
+    case "57014":
+      return new AppError("STATEMENT_TIMEOUT", "The request took too long and was cancelled", 503);
+    default:
+      return connectionCodes.has(code) ? serviceUnavailable() : undefined;
+  }
+}

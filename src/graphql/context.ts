@@ -1,0 +1,15 @@
+import type { Logger } from "pino";
+import { Actor } from "../auth/actor";
+import type { Services } from "../app/services";
+import { Loaders } from "../loaders/loaders";
+
+/** What every resolver gets: who calls, the services, and this request's loaders. */
+export interface RequestContext {
+  requestId: string;
+  actor: Actor | null;
+  /** A bearer credential that is not a token (the platform key, when creating organizations). */
+  presentedKey: string | null;
+  services: Services;
+  loaders: Loaders;
+  logger: Logger;
+}

@@ -1,0 +1,15 @@
+import { NonEmptyArray } from "type-graphql";
+import { AccessResolver } from "../modules/access/access.resolver";
+import { LocationResolver } from "../modules/locations/location.resolver";
+import { OrganizationResolver } from "../modules/organizations/organization.resolver";
+import { RoleResolver } from "../modules/roles/role.resolver";
+import { StaffResolver } from "../modules/staff/staff.resolver";
+
+/** Every resolver of the schema; a new module adds its own here. */
+export const resolvers: NonEmptyArray<Function> = [
+  OrganizationResolver,
+  AccessResolver,
+  LocationResolver,
+  RoleResolver,
+  StaffResolver,
+];

@@ -1,0 +1,182 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import { expressMiddleware } from "@as-integrations/express5";
+import express, { NextFunction, Request, Response } from "express";
+import { GraphQLFormattedError } from "graphql";
+import { unwrapResolverError } from "@apollo/server/errors";
+import type { Logger } from "pino";
+import { DataSource } from "typeorm";
+import { Services } from "../app/services";
+import { Config } from "../config";
+import { AppError } from "../errors/app-error";
+import { ClientError, toClientError } from "../errors/client-error";
+import type { RequestContext } from "../graphql/context";
+import { graphiqlRouter } from "../graphql/graphiql";
+import { queryLimitsRule } from "../graphql/limits";
+import { graphqlSchema } from "../graphql/schema";
+import { Loaders } from "../loaders/loaders";
+import { openApiDocument } from "../rest/openapi";
+import { restRoutes } from "../rest/routes";
+import { compileRoutes, restRouter } from "../rest/shim";
+
+export const BODY_LIMIT = "1mb";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    id: string;
+  }
+}
+
+export interface AppParts {
+  config: Config;
+  db: DataSource;
+  services: Services;
+  logger: Logger;
+}
+
+export interface RunningApp {
+  app: express.Express;
+  server: http.Server;
+  apollo: ApolloServer<RequestContext>;
+}
+
+/** The error body of every REST answer: {error: {code, message, details, requestId}}. */
+export function sendError(res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+  res.status(error.status).json({ error: { code: error.code, message: error.message, details: error.details, requestId: req.id } });
+}
+
+const SAFE_REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
+export async function createApp(parts: AppParts): Promise<RunningApp> {
+  const { config, db, services, logger } = parts;
+  const schema = graphqlSchema();
+  const compiled = compileRoutes(schema, restRoutes);
+  const openapi = openApiDocument(schema, compiled);
+  const app = express();
+  const server = http.createServer(app);
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+
+  app.use((req, res, next) => {
+    const given = req.get("x-request-id");
+    req.id = given && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader("X-Request-Id", req.id);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ reqId: req.id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    });
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (req, res) => {
+    try {
+      await db.query("SELECT 1");
+      res.json({ status: "ready" });
+    } catch (error) {
+      logger.warn({ reqId: req.id, err: error }, "readiness check failed");
+      sendError(res, req, { code: "SERVICE_UNAVAILABLE", message: "The database is unreachable", status: 503, details: [] });
+    }
+  });
+  app.get("/api/openapi.json", (_req, res) => {
+    res.json(openapi);
+  });
+  app.use(graphiqlRouter());
+
+  app.use(express.json({ limit: BODY_LIMIT, type: ["application/json", "application/*+json"] }));
+
+  const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
+
+  /** The context of one request, for GraphQL and REST alike. */
+  const contextFor = async (req: Request): Promise<RequestContext> => {
+    const header = req.get("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    const credential = match?.[1] ?? null;
+    const isToken = credential !== null && credential.split(".").length === 3;
+    return {
+      requestId: req.id,
+      actor: isToken ? await services.access.authenticate(credential) : null,
+      presentedKey: isToken ? null : credential,
+      services,
+      loaders: new Loaders(),
+      logger: logger.child({ reqId: req.id }),
+    };
+  };
+
+  const apollo = new ApolloServer<RequestContext>({
+    schema,
+    introspection: true,
+    validationRules: [queryLimitsRule()],
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      ApolloServerPluginLandingPageDisabled(),
+      {
+        async requestDidStart() {
+          return {
+            async didEncounterErrors({ contextValue, errors }) {
+              for (const error of errors) {
+                if (toClientError(error).internal) logger.error({ reqId: contextValue.requestId, err: unwrapResolverError(error) }, "internal error");
+              }
+            },
+            async willSendResponse({ contextValue, response }) {
+              if (response.body.kind !== "single") return;
+              for (const error of response.body.singleResult.errors ?? []) {
+                (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
+              }
+            },
+          };
+        },
+      },
+    ],
+    formatError: (formatted: GraphQLFormattedError, error: unknown) => {
+      const clientError = toClientError(error as Error);
+      const cause = unwrapResolverError(error) as Error | undefined;
+      // Internal errors say nothing of their cause in production; the log has it whole.
+      const message = !clientError.internal || config.production ? clientError.message : `${clientError.message}: ${cause?.message ?? ""}`;
+      return { message, locations: formatted.locations, path: formatted.path, extensions: { code: clientError.code, details: clientError.details } };
+    },
+  });
+  await apollo.start();
+
+  app.use(
+    "/graphql",
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        res.locals.context = await contextFor(req);
+        next();
+      } catch (error) {
+        const e = toClientError(error as Error);
+        res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
+      }
+    },
+    expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }),
+  );
+
+  app.use(restRouter(compiled, { schema, context: contextFor, sendError, onInternalError }));
+
+  app.use("/api", (req, res) => {
+    sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
+  });
+
+  // Errors of the body parser and anything else that escaped a handler.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    void _next;
+    const e = error as { type?: string; status?: number };
+    if (e?.type === "entity.too.large") return sendError(res, req, { code: "PAYLOAD_TOO_LARGE", message: `The request body exceeds ${BODY_LIMIT}`, status: 413, details: [] });
+    if (e?.type === "entity.parse.failed") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid JSON", status: 400, details: [] });
+    if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
+    const clientError = error instanceof AppError ? toClientError(error) : toClientError(error as Error);
+    if (clientError.internal) onInternalError(req, error);
+    sendError(res, req, clientError);
+  });
+
+  return { app, server, apollo };
+}

@@ -1,0 +1,40 @@
+import "reflect-metadata";
+import { loadConfig } from "./config";
+import { startRuntime } from "./app/runtime";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await startRuntime(config);
+  const { logger, server } = runtime;
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  logger.info({ port: config.port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` }, `listening on http://localhost:${config.port} (GraphiQL at /graphql)`);
+
+  // On SIGTERM: refuse new connections, finish the requests in flight, close the pool, exit 0.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    server.closeIdleConnections();
+    const force = setTimeout(() => {
+      logger.error("in-flight requests did not finish in 25 s; exiting");
+      process.exit(1);
+    }, 25_000);
+    force.unref();
+    runtime.close().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

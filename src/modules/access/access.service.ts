@@ -1,0 +1,151 @@
+import { EntityManager, IsNull } from "typeorm";
+import { Actor } from "../../auth/actor";
+import { ALL_PERMISSIONS, isPermission, Permission, SYSTEM_ACCESS_ROLES } from "../../auth/permissions";
+import { hashSecret, newSecret } from "../../auth/secrets";
+import { TokenSigner } from "../../auth/tokens";
+import { requireUuid, isUuid } from "../../common/ids";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { conflict, invalidField, notFound, unauthenticated } from "../../errors/app-error";
+import { AccessRole } from "./access-role.entity";
+import { ApiKey } from "./api-key.entity";
+import { AccessToken, CreateAccessRoleInput, CreatedApiKey, CreateApiKeyInput, TokenExchangeInput, UpdateAccessRoleInput } from "./access.inputs";
+
+const API_KEY_PREFIX = "wfk";
+
+function checkPermissions(permissions: string[]): Permission[] {
+  const unknown = permissions.filter((p) => !isPermission(p));
+  if (unknown.length) throw invalidField("permissions", `Unknown permission(s): ${unknown.join(", ")}`);
+  return [...new Set(permissions)] as Permission[];
+}
+
+/** Access roles, API keys, and turning credentials into actors. */
+export class AccessService {
+  constructor(private readonly deps: ServiceDeps, private readonly signer: TokenSigner) {}
+
+  /** Seeds a new organization's system access roles and its first API key; returns the key. */
+  async seedOrganization(manager: EntityManager, organizationId: string): Promise<string> {
+    await manager.getRepository(AccessRole).insert(
+      SYSTEM_ACCESS_ROLES.map((r) => ({ organizationId, name: r.name, permissions: r.permissions, isSystem: true })),
+    );
+    const { secret } = await this.insertApiKey(manager, organizationId, "Initial key");
+    return secret;
+  }
+
+  // --- access roles ---
+
+  listAccessRoles(actor: Actor): Promise<AccessRole[]> {
+    return this.deps.db.getRepository(AccessRole).find({ where: { organizationId: actor.organizationId }, order: { name: "ASC" } });
+  }
+
+  async getAccessRole(actor: Actor, id: string): Promise<AccessRole> {
+    const role = await this.deps.db.getRepository(AccessRole).findOneBy({ id: requireUuid(id, "Access role"), organizationId: actor.organizationId });
+    if (!role) throw notFound("Access role");
+    return role;
+  }
+
+  async findAccessRoleByName(manager: EntityManager, organizationId: string, name: string): Promise<AccessRole | null> {
+    return manager.getRepository(AccessRole).findOneBy({ organizationId, name });
+  }
+
+  async createAccessRole(actor: Actor, input: CreateAccessRoleInput): Promise<AccessRole> {
+    const permissions = checkPermissions(input.permissions);
+    const repo = this.deps.db.getRepository(AccessRole);
+    return repo.save(repo.create({ organizationId: actor.organizationId, name: input.name.trim(), permissions, isSystem: false }));
+  }
+
+  async updateAccessRole(actor: Actor, id: string, input: UpdateAccessRoleInput): Promise<AccessRole> {
+    rejectNulls(input, ["name", "permissions"]);
+    const role = await this.getAccessRole(actor, id);
+    if (role.isSystem) throw conflict(`"${role.name}" is a built-in access role and cannot be changed; create a custom one instead`);
+    if (input.name !== undefined) role.name = input.name.trim();
+    if (input.permissions !== undefined) role.permissions = checkPermissions(input.permissions);
+    return this.deps.db.getRepository(AccessRole).save(role);
+  }
+
+  async deleteAccessRole(actor: Actor, id: string): Promise<boolean> {
+    const role = await this.getAccessRole(actor, id);
+    if (role.isSystem) throw conflict(`"${role.name}" is a built-in access role and cannot be deleted`);
+    const [{ count }] = await this.deps.db.query(
+      "SELECT count(*)::int AS count FROM staff_members WHERE organization_id = $1 AND access_role_id = $2",
+      [actor.organizationId, role.id],
+    );
+    if (count > 0) throw conflict(`The access role "${role.name}" is held by ${count} staff member(s); give them another one first`);
+    await this.deps.db.getRepository(AccessRole).delete({ id: role.id, organizationId: actor.organizationId });
+    return true;
+  }
+
+  // --- API keys ---
+
+  listApiKeys(actor: Actor): Promise<ApiKey[]> {
+    return this.deps.db.getRepository(ApiKey).find({ where: { organizationId: actor.organizationId }, order: { createdAt: "ASC", id: "ASC" } });
+  }
+
+  async createApiKey(actor: Actor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+    return this.insertApiKey(this.deps.db.manager, actor.organizationId, input.name.trim());
+  }
+
+  private async insertApiKey(manager: EntityManager, organizationId: string, name: string): Promise<CreatedApiKey> {
+    const secret = newSecret(API_KEY_PREFIX);
+    const repo = manager.getRepository(ApiKey);
+    const apiKey = await repo.save(repo.create({ organizationId, name, prefix: secret.slice(0, 12), secretHash: hashSecret(secret), lastUsedAt: null, revokedAt: null }));
+    return { apiKey, secret };
+  }
+
+  async revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
+    const repo = this.deps.db.getRepository(ApiKey);
+    const key = await repo.findOneBy({ id: requireUuid(id, "API key"), organizationId: actor.organizationId });
+    if (!key) throw notFound("API key");
+    if (!key.revokedAt) {
+      key.revokedAt = this.deps.clock.now();
+      await repo.update({ id: key.id, organizationId: actor.organizationId }, { revokedAt: key.revokedAt });
+    }
+    return key;
+  }
+
+  // --- tokens ---
+
+  /** Exchanges an API key (optionally with a staff member to act as) for a signed bearer token. */
+  async exchangeToken(input: TokenExchangeInput): Promise<AccessToken> {
+    const key = await this.deps.db.getRepository(ApiKey).findOneBy({ secretHash: hashSecret(input.apiKey), revokedAt: IsNull() });
+    if (!key) throw unauthenticated("The API key is unknown or revoked");
+    let staffId: string | null = null;
+    if (input.staffId !== undefined && input.staffId !== null) {
+      const rows = isUuid(input.staffId)
+        ? await this.deps.db.query(
+            "SELECT id FROM staff_members WHERE id = $1 AND organization_id = $2 AND active AND deleted_at IS NULL",
+            [input.staffId, key.organizationId],
+          )
+        : [];
+      if (!rows.length) throw notFound("Staff member");
+      staffId = rows[0].id;
+    }
+    const now = this.deps.clock.now();
+    await this.deps.db.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: now });
+    const accessToken = await this.signer.sign({ organizationId: key.organizationId, apiKeyId: key.id, staffId }, now);
+    return { accessToken, tokenType: "Bearer", expiresIn: this.signer.lifetimeSeconds };
+  }
+
+  /**
+   * Turns a bearer token into the actor of a request. Permissions are read now, not from the
+   * token, so a revoked key, a staff member who left or a changed access role takes effect at once.
+   */
+  async authenticate(token: string): Promise<Actor> {
+    const claims = await this.signer.verify(token, this.deps.clock.now());
+    const rows: { revoked: boolean; staff_ok: boolean | null; permissions: string[] | null }[] = await this.deps.db.query(
+      `SELECT k.revoked_at IS NOT NULL AS revoked,
+              (s.id IS NOT NULL AND s.active AND s.deleted_at IS NULL) AS staff_ok,
+              r.permissions
+         FROM api_keys k
+         LEFT JOIN staff_members s ON s.id = $3 AND s.organization_id = k.organization_id
+         LEFT JOIN access_roles r ON r.id = s.access_role_id AND r.organization_id = k.organization_id
+        WHERE k.id = $1 AND k.organization_id = $2`,
+      [claims.apiKeyId, claims.organizationId, claims.staffId],
+    );
+    const row = rows[0];
+    if (!row || row.revoked) throw unauthenticated("The API key behind this token has been revoked");
+    if (claims.staffId && !row.staff_ok) throw unauthenticated("The staff member of this token is no longer active");
+    const permissions = claims.staffId ? (row.permissions ?? []).filter(isPermission) : ALL_PERMISSIONS;
+    return { organizationId: claims.organizationId, apiKeyId: claims.apiKeyId, staffId: claims.staffId, permissions: new Set(permissions) };
+  }
+}

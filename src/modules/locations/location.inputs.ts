@@ -1,0 +1,48 @@
+import { Field, InputType, ObjectType } from "type-graphql";
+import { IsOptional, Length, MaxLength } from "class-validator";
+import { Connection } from "../../common/pagination";
+import { Location } from "./location.entity";
+
+@InputType()
+export class CreateLocationInput {
+  @Field()
+  @Length(1, 200)
+  name: string;
+
+  @Field({ description: "IANA time zone name, such as America/New_York" })
+  timezone: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  externalId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  address?: string | null;
+}
+
+@InputType()
+export class UpdateLocationInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+
+  @Field(() => String, { nullable: true })
+  timezone?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  externalId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  address?: string | null;
+}
+
+@ObjectType()
+export class LocationConnection extends Connection(Location) {}

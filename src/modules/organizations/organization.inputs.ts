@@ -1,0 +1,33 @@
+import { Field, InputType, ObjectType } from "type-graphql";
+import { IsOptional, Length } from "class-validator";
+import { Organization } from "./organization.entity";
+
+@InputType()
+export class CreateOrganizationInput {
+  @Field()
+  @Length(1, 200)
+  name: string;
+
+  @Field(() => String, { nullable: true, description: "IANA time zone; UTC when not given" })
+  timezone?: string;
+}
+
+@InputType()
+export class UpdateOrganizationInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+
+  @Field(() => String, { nullable: true })
+  timezone?: string;
+}
+
+@ObjectType()
+export class CreateOrganizationPayload {
+  @Field(() => Organization)
+  organization: Organization;
+
+  @Field({ description: "The organization's first API key. Shown once: only its hash is kept" })
+  apiKey: string;
+}

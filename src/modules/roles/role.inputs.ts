@@ -1,0 +1,36 @@
+import { Field, Float, InputType, ObjectType } from "type-graphql";
+import { IsOptional, Length, Max, Min } from "class-validator";
+import { Connection } from "../../common/pagination";
+import { Role } from "./role.entity";
+
+export const MAX_HOURLY_WAGE = 100_000;
+
+@InputType()
+export class CreateRoleInput {
+  @Field()
+  @Length(1, 200)
+  name: string;
+
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(MAX_HOURLY_WAGE)
+  hourlyWage?: number | null;
+}
+
+@InputType()
+export class UpdateRoleInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(MAX_HOURLY_WAGE)
+  hourlyWage?: number | null;
+}
+
+@ObjectType()
+export class RoleConnection extends Connection(Role) {}

@@ -1,0 +1,41 @@
+import { Actor } from "../../auth/actor";
+import { Page, PageArgs } from "../../common/pagination";
+import { TenantRecords } from "../../common/tenant-records";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { Role } from "./role.entity";
+import { CreateRoleInput, UpdateRoleInput } from "./role.inputs";
+
+export class RoleService {
+  readonly records: TenantRecords<Role>;
+
+  constructor(deps: ServiceDeps) {
+    this.records = new TenantRecords(deps.db, Role, "Role");
+  }
+
+  list(actor: Actor, page: PageArgs): Promise<Page<Role>> {
+    return this.records.list(actor, page, { property: "name", column: "name" });
+  }
+
+  get(actor: Actor, id: string): Promise<Role> {
+    return this.records.get(actor, id);
+  }
+
+  create(actor: Actor, input: CreateRoleInput): Promise<Role> {
+    const repo = this.records.repo;
+    return repo.save(repo.create({ organizationId: actor.organizationId, name: input.name.trim(), hourlyWage: input.hourlyWage ?? null }));
+  }
+
+  async update(actor: Actor, id: string, input: UpdateRoleInput): Promise<Role> {
+    rejectNulls(input, ["name"]);
+    const role = await this.get(actor, id);
+    if (input.name !== undefined) role.name = input.name.trim();
+    if (input.hourlyWage !== undefined) role.hourlyWage = input.hourlyWage;
+    return this.records.repo.save(role);
+  }
+
+  /** Staff lose the role with it; a role that shifts or schedules still name is kept (409). */
+  delete(actor: Actor, id: string): Promise<boolean> {
+    return this.records.delete(actor, id);
+  }
+}

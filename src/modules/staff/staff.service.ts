@@ -1,0 +1,142 @@
+import { EntityManager, In } from "typeorm";
+import { Actor } from "../../auth/actor";
+import { isUuid } from "../../common/ids";
+import { Page } from "../../common/pagination";
+import { TenantRecords } from "../../common/tenant-records";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { invalidField } from "../../errors/app-error";
+import { describeConstraint } from "../../errors/database-errors";
+import { groupByKeys } from "../../loaders/loaders";
+import { AccessRole } from "../access/access-role.entity";
+import { StaffLocation, StaffMember, StaffRole } from "./staff-member.entity";
+import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
+
+describeConstraint("uq_staff_members_external_employee_id", "externalEmployeeId is already used by another staff member of this organization");
+
+/** Checks that every id names a record of the organization in `table`; a 400 names the strays. */
+async function requireIdsIn(manager: EntityManager, table: string, organizationId: string, ids: string[], field: string): Promise<void> {
+  if (!ids.length) return;
+  const bad = ids.filter((id) => !isUuid(id));
+  const rows: { id: string }[] = bad.length ? [] : await manager.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]);
+  const found = new Set(rows.map((r) => r.id));
+  const unknown = bad.length ? bad : ids.filter((id) => !found.has(id));
+  if (unknown.length) throw invalidField(field, `Unknown id(s) in ${field}: ${unknown.join(", ")}`);
+}
+
+export class StaffService {
+  readonly records: TenantRecords<StaffMember>;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.records = new TenantRecords(deps.db, StaffMember, "Staff member");
+  }
+
+  list(actor: Actor, args: StaffFilterArgs): Promise<Page<StaffMember>> {
+    return this.records.list(actor, args, { property: "name", column: "name" }, (q) => {
+      if (!args.includeInactive) q.andWhere("r.active AND r.deleted_at IS NULL");
+      if (args.locationId) q.andWhere("EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = r.id AND sl.location_id = :loc)", { loc: args.locationId });
+      if (args.roleId) q.andWhere("EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = r.id AND sr.role_id = :role)", { role: args.roleId });
+    });
+  }
+
+  get(actor: Actor, id: string): Promise<StaffMember> {
+    return this.records.get(actor, id);
+  }
+
+  async create(actor: Actor, input: CreateStaffInput): Promise<StaffMember> {
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const accessRoleId = input.accessRoleId ?? (await this.workerAccessRoleId(manager, org));
+      await this.checkReferences(manager, org, input, accessRoleId);
+      const repo = manager.getRepository(StaffMember);
+      const staff = await repo.save(
+        repo.create({
+          organizationId: org,
+          name: input.name.trim(),
+          externalEmployeeId: input.externalEmployeeId ?? null,
+          payrollId: input.payrollId ?? null,
+          email: input.email ?? null,
+          hourlyWage: input.hourlyWage ?? null,
+          accessRoleId,
+          active: true,
+          deletedAt: null,
+        }),
+      );
+      await this.replaceAssignments(manager, staff, input);
+      return staff;
+    });
+  }
+
+  async update(actor: Actor, id: string, input: UpdateStaffInput): Promise<StaffMember> {
+    rejectNulls(input, ["name", "roleIds", "locationIds", "roleWages", "accessRoleId", "active"]);
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const staff = await this.get(actor, id);
+      await this.checkReferences(manager, org, input, input.accessRoleId);
+      if (input.name !== undefined) staff.name = input.name.trim();
+      if (input.externalEmployeeId !== undefined) staff.externalEmployeeId = input.externalEmployeeId;
+      if (input.payrollId !== undefined) staff.payrollId = input.payrollId;
+      if (input.email !== undefined) staff.email = input.email;
+      if (input.hourlyWage !== undefined) staff.hourlyWage = input.hourlyWage;
+      if (input.accessRoleId !== undefined) staff.accessRoleId = input.accessRoleId;
+      if (input.active !== undefined) staff.active = input.active;
+      const saved = await manager.getRepository(StaffMember).save(staff);
+      await this.replaceAssignments(manager, saved, input);
+      return saved;
+    });
+  }
+
+  /** Staff who leave keep their history: the record is marked deleted and inactive, not removed. */
+  async delete(actor: Actor, id: string): Promise<boolean> {
+    const staff = await this.get(actor, id);
+    if (!staff.deletedAt) {
+      await this.records.repo.update({ id: staff.id, organizationId: actor.organizationId }, { deletedAt: this.deps.clock.now(), active: false });
+    }
+    return true;
+  }
+
+  /** The role assignments (with wages) of many staff members, for loaders. */
+  async rolesOf(organizationId: string, staffIds: readonly string[]): Promise<StaffRole[][]> {
+    const rows = await this.deps.db.getRepository(StaffRole).find({ where: { organizationId, staffId: In([...staffIds]) }, order: { roleId: "ASC" } });
+    return groupByKeys(staffIds, rows, (r) => r.staffId);
+  }
+
+  async locationIdsOf(organizationId: string, staffIds: readonly string[]): Promise<string[][]> {
+    const rows = await this.deps.db.getRepository(StaffLocation).find({ where: { organizationId, staffId: In([...staffIds]) }, order: { locationId: "ASC" } });
+    return groupByKeys(staffIds, rows, (r) => r.staffId).map((list) => list.map((r) => r.locationId));
+  }
+
+  private async workerAccessRoleId(manager: EntityManager, organizationId: string): Promise<string> {
+    const role = await manager.getRepository(AccessRole).findOneByOrFail({ organizationId, name: "Worker", isSystem: true });
+    return role.id;
+  }
+
+  private async checkReferences(manager: EntityManager, org: string, input: CreateStaffInput | UpdateStaffInput, accessRoleId: string | undefined): Promise<void> {
+    const roleIds = [...(input.roleIds ?? []), ...(input.roleWages ?? []).map((w) => w.roleId)];
+    await requireIdsIn(manager, "roles", org, [...new Set(roleIds)], "roleIds");
+    await requireIdsIn(manager, "locations", org, [...new Set(input.locationIds ?? [])], "locationIds");
+    if (accessRoleId !== undefined) await requireIdsIn(manager, "access_roles", org, [accessRoleId], "accessRoleId");
+  }
+
+  /** Replaces the roles and locations the input names (left alone where the input is silent). */
+  private async replaceAssignments(manager: EntityManager, staff: StaffMember, input: CreateStaffInput | UpdateStaffInput): Promise<void> {
+    const org = staff.organizationId;
+    if (input.roleIds !== undefined || input.roleWages !== undefined) {
+      const wages = new Map<string, number | null>();
+      const existing = input.roleIds === undefined ? await manager.getRepository(StaffRole).findBy({ organizationId: org, staffId: staff.id }) : [];
+      for (const r of existing) wages.set(r.roleId, r.hourlyWage);
+      for (const roleId of input.roleIds ?? []) wages.set(roleId, wages.get(roleId) ?? null);
+      for (const w of input.roleWages ?? []) wages.set(w.roleId, w.hourlyWage ?? null);
+      await manager.getRepository(StaffRole).delete({ organizationId: org, staffId: staff.id });
+      if (wages.size) {
+        await manager.getRepository(StaffRole).insert([...wages].map(([roleId, hourlyWage]) => ({ organizationId: org, staffId: staff.id, roleId, hourlyWage })));
+      }
+    }
+    if (input.locationIds !== undefined) {
+      await manager.getRepository(StaffLocation).delete({ organizationId: org, staffId: staff.id });
+      const ids = [...new Set(input.locationIds)];
+      if (ids.length) await manager.getRepository(StaffLocation).insert(ids.map((locationId) => ({ organizationId: org, staffId: staff.id, locationId })));
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { accessRoutes } from "../modules/access/access.routes";
+import { locationRoutes } from "../modules/locations/location.routes";
+import { organizationRoutes } from "../modules/organizations/organization.routes";
+import { roleRoutes } from "../modules/roles/role.routes";
+import { staffRoutes } from "../modules/staff/staff.routes";
+import { RestRoute } from "./route";
+
+/** The REST route table: every /api path, gathered from the modules. */
+export const restRoutes: RestRoute[] = [
+  ...organizationRoutes,
+  ...accessRoutes,
+  ...locationRoutes,
+  ...roleRoutes,
+  ...staffRoutes,
+];

@@ -1,0 +1,180 @@
+import {
+  DocumentNode,
+  execute,
+  getNamedType,
+  GraphQLSchema,
+  isInputObjectType,
+  Kind,
+  OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  TypeNode,
+  validate,
+  VariableDefinitionNode,
+} from "graphql";
+import type { Request, Response, Router } from "express";
+import express from "express";
+import { MAX_PAGE_SIZE } from "../common/pagination";
+import { badRequest, invalidField, notFound, unauthenticated } from "../errors/app-error";
+import { ClientError, toClientError } from "../errors/client-error";
+import { queryLimitsRule } from "../graphql/limits";
+import type { RequestContext } from "../graphql/context";
+import { RestRequest, RestRoute } from "./route";
+
+export interface CompiledRoute {
+  route: RestRoute;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  rootField: string;
+  variables: Map<string, VariableDefinitionNode>;
+  expressPath: string;
+  pathParams: string[];
+}
+
+const ORG_PARAM = "org";
+
+/** Parses and validates every route's operation once; a broken route stops the start, not a request. */
+export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): CompiledRoute[] {
+  return routes.map((route) => {
+    const document = parse(route.operation);
+    const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
+    if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const roots = operation.selectionSet.selections;
+    if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`REST route ${route.path}: the operation must select one root field`);
+    const root = roots[0];
+    const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    return {
+      route,
+      document,
+      operation,
+      rootField: root.alias?.value ?? root.name.value,
+      variables: new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v])),
+      expressPath: route.path.replace(/\{(\w+)\}/g, ":$1"),
+      pathParams,
+    };
+  });
+}
+
+function namedTypeOf(type: TypeNode): { name: string; list: boolean } {
+  if (type.kind === Kind.NON_NULL_TYPE) return namedTypeOf(type.type);
+  if (type.kind === Kind.LIST_TYPE) return { name: namedTypeOf(type.type).name, list: true };
+  return { name: type.name.value, list: false };
+}
+
+/** Query strings are text: read them as the variable's GraphQL type says, with a 400 naming the parameter. */
+function coerceQueryValue(name: string, raw: unknown, definition: VariableDefinitionNode): unknown {
+  if (Array.isArray(raw) || typeof raw !== "string") throw invalidField(name, `${name} must be given once, as plain text`);
+  const { name: typeName, list } = namedTypeOf(definition.type);
+  const one = (text: string): unknown => {
+    switch (typeName) {
+      case "Int": {
+        if (!/^-?\d+$/.test(text)) throw invalidField(name, `${name} must be a whole number`);
+        return Number(text);
+      }
+      case "Float": {
+        const n = Number(text);
+        if (text.trim() === "" || !Number.isFinite(n)) throw invalidField(name, `${name} must be a number`);
+        return n;
+      }
+      case "Boolean":
+        if (text === "true" || text === "1") return true;
+        if (text === "false" || text === "0") return false;
+        throw invalidField(name, `${name} must be true or false`);
+      default:
+        return text;
+    }
+  };
+  return list ? raw.split(",").filter(Boolean).map(one) : one(raw);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQLSchema): Record<string, unknown> {
+  const { route, variables } = compiled;
+  if (route.variables) return route.variables(req);
+  const values: Record<string, unknown> = {};
+  for (const param of compiled.pathParams) {
+    if (variables.has(param)) values[param] = req.params[param];
+  }
+  const aliases: Record<string, string> = { ...(route.list ? { limit: "first", cursor: "after" } : {}), ...route.queryAliases };
+  for (const [key, raw] of Object.entries(req.query)) {
+    const name = aliases[key] ?? key;
+    const definition = variables.get(name);
+    if (!definition || compiled.pathParams.includes(name) || name === "input") {
+      throw invalidField(key, `Unknown query parameter "${key}"`);
+    }
+    values[name] = coerceQueryValue(key, raw, definition);
+  }
+  if (route.list && values.first === undefined && variables.has("first")) values.first = MAX_PAGE_SIZE;
+  const inputDef = variables.get("input");
+  if (inputDef) {
+    const inputType = schema.getType(namedTypeOf(inputDef.type).name);
+    const body = req.body ?? {};
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("The request body must be a JSON object");
+    const fromPath = Object.fromEntries(Object.entries(route.inputFromPath ?? {}).map(([param, field]) => [field, req.params[param]]));
+    for (const field of Object.keys(fromPath)) {
+      if (field in (body as object)) throw invalidField(field, `${field} comes from the path and cannot be given in the body`);
+    }
+    values.input = isInputObjectType(getNamedType(inputType ?? undefined)) ? { ...(body as object), ...fromPath } : body;
+  } else if (req.body !== undefined && !isEmptyObject(req.body)) {
+    throw badRequest("This path takes no request body");
+  }
+  return values;
+}
+
+export interface ShimOptions {
+  schema: GraphQLSchema;
+  /** Builds the request's context; throws the 401 of a bad token. */
+  context: (req: Request) => Promise<RequestContext>;
+  sendError: (res: Response, req: Request, error: ClientError) => void;
+  onInternalError: (req: Request, error: unknown) => void;
+}
+
+/** Mounts every compiled route on an express router. */
+export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Router {
+  const router = express.Router();
+  for (const c of compiled) {
+    const method = c.route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+    router[method](c.expressPath, async (req: Request, res: Response) => {
+      try {
+        const context = await options.context(req);
+        const params = req.params as Record<string, string>;
+        if (c.pathParams.includes(ORG_PARAM) && (!context.actor || context.actor.organizationId !== String(params[ORG_PARAM]).toLowerCase())) {
+          if (!context.actor) throw unauthenticated();
+          throw notFound("Organization");
+        }
+        const variableValues = variablesFor(c, { params, query: req.query as Record<string, unknown>, body: req.body }, options.schema);
+        const result = await execute({ schema: options.schema, document: c.document, variableValues, contextValue: context });
+        if (result.errors?.length) {
+          const error = toClientError(result.errors[0]);
+          if (error.internal) options.onInternalError(req, result.errors[0].originalError ?? result.errors[0]);
+          return options.sendError(res, req, error);
+        }
+        const value = (result.data as Record<string, unknown>)[c.rootField];
+        const status = c.route.status ?? 200;
+        if (status === 204) return res.status(204).end();
+        let body: unknown = value;
+        if (c.route.list) {
+          const page = value as { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+          if (page.pageInfo.hasNextPage && page.pageInfo.endCursor) {
+            res.setHeader("X-Next-Cursor", page.pageInfo.endCursor);
+            const next = new URL(req.originalUrl, "http://placeholder");
+            next.searchParams.set("cursor", page.pageInfo.endCursor);
+            res.setHeader("Link", `<${next.pathname}${next.search}>; rel="next"`);
+          }
+          body = page.nodes;
+        }
+        if (c.route.answer) body = c.route.answer(body);
+        res.status(status).json(body);
+      } catch (error) {
+        const clientError = toClientError(error as Error);
+        if (clientError.internal) options.onInternalError(req, error);
+        options.sendError(res, req, clientError);
+      }
+    });
+  }
+  return router;
+}

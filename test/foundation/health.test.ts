@@ -1,0 +1,12 @@
+import { TestService } from "../support/harness";
+
+describe("health", () => {
+  let t: TestService;
+  beforeAll(async () => (t = await TestService.start()));
+  afterAll(() => t.stop());
+
+  it("answers liveness and readiness", async () => {
+    expect((await t.http.get("/healthz")).body).toEqual({ status: "ok" });
+    expect((await t.http.get("/readyz")).body).toEqual({ status: "ready" });
+  });
+});

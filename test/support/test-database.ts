@@ -1,0 +1,32 @@
+import { randomBytes } from "node:crypto";
+import { Client } from "pg";
+
+/**
+ * Where a test file's database lives: a fresh in-memory PGlite by default, or, with
+ * TEST_DATABASE_URL set, a new database of its own on that PostgreSQL server, dropped afterwards.
+ */
+export interface TestDatabase {
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return { url: undefined, drop: async () => undefined };
+  const name = `wf_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
