@@ -1,11 +1,16 @@
-/** Tests run on the compiled output (`npm test` builds first), so decorators carry tsc's metadata. */
+/**
+ * Tests run on the compiled output (`npm test` builds first), so decorators carry tsc's metadata.
+ * JEST_DIST names another output folder, for building and testing beside a running build.
+ */
+const dist = process.env.JEST_DIST || "dist";
+
 module.exports = {
   testEnvironment: "node",
-  roots: ["<rootDir>/dist/test"],
+  roots: [`<rootDir>/${dist}/test`],
   testMatch: ["**/*.test.js"],
   testTimeout: 60000,
   maxWorkers: 2,
   // Pools and timers of a stopped service can outlive a file by a moment; do not wait on them.
   forceExit: true,
-  setupFiles: ["<rootDir>/dist/test/support/setup.js"],
+  setupFiles: [`<rootDir>/${dist}/test/support/setup.js`],
 };

@@ -8,7 +8,8 @@ async function main(): Promise<void> {
   const { logger, server } = runtime;
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  logger.info({ port: config.port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` }, `listening on http://localhost:${config.port} (GraphiQL at /graphql)`);
+  const port = (server.address() as { port: number }).port;
+  logger.info({ port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` }, `listening on http://localhost:${port} (GraphiQL at /graphql)`);
 
   // On SIGTERM: refuse new connections, finish the requests in flight, close the pool, exit 0.
   let stopping = false;

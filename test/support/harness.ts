@@ -38,6 +38,11 @@ export class TestService {
     return new TestService(runtime, clock, database);
   }
 
+  /** The PostgreSQL server database of this file (undefined on PGlite). */
+  get databaseUrl(): string | undefined {
+    return this.database.url;
+  }
+
   get http() {
     return request(this.runtime.app);
   }
