@@ -1,4 +1,4 @@
-import { DataSource, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
+import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
 import { Actor } from "../auth/actor";
 import { notFound } from "../errors/app-error";
 import { byKeys } from "../loaders/loaders";
@@ -22,9 +22,11 @@ export class TenantRecords<T extends TenantRecord> {
     return this.db.getRepository(this.entity);
   }
 
-  async get(actor: Actor, id: string, extra: FindOptionsWhere<T> = {}): Promise<T> {
-    const where = { ...extra, id: requireUuid(id, this.label), organizationId: actor.organizationId } as FindOptionsWhere<T>;
-    const record = await this.repo.findOneBy(where);
+  /** One record; inside a transaction pass its manager (and `lock` to hold the row until commit). */
+  async get(actor: Actor, id: string, options: { manager?: EntityManager; lock?: boolean } = {}): Promise<T> {
+    const where = { id: requireUuid(id, this.label), organizationId: actor.organizationId } as FindOptionsWhere<T>;
+    const repo = options.manager ? options.manager.getRepository(this.entity) : this.repo;
+    const record = await repo.findOne({ where, ...(options.lock ? { lock: { mode: "pessimistic_write" as const } } : {}) });
     if (!record) throw notFound(this.label);
     return record;
   }

@@ -31,6 +31,8 @@ interface QueryResultLike {
   command?: string;
 }
 
+const LEASE_TIMEOUT_MS = 20_000;
+
 export class PGliteDatabase {
   private readonly ready: Promise<PGlite>;
   private queue: Promise<void> = Promise.resolve();
@@ -46,13 +48,28 @@ export class PGliteDatabase {
     return this.ready;
   }
 
-  /** Waits for the connection; resolves with the function that gives it back. */
+  /**
+   * Waits for the connection; resolves with the function that gives it back. A wait of more than
+   * LEASE_TIMEOUT_MS means a caller holds the connection while asking for a second one: fail
+   * loudly rather than hang.
+   */
   lease(): Promise<() => void> {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const previous = this.queue;
     this.queue = previous.then(() => released);
-    return previous.then(() => {
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error("Waited too long for the embedded database connection (is it held by an open transaction of the same request?)"));
+      }, LEASE_TIMEOUT_MS);
+    });
+    const granted = previous.then(() => {
+      clearTimeout(timer);
+      // Nobody waits for a lease that timed out: hand the connection straight on.
+      if (timedOut) release();
       let done = false;
       return () => {
         if (!done) {
@@ -61,6 +78,7 @@ export class PGliteDatabase {
         }
       };
     });
+    return Promise.race([granted, timeout]);
   }
 
   async run(sql: string, params?: unknown[]): Promise<QueryResultLike> {

@@ -35,17 +35,15 @@ function coercionDetail(message: string): ErrorDetail {
   return { field, message: notDefined ? `Unknown field "${notDefined}"` : reason };
 }
 
-const QUERY_CODES: Record<string, number> = {
-  QUERY_TOO_DEEP: 400,
-  QUERY_TOO_COSTLY: 400,
-  QUERY_TOO_MANY_ALIASES: 400,
-  GRAPHQL_PARSE_FAILED: 400,
-  GRAPHQL_VALIDATION_FAILED: 400,
-  OPERATION_RESOLUTION_FAILURE: 400,
-  PERSISTED_QUERY_NOT_SUPPORTED: 400,
-  PERSISTED_QUERY_NOT_FOUND: 400,
-  BAD_REQUEST: 400,
-};
+/** Apollo's codes for a request that is not a valid GraphQL operation. */
+const QUERY_CODES = new Set([
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "OPERATION_RESOLUTION_FAILURE",
+  "PERSISTED_QUERY_NOT_SUPPORTED",
+  "PERSISTED_QUERY_NOT_FOUND",
+  "BAD_REQUEST",
+]);
 
 export function toClientError(error: GraphQLError | Error): ClientError {
   const original = error instanceof GraphQLError ? error.originalError ?? undefined : error;
@@ -63,14 +61,15 @@ export function toClientError(error: GraphQLError | Error): ClientError {
   // An execution error (it has a path) without a cause is a bug of ours, such as a null where the
   // schema promised a value; one without a path is about the query document or its variables.
   if (error instanceof GraphQLError && !error.path && (!original || original instanceof GraphQLError)) {
-    const code = String(error.extensions?.code ?? "");
+    // Apollo re-labels validation errors; the code of our own validation rules is on the original.
+    const ownCode = original instanceof GraphQLError ? original.extensions?.code : undefined;
+    const code = String(ownCode ?? error.extensions?.code ?? "");
     if (code === "BAD_USER_INPUT" || /^Variable "\$/.test(error.message)) {
       const detail = coercionDetail(error.message);
       return fromApp(validationFailed(`${detail.field}: ${detail.message}`, [detail]));
     }
-    if (QUERY_CODES[code] || !code) {
-      return fromApp(badRequest(error.message));
-    }
+    if (code.startsWith("QUERY_TOO_")) return fromApp(new AppError(code, error.message, 400));
+    if (QUERY_CODES.has(code) || !code) return fromApp(badRequest(error.message));
     if (code === "UNAUTHENTICATED" || code === "FORBIDDEN") {
       return { code, message: error.message, status: code === "FORBIDDEN" ? 403 : 401, details: [], internal: false };
     }

@@ -24,6 +24,11 @@ export class OrganizationService {
   /** Creates an organization with its access roles and first API key; needs the platform key. */
   async create(presentedKey: string | null, input: CreateOrganizationInput): Promise<CreateOrganizationPayload> {
     if (!this.platform.isPlatformKey(presentedKey)) throw unauthenticated("Creating an organization needs the platform API key");
+    return this.createTrusted(input);
+  }
+
+  /** Creates an organization for a caller already trusted (the seed command). */
+  async createTrusted(input: CreateOrganizationInput): Promise<CreateOrganizationPayload> {
     const timezone = requireTimeZone(input.timezone ?? "UTC");
     return inTransaction(this.deps.db, async (manager) => {
       const repo = manager.getRepository(Organization);

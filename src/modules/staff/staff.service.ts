@@ -72,7 +72,7 @@ export class StaffService {
     rejectNulls(input, ["name", "roleIds", "locationIds", "roleWages", "accessRoleId", "active"]);
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
-      const staff = await this.get(actor, id);
+      const staff = await this.records.get(actor, id, { manager, lock: true });
       await this.checkReferences(manager, org, input, input.accessRoleId);
       if (input.name !== undefined) staff.name = input.name.trim();
       if (input.externalEmployeeId !== undefined) staff.externalEmployeeId = input.externalEmployeeId;

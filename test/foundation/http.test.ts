@@ -1,0 +1,66 @@
+import { TestOrganization, TestService } from "../support/harness";
+
+describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start();
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  it("answers malformed JSON with 400 and an oversized body with 413", async () => {
+    const path = `/api/organizations/${org.id}/locations`;
+    const malformed = await t.http.post(path).set("Authorization", `Bearer ${org.token}`).set("Content-Type", "application/json").send('{"name": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: "BAD_REQUEST" });
+    const big = await t.as(org.token).post(path, { name: "x".repeat(1024 * 1024 + 10), timezone: "UTC" });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe("PAYLOAD_TOO_LARGE");
+    const array = await t.as(org.token).post(path, [1, 2] as unknown as object);
+    expect(array.status).toBe(400);
+  });
+
+  it("answers unknown API paths with the error body", async () => {
+    const res = await t.as(org.token).get("/api/nothing-here");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("NOT_FOUND");
+    expect(res.headers["x-request-id"]).toBe(res.body.error.requestId);
+  });
+
+  it("refuses a query that is too deep or too costly, with a clear code", async () => {
+    const deep = "{ staffMembers { nodes { locations { id } roles { id } accessRole { id } } } }";
+    expect((await t.gql(org.token, deep)).errors).toBeUndefined();
+    let nested = "id";
+    for (let i = 0; i < 14; i++) nested = `nodes { roles { ${"id"} } } pageInfo { hasNextPage }`.replace("id", nested);
+    const tooDeep = await t.gql(org.token, `{ staffMembers { ${nested} } }`);
+    expect(tooDeep.errors?.[0].extensions.code).toBeDefined();
+    const costly = await t.gql(org.token, "{ a: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } b: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } c: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } d: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } }");
+    expect(costly.errors?.[0].extensions.code).toBe("QUERY_TOO_COSTLY");
+    const aliases = Array.from({ length: 60 }, (_, i) => `a${i}: organization { id }`).join(" ");
+    expect((await t.gql(org.token, `{ ${aliases} }`)).errors?.[0].extensions.code).toBe("QUERY_TOO_MANY_ALIASES");
+  });
+
+  it("serves GraphiQL and its assets from the service itself", async () => {
+    const page = await t.http.get("/graphql").set("Accept", "text/html");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("/graphiql/graphiql.js");
+    expect(page.text).not.toMatch(/https?:\/\/(?!localhost)/);
+    for (const asset of ["react.js", "react-dom.js", "graphiql.js", "graphiql.css"]) {
+      const res = await t.http.get(`/graphiql/${asset}`);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it("publishes an OpenAPI 3.1 document of every REST path", async () => {
+    const { restRoutes } = await import("../../src/rest/routes");
+    const doc = (await t.http.get("/api/openapi.json")).body;
+    expect(doc.openapi).toBe("3.1.0");
+    for (const route of restRoutes) {
+      expect(doc.paths[route.path]?.[route.method.toLowerCase()]).toBeDefined();
+    }
+    const create = doc.paths["/api/organizations/{org}/locations"].post;
+    const ref = create.requestBody.content["application/json"].schema.$ref.split("/").pop();
+    expect(doc.components.schemas[ref].required).toEqual(expect.arrayContaining(["name", "timezone"]));
+  });
+});
