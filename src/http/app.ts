@@ -21,6 +21,7 @@ import { Loaders } from "../loaders/loaders";
 import { openApiDocument } from "../rest/openapi";
 import { restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
+import { idempotency } from "./idempotency";
 
 export const BODY_LIMIT = "1mb";
 
@@ -146,21 +147,25 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   await apollo.start();
 
-  app.use(
-    "/graphql",
-    async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        res.locals.context = await contextFor(req);
-        next();
-      } catch (error) {
-        const e = toClientError(error as Error);
+  // Every GraphQL and REST request gets its context (and a bad token its 401) here, once.
+  app.use(["/graphql", "/api"], async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.locals.context = await contextFor(req);
+      next();
+    } catch (error) {
+      const e = toClientError(error as Error);
+      if (req.baseUrl === "/graphql") {
         res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
+      } else {
+        sendError(res, req, e);
       }
-    },
-    expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }),
-  );
+    }
+  });
+  app.use(idempotency({ db, logger, sendError }));
 
-  app.use(restRouter(compiled, { schema, context: contextFor, sendError, onInternalError }));
+  app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
+
+  app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
   app.use("/api", (req, res) => {
     sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });

@@ -127,8 +127,6 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
 
 export interface ShimOptions {
   schema: GraphQLSchema;
-  /** Builds the request's context; throws the 401 of a bad token. */
-  context: (req: Request) => Promise<RequestContext>;
   sendError: (res: Response, req: Request, error: ClientError) => void;
   onInternalError: (req: Request, error: unknown) => void;
 }
@@ -140,7 +138,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
     const method = c.route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
     router[method](c.expressPath, async (req: Request, res: Response) => {
       try {
-        const context = await options.context(req);
+        const context = res.locals.context as RequestContext;
         const params = req.params as Record<string, string>;
         if (c.pathParams.includes(ORG_PARAM) && (!context.actor || context.actor.organizationId !== String(params[ORG_PARAM]).toLowerCase())) {
           if (!context.actor) throw unauthenticated();
