@@ -17,7 +17,6 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    server.closeIdleConnections();
     const force = setTimeout(() => {
       logger.error("in-flight requests did not finish in 25 s; exiting");
       process.exit(1);

@@ -5,6 +5,7 @@ import { Clock, systemClock } from "../common/clock";
 import { Config } from "../config";
 import { migrate, openDatabase } from "../database/data-source";
 import { createApp, RunningApp } from "../http/app";
+import { drainHttpServer } from "../http/drain";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { createServices, Services } from "./services";
@@ -33,8 +34,8 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        await drainHttpServer(running.server);
         await running.apollo.stop();
-        if (running.server.listening) await new Promise<void>((resolve) => running.server.close(() => resolve()));
         await db.destroy();
       })());
     return { ...running, config, db, services, logger, clock, close };

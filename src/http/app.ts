@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
@@ -117,7 +116,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     validationRules: [queryLimitsRule()],
     includeStacktraceInErrorResponses: false,
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageDisabled(),
       {
         async requestDidStart() {

@@ -11,14 +11,16 @@ const MAIN = path.join(__dirname, "../../src/main.js");
 export class ServiceProcess {
   private constructor(readonly child: ChildProcess, readonly url: string, readonly output: () => string) {}
 
-  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  /** Starts the service on `databaseUrl`, or on an in-memory PGlite of its own when it is undefined. */
+  static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const child = spawn(process.execPath, [MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "test",
         LOG_LEVEL: "info",
         PORT: "0",
-        DATABASE_URL: databaseUrl,
+        DATABASE_URL: databaseUrl ?? "",
+        DATA_DIR: "memory://",
         PLATFORM_API_KEY: PLATFORM_KEY,
         JWT_SECRET: "test-jwt-secret-that-is-long-enough-for-hs256",
         ...env,
