@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import {
   DocumentNode,
   execute,
+  GraphQLError,
   getNamedType,
   GraphQLSchema,
   isInputObjectType,
@@ -19,6 +21,7 @@ import { badRequest, invalidField, notFound, unauthenticated } from "../errors/a
 import { ClientError, toClientError } from "../errors/client-error";
 import { queryLimitsRule } from "../graphql/limits";
 import type { RequestContext } from "../graphql/context";
+import { Loaders } from "../loaders/loaders";
 import { RestRequest, RestRoute } from "./route";
 
 export interface CompiledRoute {
@@ -127,31 +130,51 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
 
 export interface ShimOptions {
   schema: GraphQLSchema;
-  sendError: (res: Response, req: Request, error: ClientError) => void;
+  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
   onInternalError: (req: Request, error: unknown) => void;
+}
+
+/** Runs a route's operation; a GraphQL error is thrown as it came. */
+async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestContext, schema: GraphQLSchema): Promise<unknown> {
+  const params = req.params;
+  if (c.pathParams.includes(ORG_PARAM) && (!context.actor || context.actor.organizationId !== String(params[ORG_PARAM]).toLowerCase())) {
+    if (!context.actor) throw unauthenticated();
+    throw notFound("Organization");
+  }
+  const variableValues = variablesFor(c, req, schema);
+  const result = await execute({ schema, document: c.document, variableValues, contextValue: context });
+  if (result.errors?.length) throw result.errors[0];
+  return (result.data as Record<string, unknown>)[c.rootField];
+}
+
+/** A strong validator of a representation: changes whenever any field of the answer does. */
+export function entityTag(body: unknown): string {
+  return `"${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
 }
 
 /** Mounts every compiled route on an express router. */
 export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Router {
   const router = express.Router();
+  const readers = new Map(compiled.filter((c) => c.route.method === "GET" && !c.route.list).map((c) => [c.route.path, c]));
   for (const c of compiled) {
     const method = c.route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+    const reader = c.route.method === "PATCH" || c.route.method === "PUT" ? readers.get(c.route.path) : undefined;
+    const tagged = c.route.method === "GET" ? !c.route.list : Boolean(reader);
     router[method](c.expressPath, async (req: Request, res: Response) => {
       try {
         const context = res.locals.context as RequestContext;
-        const params = req.params as Record<string, string>;
-        if (c.pathParams.includes(ORG_PARAM) && (!context.actor || context.actor.organizationId !== String(params[ORG_PARAM]).toLowerCase())) {
-          if (!context.actor) throw unauthenticated();
-          throw notFound("Organization");
+        const rest: RestRequest = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
+        // If-Match guards a change against a lost update: it must name the representation as it is now.
+        const ifMatch = req.get("if-match");
+        if (reader && ifMatch !== undefined && ifMatch.trim() !== "*") {
+          const read = await runRoute(reader, { params: rest.params, query: {}, body: undefined }, { ...context, loaders: new Loaders() }, options.schema);
+          const current = entityTag(reader.route.answer ? reader.route.answer(read) : read);
+          const given = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
+          if (!given.includes(current)) {
+            return options.sendError(res, req, { code: "PRECONDITION_FAILED", message: "The resource has changed since it was read (If-Match does not match its ETag)", status: 412, details: [] });
+          }
         }
-        const variableValues = variablesFor(c, { params, query: req.query as Record<string, unknown>, body: req.body }, options.schema);
-        const result = await execute({ schema: options.schema, document: c.document, variableValues, contextValue: context });
-        if (result.errors?.length) {
-          const error = toClientError(result.errors[0]);
-          if (error.internal) options.onInternalError(req, result.errors[0].originalError ?? result.errors[0]);
-          return options.sendError(res, req, error);
-        }
-        const value = (result.data as Record<string, unknown>)[c.rootField];
+        const value = await runRoute(c, rest, context, options.schema);
         const status = c.route.status ?? 200;
         if (status === 204) return res.status(204).end();
         let body: unknown = value;
@@ -166,10 +189,11 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
           body = page.nodes;
         }
         if (c.route.answer) body = c.route.answer(body);
+        if (tagged) res.setHeader("ETag", entityTag(body));
         res.status(status).json(body);
       } catch (error) {
         const clientError = toClientError(error as Error);
-        if (clientError.internal) options.onInternalError(req, error);
+        if (clientError.internal) options.onInternalError(req, error instanceof GraphQLError ? error.originalError ?? error : error);
         options.sendError(res, req, clientError);
       }
     });

@@ -1,0 +1,35 @@
+import { TestOrganization, TestService } from "../support/harness";
+
+describe("ETag and If-Match", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start();
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  it("refuses a change made from a stale read with 412 and accepts one from the current read", async () => {
+    const api = t.as(org.token);
+    const created = await api.post(`/api/organizations/${org.id}/roles`, { name: "Cook", hourlyWage: 18 });
+    const path = `/api/organizations/${org.id}/roles/${created.body.id}`;
+    const read = await api.get(path);
+    const etag = read.headers.etag;
+    expect(etag).toMatch(/^".+"$/);
+
+    // Someone else changes the role after our read.
+    t.clock.advance(1000);
+    const theirs = await api.patch(path, { hourlyWage: 19 });
+    expect(theirs.headers.etag).not.toBe(etag);
+
+    const stale = await api.patch(path, { hourlyWage: 25 }).set("If-Match", etag);
+    expect(stale.status).toBe(412);
+    expect(stale.body.error.code).toBe("PRECONDITION_FAILED");
+    expect((await api.get(path)).body.hourlyWage).toBe(19);
+
+    const fresh = await api.patch(path, { hourlyWage: 25 }).set("If-Match", theirs.headers.etag);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.hourlyWage).toBe(25);
+    expect((await api.get(path)).headers.etag).toBe(fresh.headers.etag);
+  });
+});
