@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../common/pagination";
 import {
   FieldNode,
   FragmentDefinitionNode,
@@ -19,12 +20,28 @@ import {
 export const MAX_DEPTH = 12;
 export const MAX_COST = 200_000;
 export const MAX_ALIASES = 50;
-/** Assumed length of a list whose size no `first`/`limit` argument gives. */
-const DEFAULT_LIST_SIZE = 100;
+/** Assumed length of a plain list (the breaks of a shift, the roles of a staff member). */
+const DEFAULT_LIST_SIZE = 20;
 
 type Fragments = Record<string, FragmentDefinitionNode>;
 
-function listSize(field: FieldNode, variables: Record<string, unknown>): number {
+/** The nodes of a connection were already counted by the page size of the connection field. */
+const CONNECTION_CONTENTS = new Set(["nodes", "edges"]);
+
+/**
+ * How many times a field's subtree runs: the page size of a paginated field (its `first` or
+ * `limit`, else the default page size), an assumed length for a plain list, else once.
+ */
+function multiplier(field: FieldNode, type: GraphQLOutputType, variables: Record<string, unknown>): number {
+  const given = pageArgument(field, variables);
+  if (given !== undefined) return given;
+  const named = getNamedType(type);
+  if (named instanceof GraphQLObjectType && named.getFields().nodes && named.getFields().pageInfo) return DEFAULT_PAGE_SIZE;
+  if (isListType(getNullableType(type)) && !CONNECTION_CONTENTS.has(field.name.value)) return DEFAULT_LIST_SIZE;
+  return 1;
+}
+
+function pageArgument(field: FieldNode, variables: Record<string, unknown>): number | undefined {
   for (const arg of field.arguments ?? []) {
     if (arg.name.value !== "first" && arg.name.value !== "limit") continue;
     if (arg.value.kind === Kind.INT) return Number(arg.value.value);
@@ -33,7 +50,7 @@ function listSize(field: FieldNode, variables: Record<string, unknown>): number 
       if (typeof v === "number") return v;
     }
   }
-  return DEFAULT_LIST_SIZE;
+  return undefined;
 }
 
 interface Measure {
@@ -61,10 +78,9 @@ function measure(
       if (!def) continue;
       const type = def.type as GraphQLOutputType;
       const named = getNamedType(type);
-      const multiplier = isListType(getNullableType(type)) ? listSize(selection, variables) : 1;
       if (selection.selectionSet && (named instanceof GraphQLObjectType || named instanceof GraphQLInterfaceType)) {
         const child = measure(schema, named, selection.selectionSet, fragments, variables, seen);
-        inner = { depth: child.depth + 1, cost: multiplier * (1 + child.cost), aliases: child.aliases };
+        inner = { depth: child.depth + 1, cost: multiplier(selection, type, variables) * (1 + child.cost), aliases: child.aliases };
       } else {
         inner = { depth: 1, cost: 1, aliases: 0 };
       }
@@ -89,6 +105,7 @@ function measure(
  * Refuses, before execution, operations deeper than MAX_DEPTH, costlier than MAX_COST (each
  * field costs one, times the page size of every list above it) or with more than MAX_ALIASES
  * aliases. The refusal names the limit, so clients are not left with a timeout.
+ * Variables are not known while Apollo validates, so a page size given as a variable counts as the default.
  */
 export function queryLimitsRule(variables: Record<string, unknown> = {}): ValidationRule {
   return (context: ValidationContext) => {

@@ -1,0 +1,175 @@
+import "reflect-metadata";
+import { readFileSync } from "node:fs";
+import { ChildProcess, spawn } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+import autocannon from "autocannon";
+import { Client } from "pg";
+import request from "supertest";
+import { loadConfig } from "../src/config";
+import { startRuntime } from "../src/app/runtime";
+import { addDays } from "../src/common/time";
+import { ServiceProcess } from "../test/support/service-process";
+import { seedBenchOrganization } from "./seed";
+
+/**
+ * Benchmarks against a real PostgreSQL (DATABASE_URL): seeds 50 locations, 2,000 staff and
+ * 500,000 shifts with breaks into a database of its own, then prints figures for the
+ * location-week list (REST, GraphQL, and a hand-written SQL + JSON.stringify ceiling), SQL
+ * statements per request, and the streamed export. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF.
+ */
+const SERVER_URL = process.env.DATABASE_URL;
+const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const FIRST_DAY = "2026-01-05";
+const DB_NAME = "wf_bench";
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function recreateDatabase(): Promise<string> {
+  const admin = new Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  await admin.end();
+  return databaseUrl(DB_NAME);
+}
+
+/** Counts the SQL statements sent through `pg` while `work` runs. */
+async function countStatements(work: () => Promise<unknown>): Promise<number> {
+  const proto = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  let count = 0;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    proto.query = original;
+  }
+  return count;
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(options: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ connections: 10, duration: SECONDS, ...options });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+function startCeiling(url: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(__dirname, "ceiling-server.js")], { env: { ...process.env, DATABASE_URL: url, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve) => {
+    child.stdout!.on("data", (d) => {
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(String(d));
+      if (m) resolve({ child, url: m[1] });
+    });
+  });
+}
+
+/** Streams the export and counts its lines; answers rows, seconds and the peak memory of the service. */
+function exportAll(service: ServiceProcess, token: string, startDate: string, endDate: string): Promise<{ rows: number; seconds: number; firstRowMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    let firstRowMs = -1;
+    let lines = 0;
+    http.get(`${service.url}/api/timesheets/export?startDate=${startDate}&endDate=${endDate}&format=csv`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
+      res.on("data", (chunk: Buffer) => {
+        if (firstRowMs < 0) firstRowMs = Number(process.hrtime.bigint() - started) / 1e6;
+        for (const byte of chunk) if (byte === 10) lines++;
+      });
+      res.on("end", () => resolve({ rows: lines - 1, seconds: Number(process.hrtime.bigint() - started) / 1e9, firstRowMs }));
+    }).on("error", reject);
+  });
+}
+
+function peakMemoryMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+async function main(): Promise<void> {
+  if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
+  const url = await recreateDatabase();
+  const runtime = await startRuntime({ ...loadConfig(), databaseUrl: url, logLevel: "warn" });
+  const { organization, apiKey } = await runtime.services.organizations.createTrusted({ name: "Bench Co", timezone: "America/New_York" });
+  const seeded = process.hrtime.bigint();
+  const bench = await seedBenchOrganization(runtime.db, organization.id, { locations: 50, staff: 2000, shiftsPerStaff: SHIFTS_PER_STAFF, firstDay: FIRST_DAY });
+  const [{ count: shiftCount }] = await runtime.db.query("SELECT count(*)::int AS count FROM shifts");
+  console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
+
+  const { accessToken: token } = await runtime.services.access.exchangeToken({ apiKey });
+  const location = bench.locationIds[0];
+  const week = { startDate: "2026-03-02", endDate: "2026-03-08" };
+  const restPath = `/api/timesheets?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`;
+  const gqlQuery = `query Week($loc: ID!, $from: String!, $to: String!) { timesheets(startDate: $from, endDate: $to, locationId: $loc) {
+    shifts { id employeeId locationId roleId startTime endTime breaks { startTime endTime typeId paid name mandatory frequencyMinutes durationInSettingsMinutes }
+             hourlyWage totalPaidBreaks totalUnpaidBreaks duration payableDuration utcOffset utcStartTime utcEndTime locked active createdAt updatedAt deletedAt }
+    lockedDays totals { duration totalPaidBreaks totalUnpaidBreaks } } }`;
+  const gqlBody = JSON.stringify({ query: gqlQuery, variables: { loc: location, from: week.startDate, to: week.endDate } });
+  const nested = `query N($loc: ID!, $from: String!, $to: String!) { timesheets(startDate: $from, endDate: $to, locationId: $loc) { shifts { id employee { name } role { name } location { name } notes { text } } } }`;
+
+  // SQL statements per request, in-process.
+  const app = request(runtime.app);
+  const auth = { Authorization: `Bearer ${token}` };
+  const employee = (await runtime.db.query("SELECT staff_id FROM staff_locations WHERE location_id = $1 LIMIT 1", [location]))[0].staff_id;
+  const tenShifts = `/api/timesheets?startDate=2026-03-02&endDate=2026-03-11&employeeId=${employee}`;
+  const thousandShifts = `/api/timesheets?startDate=2026-03-02&endDate=2026-03-26&locationId=${location}`;
+  const statements = {
+    rest10: await countStatements(() => app.get(tenShifts).set(auth)),
+    rest1000: await countStatements(() => app.get(thousandShifts).set(auth)),
+    gqlNested10: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-02" } })),
+    gqlNested1000: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-26" } })),
+  };
+  const weekSize = (await app.get(restPath).set(auth)).body.shifts.length;
+  await runtime.close();
+
+  const service = await ServiceProcess.start(url, { LOG_LEVEL: "warn" });
+  const ceiling = await startCeiling(url);
+  try {
+    const rest = await load({ url: `${service.url}${restPath}`, headers: auth });
+    const graphql = await load({ url: `${service.url}/graphql`, method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: gqlBody });
+    const ceilingResult = await load({ url: `${ceiling.url}/?organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}` });
+    await service.stop();
+
+    const exporter = await ServiceProcess.start(url, { LOG_LEVEL: "warn" });
+    const lastDay = addDays(FIRST_DAY, Math.min(SHIFTS_PER_STAFF, 365) - 1);
+    const exported = await exportAll(exporter, token, FIRST_DAY, lastDay);
+    const peak = peakMemoryMb(exporter.child.pid!);
+    await exporter.stop();
+
+    const line = (name: string, r: LoadResult) => `${name.padEnd(34)} ${String(r.rps).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
+    console.log(`\nlocation-week list (${weekSize} shifts with breaks), ${SECONDS} s, 10 connections`);
+    console.log(line("hand-written SQL + JSON.stringify", ceilingResult));
+    console.log(`${line("REST GET /api/timesheets", rest)}   ${(rest.rps / ceilingResult.rps).toFixed(2)}× ceiling (target ≥ 0.80)`);
+    console.log(`${line("GraphQL timesheets", graphql)}   ${(graphql.rps / ceilingResult.rps).toFixed(2)}× ceiling (target ≥ 0.70)`);
+    console.log(`\nSQL statements per request: REST list of 10 shifts ${statements.rest10}, of 1000 shifts ${statements.rest1000}; ` +
+      `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`);
+    console.log(`\nexport (CSV, streamed): ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rows / exported.seconds)} rows/s ` +
+      `(target > 100000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (target < 200 MB)`);
+  } finally {
+    ceiling.child.kill("SIGTERM");
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
