@@ -23,6 +23,8 @@ const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FIRST_DAY = "2026-01-05";
 const DB_NAME = "wf_bench";
+// The service processes share the signing secret the first start kept in the database.
+const BENCH_SERVICE_ENV = { LOG_LEVEL: "warn", JWT_SECRET: "" };
 
 function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL!);
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
   const weekSize = (await app.get(restPath).set(auth)).body.shifts.length;
   await runtime.close();
 
-  const service = await ServiceProcess.start(url, { LOG_LEVEL: "warn" });
+  const service = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
   const ceiling = await startCeiling(url);
   try {
     const rest = await load({ url: `${service.url}${restPath}`, headers: auth });
@@ -149,7 +151,7 @@ async function main(): Promise<void> {
     const ceilingResult = await load({ url: `${ceiling.url}/?organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}` });
     await service.stop();
 
-    const exporter = await ServiceProcess.start(url, { LOG_LEVEL: "warn" });
+    const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
     const lastDay = addDays(FIRST_DAY, Math.min(SHIFTS_PER_STAFF, 365) - 1);
     const exported = await exportAll(exporter, token, FIRST_DAY, lastDay);
     const peak = peakMemoryMb(exporter.child.pid!);

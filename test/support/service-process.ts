@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { PLATFORM_KEY } from "./harness";
 
@@ -13,12 +14,13 @@ export class ServiceProcess {
 
   /** Starts the service on `databaseUrl`, or on an in-memory PGlite of its own when it is undefined. */
   static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
+    const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "test",
         LOG_LEVEL: "info",
-        PORT: "0",
+        PORT: String(port),
         DATABASE_URL: databaseUrl ?? "",
         DATA_DIR: "memory://",
         PLATFORM_API_KEY: PLATFORM_KEY,
@@ -30,18 +32,17 @@ export class ServiceProcess {
     let output = "";
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 30000);
-      const check = () => {
-        const m = /listening on (http:\/\/localhost:\d+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      };
-      child.stdout!.on("data", check);
-      child.on("exit", (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
-    });
+    let exited = false;
+    child.on("exit", () => (exited = true));
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      if (exited) throw new Error(`service exited:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`service did not start:\n${output}`);
+      const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     return new ServiceProcess(child, url, () => output);
   }
 
@@ -53,4 +54,15 @@ export class ServiceProcess {
       this.child.kill("SIGTERM");
     });
   }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
