@@ -8,6 +8,8 @@ module.exports = {
   testEnvironment: "node",
   roots: [`<rootDir>/${dist}/test`],
   testMatch: ["**/*.test.js"],
+  // Fault tests stop the PostgreSQL server: they run alone, through `npm run test:faults`.
+  testPathIgnorePatterns: process.env.FAULTS ? [] : ["/faults/"],
   testTimeout: 60000,
   maxWorkers: 2,
   // Pools and timers of a stopped service can outlive a file by a moment; do not wait on them.
