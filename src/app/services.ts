@@ -5,6 +5,8 @@ import { OrganizationSeeder, OrganizationService } from "../modules/organization
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { RoleService } from "../modules/roles/role.service";
 import { StaffService } from "../modules/staff/staff.service";
+import { createTimesheetServices } from "../modules/timesheets/timesheets.module";
+import { createScheduleServices } from "../modules/schedules/schedules.module";
 import { ServiceDeps } from "./deps";
 
 /** Every domain service, built once per process and shared by GraphQL, REST and the CLIs. */
@@ -17,6 +19,8 @@ export function createServices(deps: ServiceDeps, platform: PlatformSecrets) {
     locations: new LocationService(deps),
     roles: new RoleService(deps),
     staff: new StaffService(deps),
+    ...createTimesheetServices(deps),
+    ...createScheduleServices(deps),
   };
   return services;
 }

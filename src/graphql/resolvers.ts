@@ -4,6 +4,8 @@ import { LocationResolver } from "../modules/locations/location.resolver";
 import { OrganizationResolver } from "../modules/organizations/organization.resolver";
 import { RoleResolver } from "../modules/roles/role.resolver";
 import { StaffResolver } from "../modules/staff/staff.resolver";
+import { scheduleResolvers } from "../modules/schedules/schedules.module";
+import { timesheetResolvers } from "../modules/timesheets/timesheets.module";
 
 /** Every resolver of the schema; a new module adds its own here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -12,4 +14,6 @@ export const resolvers: NonEmptyArray<Function> = [
   LocationResolver,
   RoleResolver,
   StaffResolver,
+  ...timesheetResolvers,
+  ...scheduleResolvers,
 ];

@@ -18,7 +18,8 @@ import { queryLimitsRule } from "../graphql/limits";
 import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
 import { openApiDocument } from "../rest/openapi";
-import { restRoutes } from "../rest/routes";
+import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
+import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
 
@@ -55,7 +56,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { config, db, services, logger } = parts;
   const schema = graphqlSchema();
   const compiled = compileRoutes(schema, restRoutes);
-  const openapi = openApiDocument(schema, compiled);
+  const openapi = withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes);
   const app = express();
   const server = http.createServer(app);
   app.disable("x-powered-by");
@@ -163,6 +164,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
 
+  // Before the GraphQL-backed routes: a fixed path such as /api/timesheets/export must win over /api/timesheets/{id}.
+  app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
   app.use("/api", (req, res) => {

@@ -3,6 +3,9 @@ import { locationRoutes } from "../modules/locations/location.routes";
 import { organizationRoutes } from "../modules/organizations/organization.routes";
 import { roleRoutes } from "../modules/roles/role.routes";
 import { staffRoutes } from "../modules/staff/staff.routes";
+import { scheduleRestRoutes } from "../modules/schedules/schedules.module";
+import { timesheetRawRoutes, timesheetRestRoutes } from "../modules/timesheets/timesheets.module";
+import { RawRestRoute } from "./raw-routes";
 import { RestRoute } from "./route";
 
 /** The REST route table: every /api path, gathered from the modules. */
@@ -12,4 +15,9 @@ export const restRoutes: RestRoute[] = [
   ...locationRoutes,
   ...roleRoutes,
   ...staffRoutes,
+  ...timesheetRestRoutes,
+  ...scheduleRestRoutes,
 ];
+
+/** Paths answered by handlers of their own (streamed downloads), authenticated and documented like the rest. */
+export const rawRestRoutes: RawRestRoute[] = [...timesheetRawRoutes];

@@ -1,0 +1,28 @@
+import { DataSource } from "typeorm";
+
+/**
+ * Reads a query's rows in batches through a server-side cursor (`DECLARE … CURSOR` / `FETCH n`),
+ * on a query runner of its own inside a read-only transaction: memory holds one batch at a time
+ * and the first batch is there as soon as PostgreSQL has it. Works on PostgreSQL and PGlite alike
+ * (on PGlite the one connection stays with the reader until it finishes or is abandoned).
+ * Leaving the loop early closes the cursor and ends the transaction.
+ */
+export async function* cursorBatches<T>(db: DataSource, sql: string, params: unknown[], batchSize = 500): AsyncGenerator<T[]> {
+  const runner = db.createQueryRunner();
+  try {
+    await runner.connect();
+    // One snapshot for the whole read, so rows changed meanwhile are neither doubled nor lost.
+    await runner.startTransaction("REPEATABLE READ");
+    await runner.query("SET TRANSACTION READ ONLY");
+    await runner.query(`DECLARE batch_cursor NO SCROLL CURSOR FOR ${sql}`, params);
+    for (;;) {
+      const rows: T[] = await runner.query(`FETCH ${batchSize} FROM batch_cursor`);
+      if (rows.length) yield rows;
+      if (rows.length < batchSize) break;
+    }
+    await runner.commitTransaction();
+  } finally {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    await runner.release();
+  }
+}

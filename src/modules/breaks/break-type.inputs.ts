@@ -1,0 +1,63 @@
+import { Field, InputType, Int } from "type-graphql";
+import { IsOptional, Length, Max, Min } from "class-validator";
+
+const MINUTES_PER_DAY = 1440;
+
+@InputType()
+export class CreateBreakTypeInput {
+  @Field(() => String, { description: "The location (taken from the path in REST)" })
+  locationId: string;
+
+  @Field()
+  @Length(1, 200)
+  name: string;
+
+  @Field(() => Int)
+  @Min(1)
+  @Max(MINUTES_PER_DAY)
+  durationMinutes: number;
+
+  @Field(() => Int, { nullable: true, description: "Default 0 (no frequency rule)" })
+  @IsOptional()
+  @Min(0)
+  @Max(MINUTES_PER_DAY)
+  frequencyMinutes?: number;
+
+  @Field(() => Boolean, { nullable: true, description: "Default false" })
+  paid?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: "Default false" })
+  mandatory?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: "Default true" })
+  enabled?: boolean;
+}
+
+@InputType()
+export class UpdateBreakTypeInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(MINUTES_PER_DAY)
+  durationMinutes?: number;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(MINUTES_PER_DAY)
+  frequencyMinutes?: number;
+
+  @Field(() => Boolean, { nullable: true })
+  paid?: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  mandatory?: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  enabled?: boolean;
+}

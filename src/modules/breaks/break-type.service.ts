@@ -1,0 +1,93 @@
+import { EntityManager, IsNull } from "typeorm";
+import { Actor } from "../../auth/actor";
+import { requireUuid } from "../../common/ids";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { notFound } from "../../errors/app-error";
+import { groupByKeys } from "../../loaders/loaders";
+import { BreakType } from "./break-type.entity";
+import { CreateBreakTypeInput, UpdateBreakTypeInput } from "./break-type.inputs";
+
+/** Break types of a location: what breaks staff take, how long, and whether they are paid. */
+export class BreakTypeService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  private get repo() {
+    return this.deps.db.getRepository(BreakType);
+  }
+
+  async list(actor: Actor, locationId: string, includeDeleted = false): Promise<BreakType[]> {
+    await this.requireLocation(this.deps.db.manager, actor, locationId);
+    return this.repo.find({
+      where: { organizationId: actor.organizationId, locationId: locationId.toLowerCase(), ...(includeDeleted ? {} : { deletedAt: IsNull() }) },
+      order: { name: "ASC", id: "ASC" },
+    });
+  }
+
+  /** The live break types of many locations, for loaders. */
+  async ofLocations(organizationId: string, locationIds: readonly string[]): Promise<BreakType[][]> {
+    const rows = await this.repo
+      .createQueryBuilder("b")
+      .where("b.organization_id = :org AND b.location_id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, ids: [...locationIds] })
+      .orderBy("b.name")
+      .addOrderBy("b.id")
+      .getMany();
+    return groupByKeys(locationIds, rows, (b) => b.locationId);
+  }
+
+  async create(actor: Actor, input: CreateBreakTypeInput): Promise<BreakType> {
+    const locationId = await this.requireLocation(this.deps.db.manager, actor, input.locationId);
+    return this.repo.save(
+      this.repo.create({
+        organizationId: actor.organizationId,
+        locationId,
+        name: input.name.trim(),
+        durationMinutes: input.durationMinutes,
+        frequencyMinutes: input.frequencyMinutes ?? 0,
+        paid: input.paid ?? false,
+        mandatory: input.mandatory ?? false,
+        enabled: input.enabled ?? true,
+        active: true,
+        deletedAt: null,
+      }),
+    );
+  }
+
+  async update(actor: Actor, locationId: string, id: string, input: UpdateBreakTypeInput): Promise<BreakType> {
+    rejectNulls(input, ["name", "durationMinutes", "frequencyMinutes", "paid", "mandatory", "enabled"]);
+    const breakType = await this.get(actor, locationId, id);
+    if (input.name !== undefined) breakType.name = input.name.trim();
+    if (input.durationMinutes !== undefined) breakType.durationMinutes = input.durationMinutes;
+    if (input.frequencyMinutes !== undefined) breakType.frequencyMinutes = input.frequencyMinutes;
+    if (input.paid !== undefined) breakType.paid = input.paid;
+    if (input.mandatory !== undefined) breakType.mandatory = input.mandatory;
+    if (input.enabled !== undefined) breakType.enabled = input.enabled;
+    return this.repo.save(breakType);
+  }
+
+  /** Soft: breaks already taken keep naming their type. */
+  async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
+    const breakType = await this.get(actor, locationId, id);
+    await this.repo.update({ id: breakType.id, organizationId: actor.organizationId }, { deletedAt: this.deps.clock.now(), active: false });
+    return true;
+  }
+
+  /** A live break type of the location; deleted ones and those of other locations are not found. */
+  async get(actor: Actor, locationId: string, id: string, manager: EntityManager = this.deps.db.manager): Promise<BreakType> {
+    const breakType = await manager.getRepository(BreakType).findOneBy({
+      id: requireUuid(id, "Break type"),
+      locationId: requireUuid(locationId, "Location"),
+      organizationId: actor.organizationId,
+      deletedAt: IsNull(),
+    });
+    if (!breakType) throw notFound("Break type");
+    return breakType;
+  }
+
+  private async requireLocation(manager: EntityManager, actor: Actor, locationId: string): Promise<string> {
+    const id = requireUuid(locationId, "Location");
+    const rows = await manager.query("SELECT 1 FROM locations WHERE organization_id = $1 AND id = $2", [actor.organizationId, id]);
+    if (!rows.length) throw notFound("Location");
+    return id;
+  }
+}

@@ -1,0 +1,376 @@
+import { EntityManager } from "typeorm";
+import { Actor, can, requireSelfOr } from "../../auth/actor";
+import { isUuid, requireUuid } from "../../common/ids";
+import { MAX_PAGE_SIZE, Page, paginate } from "../../common/pagination";
+import { TenantRecords } from "../../common/tenant-records";
+import { parseTimestamp } from "../../common/time";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { toClientError } from "../../errors/client-error";
+import { groupByKeys } from "../../loaders/loaders";
+import { Location } from "../locations/location.entity";
+import { dayBounds, inZone, startingWithin } from "../schedules/planned-time";
+import { assertNoApprovedTimeOff, breakTypesOf, insertEntry, MAX_PLANNED_MINUTES, requireRole, updateReturning } from "../schedules/schedule-plans";
+import { removeEntries } from "../schedules/schedule.service";
+import { ScheduleEntry } from "../schedules/schedule.entity";
+import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
+import {
+  BulkAssignInput,
+  BulkAssignItem,
+  BulkAssignResult,
+  ClaimOpenShiftInput,
+  CreateOpenShiftInput,
+  CreatePreferenceInput,
+  OpenShiftListArgs,
+  UpdateOpenShiftInput,
+  UpdatePreferenceInput,
+  WorkerChoiceInput,
+} from "./open-shift.inputs";
+
+const full = (shift: OpenShift) => conflict(`The open shift needs ${shift.staffCountRequired} worker(s) and all places are taken`, "OPEN_SHIFT_FULL");
+
+/** Managers see every open shift and preference; workers only published shifts and their own preferences. */
+const seesDrafts = (actor: Actor) => can(actor, "schedules:read");
+
+/**
+ * Open shifts of a location and the workers' claims and preferences for them. Every change to an
+ * open shift's preferences locks the open shift row first, so acceptances of one shift happen one
+ * at a time and `accepted_count` never passes `staff_count_required` (a CHECK holds it too).
+ */
+export class OpenShiftService {
+  private readonly locations: TenantRecords<Location>;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.locations = new TenantRecords(deps.db, Location, "Location");
+  }
+
+  async list(actor: Actor, args: OpenShiftListArgs): Promise<Page<OpenShift>> {
+    const location = await this.locations.get(actor, args.locationId);
+    const query = this.deps.db
+      .getRepository(OpenShift)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
+    if (!seesDrafts(actor)) query.andWhere("r.published_at IS NOT NULL");
+    startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
+    // One page holds a date range's open shifts: as large as a REST list's unless asked otherwise.
+    const page = await paginate(query, { ...args, first: args.first ?? MAX_PAGE_SIZE }, { property: "startsAt", column: "start_time" });
+    inZone(page.nodes, location.timezone);
+    return page;
+  }
+
+  async get(actor: Actor, locationId: string, id: string): Promise<OpenShift> {
+    const location = await this.locations.get(actor, locationId);
+    return this.shiftAt(this.deps.db.manager, actor, location, id);
+  }
+
+  create(actor: Actor, locationId: string, input: CreateOpenShiftInput): Promise<OpenShift> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.locations.get(actor, locationId, { manager });
+      await requireRole(manager, actor.organizationId, input.roleId);
+      const times = this.times(location, input.startDate, input.endDate);
+      const breaks = await breakTypesOf(manager, actor.organizationId, location.id, input.breaks ?? [], "breaks");
+      const repo = manager.getRepository(OpenShift);
+      const shift = await repo.save(
+        repo.create({
+          organizationId: actor.organizationId,
+          locationId: location.id,
+          roleId: input.roleId.toLowerCase(),
+          ...times,
+          breakTypeIds: breaks.map((b) => b.typeId),
+          staffCountRequired: input.staffCountRequired,
+          acceptedCount: 0,
+          requireApproval: input.requireApproval ?? true,
+          note: input.note?.trim() || null,
+          publishedAt: null,
+        }),
+      );
+      return inZone([shift], location.timezone)[0];
+    });
+  }
+
+  /** Workers already accepted keep their entries: their role and times cannot change, nor can fewer places than them remain. */
+  update(actor: Actor, locationId: string, id: string, input: UpdateOpenShiftInput): Promise<OpenShift> {
+    rejectNulls(input, ["roleId", "startDate", "endDate", "staffCountRequired", "requireApproval", "breaks"]);
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.locations.get(actor, locationId, { manager });
+      const shift = await this.shiftAt(manager, actor, location, id, true);
+      const moves = [input.roleId, input.startDate, input.endDate].some((v) => v !== undefined);
+      if (moves && shift.acceptedCount > 0) throw conflict("Workers are already accepted for this open shift: its role and times cannot change");
+      if (input.staffCountRequired !== undefined && input.staffCountRequired < shift.acceptedCount) {
+        throw conflict(`${shift.acceptedCount} worker(s) are already accepted: staffCountRequired cannot be lower`);
+      }
+      if (input.roleId !== undefined) {
+        await requireRole(manager, actor.organizationId, input.roleId);
+        shift.roleId = input.roleId.toLowerCase();
+      }
+      Object.assign(shift, this.times(location, input.startDate ?? shift.startDate, input.endDate ?? shift.endDate));
+      if (input.breaks !== undefined) shift.breakTypeIds = (await breakTypesOf(manager, actor.organizationId, location.id, input.breaks, "breaks")).map((b) => b.typeId);
+      if (input.staffCountRequired !== undefined) shift.staffCountRequired = input.staffCountRequired;
+      if (input.requireApproval !== undefined) shift.requireApproval = input.requireApproval;
+      if (input.note !== undefined) shift.note = input.note?.trim() || null;
+      return manager.getRepository(OpenShift).save(shift);
+    });
+  }
+
+  /** Removes the open shift and its preferences; entries of accepted workers stay in the schedule. */
+  async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
+    const location = await this.locations.get(actor, locationId);
+    const shift = await this.shiftAt(this.deps.db.manager, actor, location, id);
+    await this.deps.db.getRepository(OpenShift).delete({ organizationId: actor.organizationId, id: shift.id });
+    return true;
+  }
+
+  /**
+   * A worker takes a published open shift: a PENDING preference when it needs approval, else
+   * accepted at once. Claiming again after a retraction reopens the same preference.
+   */
+  claim(actor: Actor, locationId: string, id: string, input: ClaimOpenShiftInput): Promise<OpenShiftPreference> {
+    const workerId = this.workerFor(actor, input.workerId);
+    const preference = input.preference ?? PreferenceValue.PREFERRED;
+    if (preference === PreferenceValue.UNAVAILABLE) throw invalidField("preference", "A claim cannot say UNAVAILABLE");
+    return this.withShift(actor, locationId, id, async (manager, shift, location) => {
+      if (shift.isDraft) throw conflict("The open shift is not published yet");
+      if (shift.isFullyClaimed) throw full(shift);
+      const claim = await this.openPreference(manager, actor, shift, workerId, preference);
+      return shift.requireApproval ? this.savePreference(manager, claim) : this.accept(manager, location, shift, claim);
+    });
+  }
+
+  /** The worker withdraws their pending claim. */
+  retractClaim(actor: Actor, locationId: string, id: string, input: WorkerChoiceInput): Promise<OpenShiftPreference> {
+    const workerId = this.workerFor(actor, input.workerId);
+    return this.withShift(actor, locationId, id, async (manager, shift) => {
+      const claim = await manager.getRepository(OpenShiftPreference).findOne({
+        where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId },
+        lock: { mode: "pessimistic_write" },
+      });
+      if (!claim) throw notFound("Claim");
+      return this.transition(manager, claim, PreferenceStatus.RETRACTED);
+    });
+  }
+
+  /** States a worker's preference (PENDING until a manager decides); on a draft open shift only managers may, as a draft preference. */
+  createPreference(actor: Actor, locationId: string, id: string, input: CreatePreferenceInput): Promise<OpenShiftPreference> {
+    const workerId = this.workerFor(actor, input.workerId);
+    return this.withShift(actor, locationId, id, async (manager, shift) => {
+      const preference = await this.openPreference(manager, actor, shift, workerId, input.preference);
+      return this.savePreference(manager, preference);
+    });
+  }
+
+  updatePreference(actor: Actor, locationId: string, id: string, preferenceId: string, input: UpdatePreferenceInput): Promise<OpenShiftPreference> {
+    return this.withPreference(actor, locationId, id, preferenceId, async (manager, _shift, preference) => {
+      this.requireOwnOrManager(actor, preference);
+      if (preference.status !== PreferenceStatus.PENDING) throw conflict(`Only a PENDING preference can change; this one is ${preference.status}`);
+      preference.preference = input.preference;
+      return this.savePreference(manager, preference);
+    });
+  }
+
+  retractPreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
+    return this.withPreference(actor, locationId, id, preferenceId, (manager, _shift, preference) => {
+      this.requireOwnOrManager(actor, preference);
+      return this.transition(manager, preference, PreferenceStatus.RETRACTED);
+    });
+  }
+
+  declinePreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
+    return this.withPreference(actor, locationId, id, preferenceId, (manager, _shift, preference) => this.transition(manager, preference, PreferenceStatus.DECLINED));
+  }
+
+  /** A manager removes a pending or accepted preference; an accepted worker's schedule entry goes with it. */
+  removePreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
+    return this.withPreference(actor, locationId, id, preferenceId, async (manager, _shift, preference) => {
+      if (preference.status === PreferenceStatus.ACCEPTED) {
+        const entry = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: actor.organizationId, id: preference.scheduleShiftId! });
+        await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
+        return manager.getRepository(OpenShiftPreference).findOneByOrFail({ id: preference.id });
+      }
+      return this.transition(manager, preference, PreferenceStatus.REMOVED);
+    });
+  }
+
+  /** A manager accepts a pending preference: the worker gets a schedule entry for the open shift. */
+  assignPreference(actor: Actor, locationId: string, id: string | null, preferenceId: string): Promise<OpenShiftPreference> {
+    return this.withPreference(actor, locationId, id, preferenceId, async (manager, shift, preference, location) => {
+      if (shift.isDraft) throw conflict("Publish the open shift before accepting preferences for it");
+      if (preference.status !== PreferenceStatus.PENDING) throw conflict(`Only a PENDING preference can be accepted; this one is ${preference.status}`);
+      if (preference.preference === PreferenceValue.UNAVAILABLE) throw conflict("The worker said they are UNAVAILABLE for this shift");
+      return this.accept(manager, location, shift, preference);
+    });
+  }
+
+  /** Accepts each preference in its own transaction, in the order given; answers one result per id. */
+  async bulkAssign(actor: Actor, locationId: string, input: BulkAssignInput): Promise<BulkAssignResult> {
+    await this.locations.get(actor, locationId);
+    const results: BulkAssignItem[] = [];
+    for (const preferenceId of [...new Set(input.preferenceIds)]) {
+      try {
+        const preference = await this.assignPreference(actor, locationId, null, preferenceId);
+        results.push({ preferenceId, ok: true, preference, error: null });
+      } catch (error) {
+        const clientError = toClientError(error as Error);
+        if (clientError.internal) throw error;
+        results.push({ preferenceId, ok: false, preference: null, error: { code: clientError.code, message: clientError.message, status: clientError.status } });
+      }
+    }
+    return { results };
+  }
+
+  /** The preferences of many open shifts (oldest first), for loaders. */
+  async preferencesOf(organizationId: string, openShiftIds: readonly string[]): Promise<OpenShiftPreference[][]> {
+    const rows = await this.deps.db
+      .getRepository(OpenShiftPreference)
+      .createQueryBuilder("p")
+      .where("p.organization_id = :org AND p.open_shift_id = ANY(:ids)", { org: organizationId, ids: [...openShiftIds] })
+      .orderBy("p.created_at")
+      .addOrderBy("p.id")
+      .getMany();
+    return groupByKeys(openShiftIds, rows, (p) => p.openShiftId);
+  }
+
+  /** The preferences of an open shift the actor may see: drafts (`isDraft`) or published ones. */
+  visiblePreferences(actor: Actor, preferences: OpenShiftPreference[], isDraft: boolean): OpenShiftPreference[] {
+    const mine = (p: OpenShiftPreference) => seesDrafts(actor) || p.workerId === actor.staffId;
+    return preferences.filter((p) => p.isDraft === isDraft && mine(p));
+  }
+
+  /** Runs `work` in a transaction holding the open shift's row lock. */
+  private withShift<T>(actor: Actor, locationId: string, id: string, work: (manager: EntityManager, shift: OpenShift, location: Location) => Promise<T>): Promise<T> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.locations.get(actor, locationId, { manager });
+      const shift = await this.shiftAt(manager, actor, location, id, true);
+      return work(manager, shift, location);
+    });
+  }
+
+  /**
+   * Runs `work` with the open shift locked, then the preference (the same order everywhere). With
+   * `openShiftId` null the preference names its open shift (bulk assignment).
+   */
+  private withPreference<T>(
+    actor: Actor,
+    locationId: string,
+    openShiftId: string | null,
+    preferenceId: string,
+    work: (manager: EntityManager, shift: OpenShift, preference: OpenShiftPreference, location: Location) => Promise<T>,
+  ): Promise<T> {
+    const prefId = requireUuid(preferenceId, "Preference");
+    return inTransaction(this.deps.db, async (manager) => {
+      const repo = manager.getRepository(OpenShiftPreference);
+      const located = await repo.findOneBy({ organizationId: actor.organizationId, id: prefId });
+      if (!located || (openShiftId !== null && located.openShiftId !== openShiftId.toLowerCase())) throw notFound("Preference");
+      const location = await this.locations.get(actor, locationId, { manager });
+      const shift = await this.shiftAt(manager, actor, location, located.openShiftId, true);
+      const preference = await repo.findOne({ where: { id: prefId }, lock: { mode: "pessimistic_write" } });
+      if (!preference || (!seesDrafts(actor) && preference.workerId !== actor.staffId)) throw notFound("Preference");
+      return work(manager, shift, preference, location);
+    });
+  }
+
+  /** Takes a place of the locked open shift for the worker and makes their schedule entry. */
+  private async accept(manager: EntityManager, location: Location, shift: OpenShift, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
+    const org = shift.organizationId;
+    const taken = await updateReturning<{ accepted_count: number }>(
+      manager,
+      `UPDATE open_shifts SET accepted_count = accepted_count + 1, updated_at = $3
+        WHERE organization_id = $1 AND id = $2 AND accepted_count < staff_count_required
+        RETURNING accepted_count`,
+      [org, shift.id, this.deps.clock.now()],
+    );
+    if (!taken.length) throw full(shift);
+    await this.requireEligible(manager, shift, preference.workerId);
+    const plan = {
+      workerId: preference.workerId,
+      roleId: shift.roleId,
+      startsAt: shift.startsAt,
+      endsAt: shift.endsAt,
+      note: shift.note,
+      breaks: await breakTypesOf(manager, org, location.id, shift.breakTypeIds, "breaks"),
+    };
+    await assertNoApprovedTimeOff(manager, org, [plan], location.timezone);
+    const entry = await insertEntry(manager, org, location.id, plan, shift.id);
+    preference.status = PreferenceStatus.ACCEPTED;
+    preference.scheduleShiftId = entry.id;
+    return this.savePreference(manager, preference);
+  }
+
+  /**
+   * A new PENDING preference of the worker for the locked shift, or their retracted one reopened;
+   * any other existing preference is a conflict.
+   */
+  private async openPreference(manager: EntityManager, actor: Actor, shift: OpenShift, workerId: string, value: PreferenceValue): Promise<OpenShiftPreference> {
+    if (shift.isDraft && !can(actor, "schedules:write")) throw notFound("Open shift");
+    await this.requireEligible(manager, shift, workerId);
+    const repo = manager.getRepository(OpenShiftPreference);
+    const existing = await repo.findOne({ where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId }, lock: { mode: "pessimistic_write" } });
+    if (existing && existing.status !== PreferenceStatus.RETRACTED) throw conflict(`The worker already has a ${existing.status} preference for this open shift`);
+    return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, workerId, scheduleShiftId: null }), {
+      preference: value,
+      status: PreferenceStatus.PENDING,
+      isDraft: shift.isDraft,
+    });
+  }
+
+  /** Only PENDING preferences move on (to RETRACTED, DECLINED or REMOVED). */
+  private transition(manager: EntityManager, preference: OpenShiftPreference, to: PreferenceStatus): Promise<OpenShiftPreference> {
+    if (preference.status !== PreferenceStatus.PENDING) throw conflict(`A ${preference.status} preference cannot become ${to}`);
+    preference.status = to;
+    return this.savePreference(manager, preference);
+  }
+
+  private savePreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
+    return manager.getRepository(OpenShiftPreference).save(preference);
+  }
+
+  /** The worker must be active, hold the open shift's role and work at its location. */
+  private async requireEligible(manager: EntityManager, shift: OpenShift, workerId: string): Promise<void> {
+    const [row]: { active: boolean; has_role: boolean; at_location: boolean }[] = await manager.query(
+      `SELECT s.active AND s.deleted_at IS NULL AS active,
+              EXISTS (SELECT 1 FROM staff_roles r WHERE r.staff_id = s.id AND r.role_id = $3) AS has_role,
+              EXISTS (SELECT 1 FROM staff_locations l WHERE l.staff_id = s.id AND l.location_id = $4) AS at_location
+         FROM staff_members s WHERE s.organization_id = $1 AND s.id = $2`,
+      [shift.organizationId, workerId, shift.roleId, shift.locationId],
+    );
+    if (!row) throw invalidField("workerId", "workerId does not name a staff member of this organization");
+    if (!row.active) throw conflict("The worker is no longer active", "NOT_ELIGIBLE");
+    if (!row.has_role) throw conflict("The worker does not hold the open shift's role", "NOT_ELIGIBLE");
+    if (!row.at_location) throw conflict("The worker does not work at the open shift's location", "NOT_ELIGIBLE");
+  }
+
+  /** The worker a claim or preference is for: the caller's own, or anyone's for a manager. */
+  private workerFor(actor: Actor, workerId: string | undefined): string {
+    const id = workerId ?? actor.staffId;
+    if (!id) throw invalidField("workerId", "workerId is required when the token does not act as a staff member");
+    if (!isUuid(id)) throw invalidField("workerId", "workerId must be an id");
+    requireSelfOr(actor, "schedules:write", "openshifts:claim", id.toLowerCase());
+    return id.toLowerCase();
+  }
+
+  private requireOwnOrManager(actor: Actor, preference: OpenShiftPreference): void {
+    requireSelfOr(actor, "schedules:write", "openshifts:claim", preference.workerId);
+  }
+
+  private times(location: Location, startDate: string, endDate: string): { startsAt: Date; endsAt: Date } {
+    const startsAt = parseTimestamp(startDate, location.timezone, "startDate");
+    const endsAt = parseTimestamp(endDate, location.timezone, "endDate");
+    if (endsAt <= startsAt) throw invalidField("endDate", "endDate must be after startDate");
+    if (endsAt.getTime() - startsAt.getTime() > MAX_PLANNED_MINUTES * 60000) throw invalidField("endDate", "An open shift may last at most 24 hours");
+    return { startsAt, endsAt };
+  }
+
+  /** An open shift of the location the actor may see (workers: published ones only). */
+  private async shiftAt(manager: EntityManager, actor: Actor, location: Location, id: string, lock = false): Promise<OpenShift> {
+    const query = manager
+      .getRepository(OpenShift)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: actor.organizationId, loc: location.id, id: requireUuid(id, "Open shift") });
+    if (!seesDrafts(actor)) query.andWhere("r.published_at IS NOT NULL");
+    if (lock) query.setLock("pessimistic_write");
+    const shift = await query.getOne();
+    if (!shift) throw notFound("Open shift");
+    return inZone([shift], location.timezone)[0];
+  }
+}

@@ -1,0 +1,244 @@
+import { EntityManager } from "typeorm";
+import { DateTime } from "luxon";
+import { Actor } from "../../auth/actor";
+import { requireUuid } from "../../common/ids";
+import { Page, paginate } from "../../common/pagination";
+import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { Location } from "../locations/location.entity";
+import { publishOpenShifts } from "../open-shifts/open-shift-publishing";
+import { dayBounds, inZone, startingWithin } from "./planned-time";
+import { assertNoApprovedTimeOff, breaksOf, planOf, replaceBreaks, resolvePlan, ShiftPlan } from "./schedule-plans";
+import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
+import {
+  BulkCopyResult,
+  BulkCopyScheduleInput,
+  CreateScheduleDraftInput,
+  PublishResult,
+  PublishScheduleInput,
+  ScheduleListArgs,
+  UpdateScheduleDraftInput,
+} from "./schedule.inputs";
+import { filterId, removeEntries, ScheduleService } from "./schedule.service";
+
+const PLAN_FIELDS = ["workerId", "roleId", "startTime", "endTime", "breaks", "note"] as const;
+
+/** The same wall time `days` calendar days later in `zone` (across a daylight-saving change too). */
+function shiftLocal(instant: Date, zone: string, days: number): Date {
+  return DateTime.fromJSDate(instant, { zone }).plus({ days }).toJSDate();
+}
+
+/**
+ * Managers plan a location's schedule as drafts: additions, changes and removals of published
+ * entries. Publishing a date range applies every draft in it at once.
+ */
+export class ScheduleDraftService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly schedule: ScheduleService,
+  ) {}
+
+  async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleDraft>> {
+    const location = await this.schedule.locations.get(actor, args.locationId);
+    const query = this.deps.db
+      .getRepository(ScheduleDraft)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
+    startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
+    const workerId = filterId(args.workerId, "workerId");
+    if (workerId) query.andWhere("r.worker_id = :worker", { worker: workerId });
+    const roleId = filterId(args.roleId, "roleId");
+    if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
+    const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
+    inZone(page.nodes, location.timezone);
+    return page;
+  }
+
+  async get(actor: Actor, locationId: string, id: string): Promise<ScheduleDraft> {
+    const location = await this.schedule.locations.get(actor, locationId);
+    return this.draftAt(this.deps.db.manager, actor, location, id);
+  }
+
+  create(actor: Actor, locationId: string, input: CreateScheduleDraftInput): Promise<ScheduleDraft> {
+    const action = input.action ?? (input.entryId ? DraftAction.CHANGE : DraftAction.ADD);
+    if (action === DraftAction.ADD && input.entryId) throw invalidField("entryId", "A draft that adds an entry has no entryId; use action CHANGE or REMOVE");
+    if (action !== DraftAction.ADD && !input.entryId) throw invalidField("entryId", `A ${action} draft needs the entryId of a published entry`);
+    if (action === DraftAction.REMOVE) {
+      const given = PLAN_FIELDS.filter((f) => input[f] !== undefined);
+      if (given.length) throw invalidField(given[0], "A REMOVE draft takes only entryId");
+    }
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.schedule.locations.get(actor, locationId, { manager });
+      let base: ShiftPlan | null = null;
+      if (input.entryId) {
+        const entry = await this.schedule.entryAt(manager, actor, location, input.entryId);
+        const [breaks] = await breaksOf(manager, actor.organizationId, "entryId", [entry.id]);
+        base = planOf(entry, breaks);
+      }
+      const plan = action === DraftAction.REMOVE ? base! : await resolvePlan(manager, actor, location, base, input);
+      const repo = manager.getRepository(ScheduleDraft);
+      const { breaks, ...fields } = plan;
+      const draft = await repo.save(
+        repo.create({ organizationId: actor.organizationId, locationId: location.id, action, entryId: input.entryId?.toLowerCase() ?? null, ...fields }),
+      );
+      await replaceBreaks(manager, actor.organizationId, { draftId: draft.id }, breaks);
+      return inZone([draft], location.timezone)[0];
+    });
+  }
+
+  update(actor: Actor, locationId: string, id: string, input: UpdateScheduleDraftInput): Promise<ScheduleDraft> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.schedule.locations.get(actor, locationId, { manager });
+      const draft = await this.draftAt(manager, actor, location, id, true);
+      if (draft.action === DraftAction.REMOVE) throw conflict("A REMOVE draft has nothing to change; delete it to keep the entry");
+      const [breaks] = await breaksOf(manager, actor.organizationId, "draftId", [draft.id]);
+      const { breaks: planned, ...fields } = await resolvePlan(manager, actor, location, planOf(draft, breaks), input);
+      const saved = await manager.getRepository(ScheduleDraft).save(Object.assign(draft, fields));
+      if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { draftId: draft.id }, planned);
+      return saved;
+    });
+  }
+
+  async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
+    const location = await this.schedule.locations.get(actor, locationId);
+    const draft = await this.draftAt(this.deps.db.manager, actor, location, id);
+    await this.deps.db.getRepository(ScheduleDraft).delete({ organizationId: actor.organizationId, id: draft.id });
+    return true;
+  }
+
+  /**
+   * Applies every draft of the location that starts in the range, in one transaction: removals,
+   * then changes, then additions; the overlap constraint is checked once all are applied (so two
+   * entries may swap times), and no entry may meet its worker's approved time off. The range's
+   * open shifts are published with it.
+   */
+  publish(actor: Actor, locationId: string, input: PublishScheduleInput): Promise<PublishResult> {
+    const { start, end } = parseDateRange(input.startDate, input.endDate);
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.schedule.locations.get(actor, locationId, { manager });
+      const zone = location.timezone;
+      const bounds = { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
+      const now = this.deps.clock.now();
+      await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
+      const drafts = await startingWithin(
+        manager.getRepository(ScheduleDraft).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org, loc: location.id }),
+        bounds,
+      )
+        .orderBy("r.start_time")
+        .addOrderBy("r.id")
+        .setLock("pessimistic_write")
+        .getMany();
+      const entries = await this.lockEntries(manager, org, drafts.map((d) => d.entryId).filter((id): id is string => id !== null));
+      const entryOf = (draft: ScheduleDraft): ScheduleEntry => {
+        const entry = entries.get(draft.entryId!);
+        if (!entry) throw conflict(`The entry ${draft.entryId} of draft ${draft.id} was removed meanwhile`);
+        return entry;
+      };
+      const byAction = (action: DraftAction) => drafts.filter((d) => d.action === action);
+
+      const removed = byAction(DraftAction.REMOVE).map(entryOf);
+      await removeEntries(manager, org, removed, now);
+      const repo = manager.getRepository(ScheduleEntry);
+      const changed: ScheduleEntry[] = [];
+      for (const draft of byAction(DraftAction.CHANGE)) {
+        const entry = entryOf(draft);
+        const { workerId, roleId, startsAt, endsAt, note } = draft;
+        changed.push(await repo.save(Object.assign(entry, { workerId, roleId, startsAt, endsAt, note })));
+        await this.moveBreaks(manager, org, draft, entry);
+      }
+      const added: ScheduleEntry[] = [];
+      for (const draft of byAction(DraftAction.ADD)) {
+        const { workerId, roleId, startsAt, endsAt, note } = draft;
+        const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, workerId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
+        added.push(entry);
+        await this.moveBreaks(manager, org, draft, entry);
+      }
+      await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND id = ANY($2::uuid[])", [org, drafts.map((d) => d.id)]);
+      await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
+      await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
+      const openShiftIds = await publishOpenShifts(manager, org, location.id, bounds, now);
+      return { startDate: start, endDate: end, added: inZone(added, zone), changed: inZone(changed, zone), removed: inZone(removed, zone), openShiftIds };
+    });
+  }
+
+  /**
+   * Copies the published entries that start in the source range to the same local times
+   * `targetStartDate − sourceStartDate` days later, as ADD drafts with their planned breaks.
+   */
+  bulkCopy(actor: Actor, locationId: string, input: BulkCopyScheduleInput): Promise<BulkCopyResult> {
+    const { start, end } = parseDateRange(input.sourceStartDate, input.sourceEndDate, "sourceStartDate", "sourceEndDate");
+    const days = daysBetween(start, parseDate(input.targetStartDate, "targetStartDate"));
+    if (days === 0) throw invalidField("targetStartDate", "targetStartDate must differ from sourceStartDate");
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.schedule.locations.get(actor, locationId, { manager });
+      const zone = location.timezone;
+      const sources = await startingWithin(
+        manager.getRepository(ScheduleEntry).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org, loc: location.id }),
+        { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) },
+      )
+        .orderBy("r.start_time")
+        .addOrderBy("r.id")
+        .getMany();
+      const sourceBreaks = await breaksOf(manager, org, "entryId", sources.map((e) => e.id));
+      const repo = manager.getRepository(ScheduleDraft);
+      const drafts = await repo.save(
+        sources.map((e) =>
+          repo.create({
+            organizationId: org,
+            locationId: location.id,
+            action: DraftAction.ADD,
+            entryId: null,
+            workerId: e.workerId,
+            roleId: e.roleId,
+            startsAt: shiftLocal(e.startsAt, zone, days),
+            endsAt: shiftLocal(e.endsAt, zone, days),
+            note: e.note,
+          }),
+        ),
+      );
+      for (const [i, draft] of drafts.entries()) {
+        const breaks = planOf(sources[i], sourceBreaks[i]).breaks.map((b) => ({ ...b, startsAt: b.startsAt && shiftLocal(b.startsAt, zone, days) }));
+        await replaceBreaks(manager, org, { draftId: draft.id }, breaks);
+      }
+      return { drafts: inZone(drafts, zone) };
+    });
+  }
+
+  /** The planned breaks of many drafts, for loaders. */
+  breaksOfDrafts(organizationId: string, ids: readonly string[]): Promise<ScheduleBreak[][]> {
+    return breaksOf(this.deps.db.manager, organizationId, "draftId", ids);
+  }
+
+  private async draftAt(manager: EntityManager, actor: Actor, location: Location, id: string, lock = false): Promise<ScheduleDraft> {
+    const query = manager
+      .getRepository(ScheduleDraft)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: actor.organizationId, loc: location.id, id: requireUuid(id, "Draft") });
+    if (lock) query.setLock("pessimistic_write");
+    const draft = await query.getOne();
+    if (!draft) throw notFound("Draft");
+    return inZone([draft], location.timezone)[0];
+  }
+
+  private async lockEntries(manager: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, ScheduleEntry>> {
+    if (!ids.length) return new Map();
+    const rows = await manager
+      .getRepository(ScheduleEntry)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.id = ANY(:ids) AND r.deleted_at IS NULL", { org: organizationId, ids })
+      .orderBy("r.id")
+      .setLock("pessimistic_write")
+      .getMany();
+    return new Map(rows.map((e) => [e.id, e]));
+  }
+
+  /** A published draft's planned breaks become its entry's. */
+  private async moveBreaks(manager: EntityManager, organizationId: string, draft: ScheduleDraft, entry: ScheduleEntry): Promise<void> {
+    await manager.query("DELETE FROM schedule_breaks WHERE organization_id = $1 AND entry_id = $2", [organizationId, entry.id]);
+    await manager.query("UPDATE schedule_breaks SET entry_id = $2, draft_id = NULL WHERE organization_id = $1 AND draft_id = $3", [organizationId, entry.id, draft.id]);
+  }
+}

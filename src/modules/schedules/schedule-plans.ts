@@ -1,0 +1,199 @@
+import { EntityManager } from "typeorm";
+import { Actor } from "../../auth/actor";
+import { isUuid } from "../../common/ids";
+import { formatLocal, parseTimestamp } from "../../common/time";
+import { rejectNulls } from "../../common/validation";
+import { conflict, invalidField } from "../../errors/app-error";
+import { describeConstraint } from "../../errors/database-errors";
+import { Location } from "../locations/location.entity";
+import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
+import { PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
+
+describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
+describeConstraint("uq_schedule_drafts_entry", "This entry already has a draft; change or remove that draft instead");
+describeConstraint("fk_schedule_breaks_break_type", "A planned break names a break type that does not exist");
+
+/** The rows of an UPDATE … RETURNING run in the caller's transaction (the same shape on both drivers). */
+export async function updateReturning<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const result = await manager.queryRunner!.query(sql, params, true);
+  return result.records as T[];
+}
+
+/** The longest shift that can be planned. */
+export const MAX_PLANNED_MINUTES = 24 * 60;
+
+/** A planned break before it is stored. */
+export type BreakPlan = Pick<ScheduleBreak, "typeId" | "name" | "paid" | "durationMinutes" | "startsAt">;
+
+/** Everything a worker's planned shift consists of, validated. */
+export interface ShiftPlan {
+  workerId: string;
+  roleId: string;
+  startsAt: Date;
+  endsAt: Date;
+  note: string | null;
+  breaks: BreakPlan[];
+}
+
+async function requireRow(manager: EntityManager, sql: string, params: unknown[], field: string, message: string): Promise<void> {
+  const value = params[1];
+  const rows = isUuid(value) ? await manager.query(sql, params) : [];
+  if (!rows.length) throw invalidField(field, message);
+}
+
+/** An active staff member of the organization, for a new or re-assigned entry. */
+export function requireActiveWorker(manager: EntityManager, organizationId: string, workerId: string): Promise<void> {
+  return requireRow(
+    manager,
+    "SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND active AND deleted_at IS NULL",
+    [organizationId, workerId],
+    "workerId",
+    "workerId does not name an active staff member of this organization",
+  );
+}
+
+export function requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<void> {
+  return requireRow(manager, "SELECT 1 FROM roles WHERE organization_id = $1 AND id = $2", [organizationId, roleId], "roleId", "roleId does not name a role of this organization");
+}
+
+/**
+ * The location's usable break types among `ids`, in the order asked; an id that is not one of
+ * them is a 400 naming its place in `field`.
+ */
+export async function breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: string): Promise<BreakPlan[]> {
+  const valid = ids.filter(isUuid);
+  const rows: { id: string; name: string; paid: boolean; duration_minutes: number }[] = valid.length
+    ? await manager.query(
+        `SELECT id, name, paid, duration_minutes FROM break_types
+          WHERE organization_id = $1 AND location_id = $2 AND id = ANY($3::uuid[]) AND deleted_at IS NULL AND active AND enabled`,
+        [organizationId, locationId, valid],
+      )
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id, i) => {
+    const row = byId.get(String(id).toLowerCase());
+    if (!row) throw invalidField(`${field}.${i}`, `${id} is not an enabled break type of this location`);
+    return { typeId: row.id, name: row.name, paid: row.paid, durationMinutes: row.duration_minutes, startsAt: null };
+  });
+}
+
+/** Breaks fit inside the shift, fixed ones do not overlap each other, and they leave time to work. */
+function checkBreaks(breaks: BreakPlan[], startsAt: Date, endsAt: Date): void {
+  const total = breaks.reduce((sum, b) => sum + b.durationMinutes, 0);
+  if (total * 60000 >= endsAt.getTime() - startsAt.getTime()) throw invalidField("breaks", "The planned breaks are as long as the shift or longer");
+  const fixed = breaks
+    .map((b, i) => ({ i, start: b.startsAt?.getTime(), end: (b.startsAt?.getTime() ?? 0) + b.durationMinutes * 60000 }))
+    .filter((b): b is { i: number; start: number; end: number } => b.start !== undefined)
+    .sort((a, b) => a.start - b.start);
+  fixed.forEach((b, k) => {
+    if (b.start < startsAt.getTime() || b.end > endsAt.getTime()) throw invalidField(`breaks.${b.i}.startTime`, "A planned break must lie inside its shift");
+    if (k > 0 && b.start < fixed[k - 1].end) throw invalidField(`breaks.${b.i}.startTime`, "Planned breaks must not overlap each other");
+  });
+}
+
+async function resolveBreaks(manager: EntityManager, organizationId: string, location: Location, input: PlannedBreakInput[]): Promise<BreakPlan[]> {
+  const types = await breakTypesOf(manager, organizationId, location.id, input.map((b) => b.typeId), "breaks");
+  return input.map((b, i) => ({
+    ...types[i],
+    startsAt: b.startTime === undefined || b.startTime === null ? null : parseTimestamp(b.startTime, location.timezone, `breaks.${i}.startTime`),
+  }));
+}
+
+/**
+ * Validates a new plan (`base` null: worker, role, start and end are required) or a change to
+ * `base` (absent fields are kept; planned breaks are kept unless `breaks` is given).
+ */
+export async function resolvePlan(manager: EntityManager, actor: Actor, location: Location, base: ShiftPlan | null, input: ShiftPlanInput): Promise<ShiftPlan> {
+  rejectNulls(input, ["workerId", "roleId", "startTime", "endTime", "breaks"]);
+  const org = actor.organizationId;
+  const required = (field: "workerId" | "roleId" | "startTime" | "endTime"): string => {
+    const value = input[field];
+    if (value === undefined) throw invalidField(field, `${field} is required`);
+    return value;
+  };
+  const workerId = input.workerId ?? base?.workerId ?? required("workerId");
+  const roleId = input.roleId ?? base?.roleId ?? required("roleId");
+  if (input.workerId !== undefined) await requireActiveWorker(manager, org, workerId);
+  if (input.roleId !== undefined) await requireRole(manager, org, roleId);
+  const startsAt = input.startTime !== undefined || !base ? parseTimestamp(required("startTime"), location.timezone, "startTime") : base.startsAt;
+  const endsAt = input.endTime !== undefined || !base ? parseTimestamp(required("endTime"), location.timezone, "endTime") : base.endsAt;
+  if (endsAt <= startsAt) throw invalidField("endTime", "endTime must be after startTime");
+  if (endsAt.getTime() - startsAt.getTime() > MAX_PLANNED_MINUTES * 60000) throw invalidField("endTime", "A planned shift may last at most 24 hours");
+  const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
+  checkBreaks(breaks, startsAt, endsAt);
+  const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
+  return { workerId: workerId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
+}
+
+/** Replaces the planned breaks of an entry or a draft. */
+export async function replaceBreaks(manager: EntityManager, organizationId: string, owner: { entryId: string } | { draftId: string }, breaks: BreakPlan[]): Promise<void> {
+  const repo = manager.getRepository(ScheduleBreak);
+  const key = "entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId };
+  await repo.delete({ organizationId, ...key });
+  if (breaks.length) {
+    await repo.insert(breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: null, ...key, position })));
+  }
+}
+
+/** The planned breaks of many entries or drafts, each list in order. */
+export async function breaksOf(manager: EntityManager, organizationId: string, owner: "entryId" | "draftId", ids: readonly string[]): Promise<ScheduleBreak[][]> {
+  const column = owner === "entryId" ? "entry_id" : "draft_id";
+  const rows = await manager
+    .getRepository(ScheduleBreak)
+    .createQueryBuilder("b")
+    .where(`b.organization_id = :org AND b.${column} = ANY(:ids)`, { org: organizationId, ids: [...ids] })
+    .orderBy("b.position")
+    .getMany();
+  const groups = new Map<string, ScheduleBreak[]>();
+  for (const row of rows) {
+    const id = row[owner]!;
+    groups.set(id, [...(groups.get(id) ?? []), row]);
+  }
+  return ids.map((id) => groups.get(id) ?? []);
+}
+
+/**
+ * Refuses plans that overlap an approved time-off request of their worker (checked inside the
+ * writing transaction, once the plans are in their final shape).
+ */
+export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
+  if (!plans.length) return;
+  const rows: { i: string; start_time: Date; end_time: Date }[] = await manager.query(
+    `SELECT p.i, t.start_time, t.end_time
+       FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(worker_id, s, e, i)
+       JOIN time_off_requests t
+         ON t.organization_id = $1 AND t.worker_id = p.worker_id AND t.status = 'approved'
+        AND t.start_time < p.e AND t.end_time > p.s
+      ORDER BY p.i
+      LIMIT 1`,
+    [organizationId, plans.map((p) => p.workerId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],
+  );
+  if (rows.length) {
+    const plan = plans[Number(rows[0].i) - 1];
+    throw conflict(
+      `Worker ${plan.workerId} has approved time off from ${formatLocal(new Date(rows[0].start_time), timezone)} to ${formatLocal(new Date(rows[0].end_time), timezone)}, ` +
+        `which overlaps the shift starting ${formatLocal(plan.startsAt, timezone)}`,
+    );
+  }
+}
+
+/** Stores a new published entry with its breaks (the overlap constraint refuses a double booking). */
+export async function insertEntry(manager: EntityManager, organizationId: string, locationId: string, plan: ShiftPlan, openShiftId: string | null = null): Promise<ScheduleEntry> {
+  const repo = manager.getRepository(ScheduleEntry);
+  const { breaks, ...fields } = plan;
+  const entry = await repo.save(repo.create({ organizationId, locationId, ...fields, openShiftId, deletedAt: null }));
+  await replaceBreaks(manager, organizationId, { entryId: entry.id }, breaks);
+  return entry;
+}
+
+/** The plan of a stored entry or draft, as a base for changes. */
+export function planOf(record: Pick<ShiftPlan, "workerId" | "roleId" | "startsAt" | "endsAt" | "note">, breaks: ScheduleBreak[]): ShiftPlan {
+  return {
+    workerId: record.workerId,
+    roleId: record.roleId,
+    startsAt: record.startsAt,
+    endsAt: record.endsAt,
+    note: record.note,
+    breaks: breaks.map(({ typeId, name, paid, durationMinutes, startsAt }) => ({ typeId, name, paid, durationMinutes, startsAt })),
+  };
+}

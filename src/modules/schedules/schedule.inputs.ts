@@ -1,0 +1,154 @@
+import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
+import { ArrayMaxSize, IsOptional, MaxLength, ValidateNested } from "class-validator";
+import { Connection, PageArgs } from "../../common/pagination";
+import { DraftAction, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
+
+@InputType({ description: "A planned break: one of the location's break types, at a fixed time or not" })
+export class PlannedBreakInput {
+  @Field(() => ID)
+  typeId: string;
+
+  @Field(() => String, { nullable: true, description: "Planned start; without it the break is taken when convenient" })
+  startTime?: string | null;
+}
+
+/** The fields of a planned shift as the services read them: creation requires worker, role, start and end. */
+export interface ShiftPlanInput {
+  workerId?: string;
+  roleId?: string;
+  startTime?: string;
+  endTime?: string;
+  breaks?: PlannedBreakInput[];
+  note?: string | null;
+}
+
+@InputType()
+abstract class PlanDetailsInput {
+  @Field(() => [PlannedBreakInput], { nullable: true, description: "Replaces the planned breaks" })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  breaks?: PlannedBreakInput[];
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  note?: string | null;
+}
+
+@InputType()
+abstract class PlanChangeInput extends PlanDetailsInput implements ShiftPlanInput {
+  @Field(() => ID, { nullable: true })
+  workerId?: string;
+
+  @Field(() => ID, { nullable: true })
+  roleId?: string;
+
+  @Field(() => String, { nullable: true, description: "Timestamp; without an offset it is the location's wall time" })
+  startTime?: string;
+
+  @Field(() => String, { nullable: true, description: "Timestamp; without an offset it is the location's wall time" })
+  endTime?: string;
+}
+
+@InputType()
+export class CreateScheduleEntryInput extends PlanDetailsInput implements ShiftPlanInput {
+  @Field(() => ID)
+  workerId: string;
+
+  @Field(() => ID)
+  roleId: string;
+
+  @Field({ description: "Timestamp; without an offset it is the location's wall time" })
+  startTime: string;
+
+  @Field({ description: "Timestamp; without an offset it is the location's wall time" })
+  endTime: string;
+}
+
+@InputType()
+export class UpdateScheduleEntryInput extends PlanChangeInput {}
+
+@InputType({ description: "Without entryId: a new entry. With entryId: a change (fields not given are kept) or, with action REMOVE, its removal" })
+export class CreateScheduleDraftInput extends PlanChangeInput {
+  @Field(() => ID, { nullable: true, description: "The published entry to change or remove" })
+  entryId?: string | null;
+
+  @Field(() => DraftAction, { nullable: true, description: "ADD without entryId, CHANGE with it, unless given" })
+  action?: DraftAction | null;
+}
+
+@InputType()
+export class UpdateScheduleDraftInput extends PlanChangeInput {}
+
+@ArgsType()
+export class ScheduleListArgs extends PageArgs {
+  @Field(() => ID)
+  locationId: string;
+
+  @Field(() => String, { nullable: true, description: "First day (YYYY-MM-DD, the location's calendar) of entries that start in the range" })
+  startDate?: string;
+
+  @Field(() => String, { nullable: true, description: "Last day (YYYY-MM-DD), inclusive" })
+  endDate?: string;
+
+  @Field(() => ID, { nullable: true })
+  workerId?: string;
+
+  @Field(() => ID, { nullable: true })
+  roleId?: string;
+}
+
+@InputType()
+export class PublishScheduleInput {
+  @Field({ description: "First day (YYYY-MM-DD) of the range to publish" })
+  startDate: string;
+
+  @Field({ description: "Last day (YYYY-MM-DD), inclusive" })
+  endDate: string;
+}
+
+@InputType()
+export class BulkCopyScheduleInput {
+  @Field({ description: "First day (YYYY-MM-DD) of the entries to copy" })
+  sourceStartDate: string;
+
+  @Field({ description: "Last day (YYYY-MM-DD), inclusive" })
+  sourceEndDate: string;
+
+  @Field({ description: "The day the copy of sourceStartDate falls on" })
+  targetStartDate: string;
+}
+
+@ObjectType()
+export class ScheduleEntryConnection extends Connection(ScheduleEntry) {}
+
+@ObjectType()
+export class ScheduleDraftConnection extends Connection(ScheduleDraft) {}
+
+@ObjectType({ description: "What publishing changed in the published schedule" })
+export class PublishResult {
+  @Field()
+  startDate: string;
+
+  @Field()
+  endDate: string;
+
+  @Field(() => [ScheduleEntry])
+  added: ScheduleEntry[];
+
+  @Field(() => [ScheduleEntry])
+  changed: ScheduleEntry[];
+
+  @Field(() => [ScheduleEntry], { description: "The entries removed, as they were" })
+  removed: ScheduleEntry[];
+
+  @Field(() => [ID], { description: "Open shifts of the range that were published" })
+  openShiftIds: string[];
+}
+
+@ObjectType()
+export class BulkCopyResult {
+  @Field(() => [ScheduleDraft], { description: "The new drafts, one per copied entry" })
+  drafts: ScheduleDraft[];
+}

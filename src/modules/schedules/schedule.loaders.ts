@@ -1,0 +1,26 @@
+import { actorOf } from "../../auth/authorization";
+import { formatLocal } from "../../common/time";
+import type { RequestContext } from "../../graphql/context";
+import { PlannedBreak, ScheduleBreak, WorkerShiftPlan } from "./schedule.entity";
+
+const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
+  id: b.id,
+  typeId: b.typeId,
+  name: b.name,
+  paid: b.paid,
+  durationMinutes: b.durationMinutes,
+  startTime: b.startsAt && formatLocal(b.startsAt, zone),
+  endTime: b.startsAt && formatLocal(new Date(b.startsAt.getTime() + b.durationMinutes * 60000), zone),
+});
+
+const entryBreaksLoader = (ctx: RequestContext) =>
+  ctx.loaders.get<string, ScheduleBreak[]>("scheduleEntryBreaks", (ids) => ctx.services.schedules.breaksOfEntries(actorOf(ctx).organizationId, ids));
+
+const draftBreaksLoader = (ctx: RequestContext) =>
+  ctx.loaders.get<string, ScheduleBreak[]>("scheduleDraftBreaks", (ids) => ctx.services.scheduleDrafts.breaksOfDrafts(actorOf(ctx).organizationId, ids));
+
+/** The planned breaks of an entry (or, with `draft`, of a draft), in the location's local time. */
+export async function plannedBreaks(ctx: RequestContext, plan: WorkerShiftPlan, draft: boolean): Promise<PlannedBreak[]> {
+  const breaks = await (draft ? draftBreaksLoader : entryBreaksLoader)(ctx).load(plan.id);
+  return breaks.map((b) => plannedBreak(b, plan.timezone));
+}

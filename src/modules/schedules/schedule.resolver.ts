@@ -1,0 +1,141 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { actorOf, Requires } from "../../auth/authorization";
+import { Page } from "../../common/pagination";
+import type { RequestContext } from "../../graphql/context";
+import { Role } from "../roles/role.entity";
+import { roleLoader } from "../roles/role.loaders";
+import { StaffMember } from "../staff/staff-member.entity";
+import { staffLoader } from "../staff/staff.loaders";
+import { plannedBreaks } from "./schedule.loaders";
+import { PlannedBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
+import {
+  BulkCopyResult,
+  BulkCopyScheduleInput,
+  CreateScheduleDraftInput,
+  CreateScheduleEntryInput,
+  PublishResult,
+  PublishScheduleInput,
+  ScheduleDraftConnection,
+  ScheduleEntryConnection,
+  ScheduleListArgs,
+  UpdateScheduleDraftInput,
+  UpdateScheduleEntryInput,
+} from "./schedule.inputs";
+
+@Resolver(() => ScheduleEntry)
+export class ScheduleEntryResolver {
+  @Query(() => ScheduleEntryConnection, { description: "A location's published entries by start; a worker sees only their own" })
+  @Requires("schedules:read", "schedules:self")
+  scheduleEntries(@Args() args: ScheduleListArgs, @Ctx() ctx: RequestContext): Promise<Page<ScheduleEntry>> {
+    return ctx.services.schedules.list(actorOf(ctx), args);
+  }
+
+  @Query(() => ScheduleEntry)
+  @Requires("schedules:read", "schedules:self")
+  scheduleEntry(@Arg("locationId", () => ID) locationId: string, @Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ScheduleEntry> {
+    return ctx.services.schedules.get(actorOf(ctx), locationId, id);
+  }
+
+  @Mutation(() => ScheduleEntry, { description: "Adds a published entry at once (drafts are the way to plan ahead)" })
+  @Requires("schedules:write")
+  createScheduleEntry(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: CreateScheduleEntryInput, @Ctx() ctx: RequestContext): Promise<ScheduleEntry> {
+    return ctx.services.schedules.create(actorOf(ctx), locationId, input);
+  }
+
+  @Mutation(() => ScheduleEntry)
+  @Requires("schedules:write")
+  updateScheduleEntry(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("id", () => ID) id: string,
+    @Arg("input") input: UpdateScheduleEntryInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduleEntry> {
+    return ctx.services.schedules.update(actorOf(ctx), locationId, id, input);
+  }
+
+  @Mutation(() => Boolean)
+  @Requires("schedules:write")
+  deleteScheduleEntry(@Arg("locationId", () => ID) locationId: string, @Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.schedules.delete(actorOf(ctx), locationId, id);
+  }
+
+  @Mutation(() => PublishResult, { description: "Applies every draft that starts in the range and publishes its open shifts, in one transaction" })
+  @Requires("schedules:write")
+  publishSchedule(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: PublishScheduleInput, @Ctx() ctx: RequestContext): Promise<PublishResult> {
+    return ctx.services.scheduleDrafts.publish(actorOf(ctx), locationId, input);
+  }
+
+  @Mutation(() => BulkCopyResult, { description: "Copies the published entries of a date range to another start date, as drafts, keeping local times" })
+  @Requires("schedules:write")
+  bulkCopySchedule(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: BulkCopyScheduleInput, @Ctx() ctx: RequestContext): Promise<BulkCopyResult> {
+    return ctx.services.scheduleDrafts.bulkCopy(actorOf(ctx), locationId, input);
+  }
+
+  @FieldResolver(() => StaffMember, { nullable: true })
+  worker(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
+    return staffLoader(ctx).load(entry.workerId);
+  }
+
+  @FieldResolver(() => Role, { nullable: true })
+  role(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<Role | null> {
+    return roleLoader(ctx).load(entry.roleId);
+  }
+
+  @FieldResolver(() => [PlannedBreak])
+  breaks(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<PlannedBreak[]> {
+    return plannedBreaks(ctx, entry, false);
+  }
+}
+
+@Resolver(() => ScheduleDraft)
+export class ScheduleDraftResolver {
+  @Query(() => ScheduleDraftConnection, { description: "A location's unpublished drafts by start" })
+  @Requires("schedules:read")
+  scheduleDrafts(@Args() args: ScheduleListArgs, @Ctx() ctx: RequestContext): Promise<Page<ScheduleDraft>> {
+    return ctx.services.scheduleDrafts.list(actorOf(ctx), args);
+  }
+
+  @Query(() => ScheduleDraft)
+  @Requires("schedules:read")
+  scheduleDraft(@Arg("locationId", () => ID) locationId: string, @Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ScheduleDraft> {
+    return ctx.services.scheduleDrafts.get(actorOf(ctx), locationId, id);
+  }
+
+  @Mutation(() => ScheduleDraft)
+  @Requires("schedules:write")
+  createScheduleDraft(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: CreateScheduleDraftInput, @Ctx() ctx: RequestContext): Promise<ScheduleDraft> {
+    return ctx.services.scheduleDrafts.create(actorOf(ctx), locationId, input);
+  }
+
+  @Mutation(() => ScheduleDraft)
+  @Requires("schedules:write")
+  updateScheduleDraft(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("id", () => ID) id: string,
+    @Arg("input") input: UpdateScheduleDraftInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduleDraft> {
+    return ctx.services.scheduleDrafts.update(actorOf(ctx), locationId, id, input);
+  }
+
+  @Mutation(() => Boolean)
+  @Requires("schedules:write")
+  deleteScheduleDraft(@Arg("locationId", () => ID) locationId: string, @Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.scheduleDrafts.delete(actorOf(ctx), locationId, id);
+  }
+
+  @FieldResolver(() => StaffMember, { nullable: true })
+  worker(@Root() draft: ScheduleDraft, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
+    return staffLoader(ctx).load(draft.workerId);
+  }
+
+  @FieldResolver(() => Role, { nullable: true })
+  role(@Root() draft: ScheduleDraft, @Ctx() ctx: RequestContext): Promise<Role | null> {
+    return roleLoader(ctx).load(draft.roleId);
+  }
+
+  @FieldResolver(() => [PlannedBreak])
+  breaks(@Root() draft: ScheduleDraft, @Ctx() ctx: RequestContext): Promise<PlannedBreak[]> {
+    return plannedBreaks(ctx, draft, true);
+  }
+}

@@ -1,0 +1,140 @@
+import { EntityManager } from "typeorm";
+import { Actor, ownRecordsOnly } from "../../auth/actor";
+import { isUuid, requireUuid } from "../../common/ids";
+import { Page, paginate } from "../../common/pagination";
+import { TenantRecords } from "../../common/tenant-records";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { forbidden, invalidField, notFound } from "../../errors/app-error";
+import { Location } from "../locations/location.entity";
+import { dayBounds, inZone, startingWithin } from "./planned-time";
+import { assertNoApprovedTimeOff, breaksOf, insertEntry, planOf, replaceBreaks, resolvePlan, updateReturning } from "./schedule-plans";
+import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
+import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
+
+/** A filter id from a query string: a malformed one can match nothing, and says so. */
+export function filterId(value: string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isUuid(value)) throw invalidField(field, `${field} must be an id`);
+  return value.toLowerCase();
+}
+
+/**
+ * Marks entries removed and gives back the open-shift places they held: their accepted
+ * preferences become REMOVED and the open shifts count one worker less. The open shifts are locked
+ * first, in id order, the same order acceptance takes.
+ */
+export async function removeEntries(manager: EntityManager, organizationId: string, entries: ScheduleEntry[], now: Date): Promise<void> {
+  if (!entries.length) return;
+  const ids = entries.map((e) => e.id);
+  const openShiftIds = [...new Set(entries.map((e) => e.openShiftId).filter((id): id is string => id !== null))].sort();
+  if (openShiftIds.length) {
+    await manager.query("SELECT id FROM open_shifts WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE", [organizationId, openShiftIds]);
+    const released = await updateReturning<{ open_shift_id: string }>(
+      manager,
+      `UPDATE open_shift_preferences SET status = 'REMOVED', updated_at = $3
+        WHERE organization_id = $1 AND schedule_entry_id = ANY($2::uuid[]) AND status = 'ACCEPTED'
+        RETURNING open_shift_id`,
+      [organizationId, ids, now],
+    );
+    await manager.query(
+      `UPDATE open_shifts o SET accepted_count = o.accepted_count - r.n, updated_at = $3
+         FROM (SELECT id, count(*)::int AS n FROM unnest($2::uuid[]) AS id GROUP BY id) r
+        WHERE o.organization_id = $1 AND o.id = r.id`,
+      [organizationId, released.map((r) => r.open_shift_id), now],
+    );
+  }
+  await manager.query("UPDATE schedule_entries SET deleted_at = $3, updated_at = $3 WHERE organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, ids, now]);
+  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND entry_id = ANY($2::uuid[])", [organizationId, ids]);
+}
+
+/** The published schedule: a location's entries, read by managers and by each worker for themselves. */
+export class ScheduleService {
+  readonly locations: TenantRecords<Location>;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.locations = new TenantRecords(deps.db, Location, "Location");
+  }
+
+  async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleEntry>> {
+    const only = ownRecordsOnly(actor, "schedules:read", "schedules:self");
+    const workerId = filterId(args.workerId, "workerId");
+    if (only && workerId && workerId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
+    const location = await this.locations.get(actor, args.locationId);
+    const query = this.deps.db
+      .getRepository(ScheduleEntry)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: actor.organizationId, loc: location.id });
+    startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
+    if (only ?? workerId) query.andWhere("r.worker_id = :worker", { worker: only ?? workerId });
+    const roleId = filterId(args.roleId, "roleId");
+    if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
+    const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
+    inZone(page.nodes, location.timezone);
+    return page;
+  }
+
+  async get(actor: Actor, locationId: string, id: string): Promise<ScheduleEntry> {
+    const only = ownRecordsOnly(actor, "schedules:read", "schedules:self");
+    const location = await this.locations.get(actor, locationId);
+    const entry = await this.entryAt(this.deps.db.manager, actor, location, id);
+    // Another worker's entry is not theirs to know about: answer as for an unknown one.
+    if (only && entry.workerId !== only) throw notFound("Schedule entry");
+    return entry;
+  }
+
+  create(actor: Actor, locationId: string, input: CreateScheduleEntryInput): Promise<ScheduleEntry> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.locations.get(actor, locationId, { manager });
+      const plan = await resolvePlan(manager, actor, location, null, input);
+      await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
+      const entry = await insertEntry(manager, actor.organizationId, location.id, plan);
+      return inZone([entry], location.timezone)[0];
+    });
+  }
+
+  update(actor: Actor, locationId: string, id: string, input: UpdateScheduleEntryInput): Promise<ScheduleEntry> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.locations.get(actor, locationId, { manager });
+      const entry = await this.entryAt(manager, actor, location, id, true);
+      const [breaks] = await breaksOf(manager, actor.organizationId, "entryId", [entry.id]);
+      const plan = await resolvePlan(manager, actor, location, planOf(entry, breaks), input);
+      await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
+      const { breaks: planned, ...fields } = plan;
+      const saved = await manager.getRepository(ScheduleEntry).save(Object.assign(entry, fields));
+      if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { entryId: entry.id }, planned);
+      return saved;
+    });
+  }
+
+  /** Removes a published entry at once (its pending drafts go with it). */
+  delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const location = await this.locations.get(actor, locationId, { manager });
+      const entry = await this.entryAt(manager, actor, location, id, true);
+      await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
+      return true;
+    });
+  }
+
+  /** The planned breaks of many entries, for loaders. */
+  breaksOfEntries(organizationId: string, ids: readonly string[]): Promise<ScheduleBreak[][]> {
+    return breaksOf(this.deps.db.manager, organizationId, "entryId", ids);
+  }
+
+  /** A live entry of the location (locked until commit with `lock`). */
+  async entryAt(manager: EntityManager, actor: Actor, location: Location, id: string, lock = false): Promise<ScheduleEntry> {
+    const query = manager
+      .getRepository(ScheduleEntry)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id AND r.deleted_at IS NULL", {
+        org: actor.organizationId,
+        loc: location.id,
+        id: requireUuid(id, "Schedule entry"),
+      });
+    if (lock) query.setLock("pessimistic_write");
+    const entry = await query.getOne();
+    if (!entry) throw notFound("Schedule entry");
+    return inZone([entry], location.timezone)[0];
+  }
+}

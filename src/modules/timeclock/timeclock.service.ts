@@ -1,0 +1,141 @@
+import { EntityManager } from "typeorm";
+import { Actor, requirePermission, requireSelfOr } from "../../auth/actor";
+import { isUuid } from "../../common/ids";
+import { parseTimestamp } from "../../common/time";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { ShiftService } from "../timesheets/shift.service";
+import { BreakRow, presentShift, selectBreaks, SHIFT_SELECT, ShiftRow } from "../timesheets/shift.store";
+import { Shift } from "../timesheets/shift.types";
+import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
+
+interface OpenShift {
+  row: ShiftRow;
+  breaks: BreakRow[];
+  openBreak: BreakRow | undefined;
+}
+
+/**
+ * The time clock. Every action locks the worker's staff row first, so a worker's clock actions
+ * run one after another even across processes: a double clock-in is always ALREADY_CLOCKED_IN.
+ */
+export class TimeClockService {
+  constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
+
+  async state(actor: Actor, workerId?: string): Promise<ShiftState> {
+    const worker = this.workerOf(actor, workerId);
+    const manager = this.deps.db.manager;
+    await this.requireWorker(manager, actor.organizationId, worker, false);
+    const open = await this.openShift(manager, actor.organizationId, worker, false);
+    if (!open) return { workerId: worker, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
+    const shift = presentShift(open.row, open.breaks, this.deps.clock.now());
+    const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
+    return { workerId: worker, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
+  }
+
+  async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {
+    const worker = this.workerOf(actor, input.workerId);
+    const org = actor.organizationId;
+    const id = await inTransaction(this.deps.db, async (manager) => {
+      await this.requireWorker(manager, org, worker, true);
+      if (await this.openShift(manager, org, worker, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
+      const place = await this.shifts.place(manager, org, input.locationId);
+      const roleId = await this.shifts.requireRole(manager, org, input.roleId);
+      const at = this.when(actor, input.time, place.timezone);
+      await this.shifts.assertUnlocked(manager, org, place, [at]);
+      const wage = await this.shifts.defaultWage(manager, org, worker, roleId);
+      return this.shifts.insertShift(manager, org, { employeeId: worker, locationId: place.locationId, roleId, start: at, end: null, wage }, []);
+    });
+    return this.shifts.get(actor, id);
+  }
+
+  async startBreak(actor: Actor, input: BreakStartInput): Promise<Shift> {
+    return this.onOpenShift(actor, input, async (manager, open, at) => {
+      if (open.openBreak) throw conflict("The worker is already on a break; end it first", "ALREADY_ON_BREAK");
+      const types = await this.shifts.breakTypesOf(manager, actor.organizationId, open.row.location_id, [input.typeId], () => "typeId");
+      const type = types.get(input.typeId.toLowerCase())!;
+      if (!type.enabled) throw invalidField("typeId", `Break type "${type.name}" is switched off`);
+      const lastEnd = open.breaks.reduce((latest, b) => Math.max(latest, b.end_time?.getTime() ?? 0), open.row.start_time.getTime());
+      if (at.getTime() < lastEnd) throw invalidField("time", "A break cannot start before the shift or a previous break ended");
+      await this.shifts.insertBreaks(manager, actor.organizationId, open.row.id, [
+        { breakTypeId: type.id, start: at, end: null, paid: type.paid, name: type.name, mandatory: type.mandatory, frequencyMinutes: type.frequencyMinutes, durationMinutes: type.durationMinutes },
+      ]);
+    });
+  }
+
+  async endBreak(actor: Actor, input: ClockOutInput): Promise<Shift> {
+    return this.onOpenShift(actor, input, async (manager, open, at) => {
+      if (!open.openBreak) throw conflict("The worker is not on a break", "NOT_ON_BREAK");
+      await this.closeBreak(manager, open.openBreak, at);
+    });
+  }
+
+  /** Closes the open shift, and its running break with it. */
+  async clockOut(actor: Actor, input: ClockOutInput): Promise<Shift> {
+    return this.onOpenShift(actor, input, async (manager, open, at) => {
+      if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
+      if (open.openBreak) await this.closeBreak(manager, open.openBreak, at);
+      await manager.query("UPDATE shifts SET end_time = $2, active = false, updated_at = now() WHERE id = $1", [open.row.id, at]);
+    });
+  }
+
+  /** Runs a change on the worker's open shift (NOT_CLOCKED_IN without one), then answers the shift. */
+  private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
+    const worker = this.workerOf(actor, input.workerId);
+    const org = actor.organizationId;
+    const id = await inTransaction(this.deps.db, async (manager) => {
+      await this.requireWorker(manager, org, worker, true);
+      const open = await this.openShift(manager, org, worker, true);
+      if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
+      const place = { locationId: open.row.location_id, timezone: open.row.timezone };
+      await this.shifts.assertUnlocked(manager, org, place, [open.row.start_time]);
+      await change(manager, open, this.when(actor, input.time, place.timezone));
+      return open.row.id;
+    });
+    return this.shifts.get(actor, id);
+  }
+
+  private async closeBreak(manager: EntityManager, open: BreakRow, at: Date): Promise<void> {
+    if (at <= open.start_time) throw invalidField("time", "A break must end after it starts");
+    await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [open.id, at]);
+  }
+
+  /** The worker acted on: given, or the token's own staff member; a worker acts only on themself. */
+  private workerOf(actor: Actor, workerId: string | undefined | null): string {
+    const id = workerId ?? actor.staffId;
+    if (!id) throw invalidField("workerId", "workerId is required for a token that does not act as a staff member");
+    if (!isUuid(id)) throw notFound("Staff member");
+    requireSelfOr(actor, "timeclock:manage", "timeclock:self", id.toLowerCase());
+    return id.toLowerCase();
+  }
+
+  /** Now, or a manager's corrected time (never in the future). */
+  private when(actor: Actor, time: string | undefined | null, zone: string): Date {
+    const now = this.deps.clock.now();
+    if (time == null) return now;
+    requirePermission(actor, "timeclock:manage");
+    const at = parseTimestamp(time, zone, "time");
+    if (at > now) throw invalidField("time", "A corrected time cannot be in the future");
+    return at;
+  }
+
+  /** Checks the worker exists in the organization; `lock` serializes their clock actions. */
+  private async requireWorker(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<void> {
+    const rows: unknown[] = await manager.query(
+      `SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? " FOR NO KEY UPDATE" : ""}`,
+      [organizationId, workerId],
+    );
+    if (!rows.length) throw notFound("Staff member");
+  }
+
+  private async openShift(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<OpenShift | undefined> {
+    const rows: ShiftRow[] = await manager.query(
+      `${SHIFT_SELECT} WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.end_time IS NULL AND s.deleted_at IS NULL${lock ? " FOR UPDATE OF s" : ""}`,
+      [organizationId, workerId],
+    );
+    if (!rows.length) return undefined;
+    const [breaks] = await selectBreaks(manager, organizationId, [rows[0].id]);
+    return { row: rows[0], breaks, openBreak: breaks.find((b) => b.end_time === null) };
+  }
+}

@@ -1,0 +1,42 @@
+import { Actor } from "../../auth/actor";
+import { parseDate } from "../../common/time";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { DayLockInput } from "./shift.inputs";
+import { guardDays } from "./shift.store";
+import { ShiftService } from "./shift.service";
+import { DayLock } from "./shift.types";
+
+/**
+ * Payroll locks: a locked day of a location freezes the shifts that start on it. Locking waits for
+ * shift changes of that day in flight, and changes started later see the lock (see guardDays).
+ */
+export class DayLockService {
+  constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
+
+  lock(actor: Actor, input: DayLockInput): Promise<DayLock> {
+    return this.set(actor, input, true);
+  }
+
+  unlock(actor: Actor, input: DayLockInput): Promise<DayLock> {
+    return this.set(actor, input, false);
+  }
+
+  private set(actor: Actor, input: DayLockInput, locked: boolean): Promise<DayLock> {
+    const date = parseDate(input.date, "date");
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const { locationId } = await this.shifts.place(manager, org, input.locationId);
+      await guardDays(manager, org, locationId, [date], "exclusive");
+      if (locked) {
+        await manager.query(
+          "INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+          [org, locationId, date, actor.staffId],
+        );
+      } else {
+        await manager.query("DELETE FROM locked_days WHERE organization_id = $1 AND location_id = $2 AND day = $3", [org, locationId, date]);
+      }
+      return { locationId, date, locked };
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import type { Response } from "express";
+import { RawRestRoute } from "../../rest/raw-routes";
+import { CSV_HEADER, csvLine, ShiftExportRow } from "./shift-export";
+
+/** Writes a chunk, waiting while the client's socket is full; false once the client is gone. */
+async function send(res: Response, chunk: string): Promise<boolean> {
+  if (res.destroyed) return false;
+  if (!res.write(chunk)) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off("drain", done);
+        res.off("close", done);
+        resolve();
+      };
+      res.on("drain", done);
+      res.on("close", done);
+    });
+  }
+  return !res.destroyed;
+}
+
+interface Format {
+  type: string;
+  open: string;
+  /** The text of a batch; `continuing` after an earlier batch. */
+  rows(batch: ShiftExportRow[], continuing: boolean): string;
+  close: string;
+}
+
+const FORMATS: Record<"csv" | "json", Format> = {
+  csv: { type: "text/csv; charset=utf-8", open: CSV_HEADER, rows: (batch) => batch.map(csvLine).join(""), close: "" },
+  json: {
+    type: "application/json; charset=utf-8",
+    open: "[",
+    rows: (batch, continuing) => (continuing ? "," : "") + batch.map((row) => JSON.stringify(row)).join(","),
+    close: "]",
+  },
+};
+
+export const shiftExportRoutes: RawRestRoute[] = [
+  {
+    method: "GET",
+    path: "/api/timesheets/export",
+    summary: "Export closed shifts for payroll as CSV (default) or JSON, streamed as they are read",
+    tag: "Timesheets",
+    produces: [FORMATS.csv.type, FORMATS.json.type],
+    query: {
+      startDate: { required: true, description: "First local day, YYYY-MM-DD" },
+      endDate: { required: true, description: "Last local day (inclusive), YYYY-MM-DD" },
+      format: { enum: ["csv", "json"], description: "csv (default) or json" },
+      locationId: { description: "Only this location's shifts" },
+      employeeId: { description: "Only this staff member's shifts" },
+    },
+    async handle(ctx, query, res) {
+      const format = FORMATS[query.format === "json" ? "json" : "csv"];
+      // Checks permission and parameters before anything is sent.
+      const batches = ctx.services.shiftExport.batches(ctx.actor, {
+        startDate: query.startDate,
+        endDate: query.endDate,
+        locationId: query.locationId,
+        employeeId: query.employeeId,
+      });
+      res.status(200).setHeader("Content-Type", format.type);
+      res.setHeader("Content-Disposition", `attachment; filename="timesheets-${query.startDate}-${query.endDate}.${query.format ?? "csv"}"`);
+      res.setHeader("Cache-Control", "no-store");
+      if (!(await send(res, format.open))) return;
+      let continuing = false;
+      for await (const batch of batches) {
+        if (!(await send(res, format.rows(batch, continuing)))) return;
+        continuing = true;
+      }
+      res.end(format.close);
+    },
+  },
+];

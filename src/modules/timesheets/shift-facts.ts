@@ -1,0 +1,52 @@
+import { DataSource } from "typeorm";
+import { cursorBatches } from "../../database/cursor";
+import { shiftMinutes, ShiftMinutes } from "./shift-minutes";
+import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
+
+/** A closed shift with what payroll needs of it, read by exports and reports. */
+export interface ShiftFact {
+  id: string;
+  employee_id: string;
+  location_id: string;
+  role_id: string;
+  /** The local day it starts, YYYY-MM-DD. */
+  day: string;
+  start_time: Date;
+  end_time: Date;
+  hourly_wage: string;
+  timezone: string;
+  location_name: string;
+  role_name: string;
+  employee_name: string;
+  external_employee_id: string | null;
+  payroll_id: string | null;
+  /** [start ms, end ms | null, paid, break type id | null] per break. */
+  breaks: [number, number | null, boolean, string | null][];
+}
+
+const FACTS_SELECT = `
+  SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
+         l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
+         COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM b.start_time) * 1000, extract(epoch FROM b.end_time) * 1000, b.paid, b.break_type_id))
+                   FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
+  FROM shifts s
+  JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
+  JOIN roles r ON r.organization_id = s.organization_id AND r.id = s.role_id
+  JOIN staff_members e ON e.organization_id = s.organization_id AND e.id = s.employee_id`;
+
+/**
+ * Closed live shifts matching the filter, in batches from a database cursor. On PGlite the cursor
+ * holds the one connection: read everything else before iterating.
+ */
+export function closedShiftFacts(db: DataSource, filter: ShiftFilter, orderBy: string): AsyncGenerator<ShiftFact[]> {
+  const { sql, params } = shiftWhere(filter);
+  return cursorBatches<ShiftFact>(db, `${FACTS_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY ${orderBy}`, params);
+}
+
+export function factBreaks(fact: ShiftFact) {
+  return fact.breaks.map(([start, end, paid, typeId]) => ({ start: new Date(start), end: end === null ? null : new Date(end), paid, typeId }));
+}
+
+export function factMinutes(fact: ShiftFact): ShiftMinutes {
+  return shiftMinutes(fact.start_time, fact.end_time, factBreaks(fact), fact.end_time);
+}

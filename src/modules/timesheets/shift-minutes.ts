@@ -1,0 +1,59 @@
+/** The rules that turn a shift's times into minutes; shared by lists, exports and reports. */
+
+export interface TimedBreak {
+  start: Date;
+  /** Null while the break runs. */
+  end: Date | null;
+  paid: boolean;
+}
+
+export interface ShiftMinutes {
+  duration: number;
+  totalPaidBreaks: number;
+  totalUnpaidBreaks: number;
+  payableDuration: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Minutes of a shift: an open shift (and an open break) runs up to `now`; breaks count only the
+ * part inside the shift, so a break left outside by a shortened shift counts nothing.
+ */
+export function shiftMinutes(start: Date, end: Date | null, breaks: TimedBreak[], now: Date): ShiftMinutes {
+  const from = start.getTime();
+  const until = Math.max(from, (end ?? now).getTime());
+  let paidMs = 0;
+  let unpaidMs = 0;
+  for (const b of breaks) {
+    const clippedStart = Math.max(from, b.start.getTime());
+    const clippedEnd = Math.min(until, (b.end ?? now).getTime());
+    if (clippedEnd <= clippedStart) continue;
+    if (b.paid) paidMs += clippedEnd - clippedStart;
+    else unpaidMs += clippedEnd - clippedStart;
+  }
+  const duration = Math.floor((until - from) / MINUTE_MS);
+  const totalUnpaidBreaks = Math.floor(unpaidMs / MINUTE_MS);
+  return {
+    duration,
+    totalPaidBreaks: Math.floor(paidMs / MINUTE_MS),
+    totalUnpaidBreaks,
+    payableDuration: Math.max(0, duration - totalUnpaidBreaks),
+  };
+}
+
+/**
+ * Pay in cents for `minutes` at an hourly wage given exactly (numeric text such as "18.5000"):
+ * the wage goes to ten-thousandths as an integer so the only rounding is the final one, to the cent.
+ */
+export function payCents(minutes: number, hourlyWage: string | number, rate = 1): number {
+  const wageUnits = Math.round(Number(hourlyWage) * 10_000);
+  return Math.round((minutes * wageUnits * rate) / 6_000);
+}
+
+export const centsToAmount = (cents: number): number => cents / 100;
+
+/** Minutes as decimal hours, rounded to two decimals. */
+export function minutesToHours(minutes: number): number {
+  return Math.round((minutes / 60) * 100) / 100;
+}

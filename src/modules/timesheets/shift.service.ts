@@ -1,0 +1,323 @@
+import { EntityManager } from "typeorm";
+import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
+import { isUuid, requireUuid } from "../../common/ids";
+import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { inTransaction } from "../../database/transaction";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { describeConstraint } from "../../errors/database-errors";
+import { groupByKeys } from "../../loaders/loaders";
+import { BreakType } from "../breaks/break-type.entity";
+import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
+import { guardDays, loadShifts, lockedAmong, presentShift, selectBreaks, selectShift, selectShifts, ShiftFilter, ShiftRow } from "./shift.store";
+import { DeletedShifts, Shift, ShiftList } from "./shift.types";
+
+describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
+describeConstraint("ck_shifts_end_after_start", "endTime must be after startTime");
+describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it starts");
+
+export const SHIFT_LOCKED = "SHIFT_LOCKED";
+
+/** A break ready to be stored: times read, type defaults applied, checked against its shift. */
+export interface NewBreak {
+  breakTypeId: string | null;
+  start: Date;
+  end: Date | null;
+  paid: boolean;
+  name: string;
+  mandatory: boolean;
+  frequencyMinutes: number;
+  durationMinutes: number;
+}
+
+interface ShiftPlace {
+  locationId: string;
+  timezone: string;
+}
+
+const MINUTE_MS = 60_000;
+
+/** Shifts (timesheet entries): their rules of time, breaks, overlap and payroll locks. */
+export class ShiftService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async list(actor: Actor, args: ShiftListArgs): Promise<ShiftList> {
+    const range = parseDateRange(args.startDate, args.endDate);
+    const locationId = args.locationId === undefined ? undefined : filterId(args.locationId, "locationId");
+    const employeeId = this.employeeScope(actor, args.employeeId);
+    const manager = this.deps.db.manager;
+    const rows = await selectShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: employeeId ? [employeeId] : undefined });
+    const shifts = await loadShifts(manager, actor.organizationId, rows, this.deps.clock.now());
+    const lockedDays: { day: string }[] = await manager.query(
+      `SELECT DISTINCT day::text AS day FROM locked_days
+       WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::uuid IS NULL OR location_id = $4::uuid) ORDER BY 1`,
+      [actor.organizationId, range.start, range.end, locationId ?? null],
+    );
+    const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
+    for (const s of shifts) {
+      totals.duration += s.duration;
+      totals.totalPaidBreaks += s.totalPaidBreaks;
+      totals.totalUnpaidBreaks += s.totalUnpaidBreaks;
+      totals.payableDuration += s.payableDuration;
+    }
+    return { shifts, lockedDays: lockedDays.map((r) => r.day), totals };
+  }
+
+  /** Shifts of many staff members in a range of days, for loaders. */
+  async ofEmployees(actor: Actor, employeeIds: readonly string[], startDate: string, endDate: string): Promise<Shift[][]> {
+    const range = parseDateRange(startDate, endDate);
+    const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
+    const allowed = only === null ? employeeIds : employeeIds.filter((id) => id === only);
+    const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, employeeIds: allowed };
+    const shifts = await loadShifts(this.deps.db.manager, actor.organizationId, await selectShifts(this.deps.db.manager, filter), this.deps.clock.now());
+    return groupByKeys(employeeIds, shifts, (s) => s.employeeId);
+  }
+
+  /** One shift; a worker reading another's shift is told it does not exist. */
+  async get(actor: Actor, id: string): Promise<Shift> {
+    const row = await selectShift(this.deps.db.manager, actor.organizationId, requireUuid(id, "Shift"));
+    const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
+    if (!row || (only !== null && row.employee_id !== only)) throw notFound("Shift");
+    return this.present(this.deps.db.manager, actor, row);
+  }
+
+  async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
+    const org = actor.organizationId;
+    const id = await inTransaction(this.deps.db, async (manager) => {
+      const place = await this.place(manager, org, input.locationId);
+      const employeeId = await this.requireEmployee(manager, org, input.employeeId, "employeeId");
+      const roleId = await this.requireRole(manager, org, input.roleId);
+      const start = parseTimestamp(input.startTime, place.timezone, "startTime");
+      const end = input.endTime == null ? null : parseTimestamp(input.endTime, place.timezone, "endTime");
+      checkOrder(start, end);
+      await this.assertUnlocked(manager, org, place, [start]);
+      const breaks = await this.resolveBreaks(manager, org, place, input.breaks ?? [], start, end);
+      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, employeeId, roleId));
+      return this.insertShift(manager, org, { employeeId, locationId: place.locationId, roleId, start, end, wage }, breaks);
+    });
+    return this.get(actor, id);
+  }
+
+  async update(actor: Actor, id: string, input: UpdateShiftInput): Promise<Shift> {
+    rejectNulls(input, ["startTime", "endTime", "roleId", "hourlyWage", "breaks"]);
+    const org = actor.organizationId;
+    const shiftId = requireUuid(id, "Shift");
+    await inTransaction(this.deps.db, async (manager) => {
+      const row = await selectShift(manager, org, shiftId, true);
+      if (!row) throw notFound("Shift");
+      const place = { locationId: row.location_id, timezone: row.timezone };
+      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, place.timezone, "startTime");
+      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, place.timezone, "endTime");
+      checkOrder(start, end);
+      await this.assertUnlocked(manager, org, place, [row.start_time, start]);
+      const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
+      const breaks = input.breaks && (await this.resolveBreaks(manager, org, place, input.breaks, start, end));
+      await manager.query(
+        `UPDATE shifts SET start_time = $3, end_time = $4, role_id = $5, hourly_wage = COALESCE($6, hourly_wage),
+                active = active AND $4::timestamptz IS NULL, updated_at = now()
+         WHERE organization_id = $1 AND id = $2`,
+        [org, shiftId, start, end, roleId, input.hourlyWage ?? null],
+      );
+      if (breaks) {
+        await manager.query("DELETE FROM shift_breaks WHERE organization_id = $1 AND shift_id = $2", [org, shiftId]);
+        await this.insertBreaks(manager, org, shiftId, breaks);
+      } else if (end) {
+        // A shift closed by hand closes its running break with it.
+        await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [org, shiftId, end]);
+      }
+    });
+    return this.get(actor, shiftId);
+  }
+
+  /** Soft delete: the shift leaves every list, report and total. */
+  async delete(actor: Actor, id: string): Promise<boolean> {
+    const org = actor.organizationId;
+    const shiftId = requireUuid(id, "Shift");
+    return inTransaction(this.deps.db, async (manager) => {
+      const row = await selectShift(manager, org, shiftId, true);
+      if (!row) throw notFound("Shift");
+      await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time]);
+      await manager.query("UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [org, shiftId, this.deps.clock.now()]);
+      return true;
+    });
+  }
+
+  /** Deletes every shift starting on a local day (optionally of one location); all or nothing. */
+  async deleteOnDate(actor: Actor, date: string, locationId?: string): Promise<DeletedShifts> {
+    const day = parseDate(date, "date");
+    const location = locationId === undefined ? undefined : filterId(locationId, "locationId");
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const rows = await selectShifts(manager, { organizationId: org, startDate: day, endDate: day, locationId: location });
+      const byLocation = new Map<string, ShiftRow[]>();
+      for (const r of rows) byLocation.set(r.location_id, [...(byLocation.get(r.location_id) ?? []), r]);
+      for (const [loc, shifts] of [...byLocation].sort(([a], [b]) => a.localeCompare(b))) {
+        await this.assertUnlocked(manager, org, { locationId: loc, timezone: shifts[0].timezone }, [shifts[0].start_time]);
+      }
+      const ids = rows.map((r) => r.id);
+      if (!ids.length) return { deleted: 0 };
+      const deleted: unknown[] = await manager.query(
+        "UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id",
+        [org, ids, this.deps.clock.now()],
+      );
+      return { deleted: deleted.length };
+    });
+  }
+
+  // --- building blocks shared with the time clock ---
+
+  async present(manager: EntityManager, actor: Actor, row: ShiftRow): Promise<Shift> {
+    const [breaks] = await selectBreaks(manager, actor.organizationId, [row.id]);
+    return presentShift(row, breaks, this.deps.clock.now());
+  }
+
+  /** The location a shift is at, with its time zone; an unknown one is a 400 on `field`. */
+  async place(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ShiftPlace> {
+    const rows: { id: string; timezone: string }[] = isUuid(locationId)
+      ? await manager.query("SELECT id, timezone FROM locations WHERE organization_id = $1 AND id = $2", [organizationId, locationId])
+      : [];
+    if (!rows.length) throw invalidField(field, `Unknown location ${locationId}`);
+    return { locationId: rows[0].id, timezone: rows[0].timezone };
+  }
+
+  async requireEmployee(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
+    const rows: { id: string }[] = isUuid(staffId)
+      ? await manager.query("SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [organizationId, staffId])
+      : [];
+    if (!rows.length) throw invalidField(field, `Unknown staff member ${staffId}`);
+    return rows[0].id;
+  }
+
+  async requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<string> {
+    const rows: { id: string }[] = isUuid(roleId) ? await manager.query("SELECT id FROM roles WHERE organization_id = $1 AND id = $2", [organizationId, roleId]) : [];
+    if (!rows.length) throw invalidField("roleId", `Unknown role ${roleId}`);
+    return rows[0].id;
+  }
+
+  /** The staff member's wage for the role, else the role's wage, else the staff member's own default. */
+  async defaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
+    const rows: { wage: string | null }[] = await manager.query(
+      `SELECT COALESCE(
+         (SELECT hourly_wage FROM staff_roles WHERE organization_id = $1 AND staff_id = $2 AND role_id = $3),
+         (SELECT hourly_wage FROM roles WHERE organization_id = $1 AND id = $3),
+         (SELECT hourly_wage FROM staff_members WHERE organization_id = $1 AND id = $2)) AS wage`,
+      [organizationId, staffId, roleId],
+    );
+    return rows[0]?.wage ?? "0";
+  }
+
+  /** Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against locking until commit. */
+  async assertUnlocked(manager: EntityManager, organizationId: string, place: ShiftPlace, instants: Date[]): Promise<void> {
+    const days = instants.map((t) => localDate(t, place.timezone));
+    await guardDays(manager, organizationId, place.locationId, days, "shared");
+    const locked = await lockedAmong(manager, organizationId, place.locationId, days);
+    if (locked.length) throw conflict(`The shift's day ${locked[0]} is locked for payroll; unlock it first`, SHIFT_LOCKED);
+  }
+
+  async insertShift(
+    manager: EntityManager,
+    organizationId: string,
+    shift: { employeeId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
+    breaks: NewBreak[],
+  ): Promise<string> {
+    const rows: { id: string }[] = await manager.query(
+      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $6::timestamptz IS NULL) RETURNING id`,
+      [organizationId, shift.employeeId, shift.locationId, shift.roleId, shift.start, shift.end, shift.wage],
+    );
+    await this.insertBreaks(manager, organizationId, rows[0].id, breaks);
+    return rows[0].id;
+  }
+
+  async insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
+    if (!breaks.length) return;
+    await manager.query(
+      `INSERT INTO shift_breaks (organization_id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes)
+       SELECT $1, $2, * FROM unnest($3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::boolean[], $7::text[], $8::boolean[], $9::int[], $10::int[])`,
+      [
+        organizationId,
+        shiftId,
+        breaks.map((b) => b.breakTypeId),
+        breaks.map((b) => b.start),
+        breaks.map((b) => b.end),
+        breaks.map((b) => b.paid),
+        breaks.map((b) => b.name),
+        breaks.map((b) => b.mandatory),
+        breaks.map((b) => b.frequencyMinutes),
+        breaks.map((b) => b.durationMinutes),
+      ],
+    );
+  }
+
+  /** A break type of the location that is not deleted; `field` names the input in the 400. */
+  async breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: (i: number) => string): Promise<Map<string, BreakType>> {
+    const wanted = [...new Set(ids)];
+    const bad = wanted.findIndex((id) => !isUuid(id));
+    if (bad >= 0) throw invalidField(field(ids.indexOf(wanted[bad])), `Unknown break type ${wanted[bad]}`);
+    const types = wanted.length
+      ? await manager.getRepository(BreakType).createQueryBuilder("b")
+          .where("b.organization_id = :org AND b.location_id = :loc AND b.id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, loc: locationId, ids: wanted })
+          .getMany()
+      : [];
+    const byId = new Map(types.map((t) => [t.id, t]));
+    const missing = ids.findIndex((id) => !byId.has(id.toLowerCase()));
+    if (missing >= 0) throw invalidField(field(missing), `Break type ${ids[missing]} is not a break type of this shift's location`);
+    return byId;
+  }
+
+  /**
+   * Reads and checks the breaks of a shift: each inside the shift, none overlapping another, only
+   * the last one of an open shift may still be running; a break type fills what is not given.
+   */
+  async resolveBreaks(manager: EntityManager, organizationId: string, place: ShiftPlace, inputs: ShiftBreakInput[], shiftStart: Date, shiftEnd: Date | null): Promise<NewBreak[]> {
+    const typed = inputs.map((b, i) => ({ b, i })).filter(({ b }) => b.typeId != null);
+    const types = await this.breakTypesOf(manager, organizationId, place.locationId, typed.map(({ b }) => b.typeId!), (k) => `breaks.${typed[k].i}.typeId`);
+    const breaks = inputs.map((b, i): NewBreak => {
+      const field = (name: string) => `breaks.${i}.${name}`;
+      const type = b.typeId != null ? types.get(b.typeId.toLowerCase()) : undefined;
+      const start = parseTimestamp(b.startTime, place.timezone, field("startTime"));
+      const end = b.endTime == null ? null : parseTimestamp(b.endTime, place.timezone, field("endTime"));
+      if (end === null && shiftEnd !== null) throw invalidField(field("endTime"), "A break of a closed shift needs an endTime");
+      if (end !== null && end <= start) throw invalidField(field("endTime"), "A break must end after it starts");
+      if (start < shiftStart || (shiftEnd !== null && (end ?? start) > shiftEnd)) throw invalidField(field("startTime"), "A break must lie inside its shift");
+      const ownMinutes = end ? Math.round((end.getTime() - start.getTime()) / MINUTE_MS) : 0;
+      return {
+        breakTypeId: type?.id ?? null,
+        start,
+        end,
+        paid: b.paid ?? type?.paid ?? false,
+        name: b.name?.trim() ?? type?.name ?? "Break",
+        mandatory: b.mandatory ?? type?.mandatory ?? false,
+        frequencyMinutes: b.frequencyMinutes ?? type?.frequencyMinutes ?? 0,
+        durationMinutes: b.durationInSettingsMinutes ?? type?.durationMinutes ?? ownMinutes,
+      };
+    });
+    const order = breaks.map((_, i) => i).sort((x, y) => breaks[x].start.getTime() - breaks[y].start.getTime());
+    for (let k = 1; k < order.length; k++) {
+      const previous = breaks[order[k - 1]];
+      if (previous.end === null || previous.end > breaks[order[k]].start) {
+        throw invalidField(`breaks.${order[k]}.startTime`, "Breaks of a shift must not overlap");
+      }
+    }
+    return order.map((i) => breaks[i]);
+  }
+
+  /** The employee a list is narrowed to: a worker sees only their own shifts. */
+  private employeeScope(actor: Actor, employeeId: string | undefined): string | undefined {
+    const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
+    if (employeeId === undefined) return only ?? undefined;
+    const id = filterId(employeeId, "employeeId");
+    requireSelfOr(actor, "timesheets:read", "timesheets:self", id);
+    return id;
+  }
+}
+
+function checkOrder(start: Date, end: Date | null): void {
+  if (end !== null && end <= start) throw invalidField("endTime", "endTime must be after startTime");
+}
+
+function filterId(value: string, field: string): string {
+  if (!isUuid(value)) throw invalidField(field, `${field} must be a UUID`);
+  return value.toLowerCase();
+}

@@ -1,0 +1,64 @@
+import { Field, Float, InputType } from "type-graphql";
+import { IsOptional, Max, Min } from "class-validator";
+import { Actor } from "../../auth/actor";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../app/deps";
+import { TimesheetSettings, Weekday } from "./timesheet-settings.entity";
+
+@InputType()
+export class UpdateTimesheetSettingsInput {
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(168)
+  weeklyOvertimeHours?: number;
+
+  @Field(() => Float, { nullable: true, description: "null switches the daily rule off" })
+  @IsOptional()
+  @Min(1)
+  @Max(24)
+  dailyOvertimeHours?: number | null;
+
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(10)
+  overtimeRate?: number;
+
+  @Field(() => Weekday, { nullable: true })
+  weekStart?: Weekday;
+}
+
+const COLUMNS: Record<keyof UpdateTimesheetSettingsInput, string> = {
+  weeklyOvertimeHours: "weekly_overtime_hours",
+  dailyOvertimeHours: "daily_overtime_hours",
+  overtimeRate: "overtime_rate",
+  weekStart: "week_start",
+};
+
+/** Overtime settings of an organization: the defaults until first changed. */
+export class TimesheetSettingsService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async get(actor: Actor): Promise<TimesheetSettings> {
+    const stored = await this.deps.db.getRepository(TimesheetSettings).findOneBy({ organizationId: actor.organizationId });
+    return (
+      stored ??
+      Object.assign(new TimesheetSettings(), { organizationId: actor.organizationId, weeklyOvertimeHours: 40, dailyOvertimeHours: null, overtimeRate: 1.5, weekStart: Weekday.Monday, updatedAt: null })
+    );
+  }
+
+  /** Changes only the fields given, in one statement (no lost update between two changes). */
+  async update(actor: Actor, input: UpdateTimesheetSettingsInput): Promise<TimesheetSettings> {
+    rejectNulls(input, ["weeklyOvertimeHours", "overtimeRate", "weekStart"]);
+    const given = (Object.keys(COLUMNS) as (keyof UpdateTimesheetSettingsInput)[]).filter((k) => input[k] !== undefined);
+    const columns = given.map((k) => COLUMNS[k]);
+    await this.deps.db.query(
+      `INSERT INTO timesheet_settings (organization_id${columns.map((c) => `, ${c}`).join("")})
+       VALUES ($1${given.map((_, i) => `, $${i + 2}`).join("")})
+       ON CONFLICT (organization_id) DO UPDATE SET updated_at = now()${columns.map((c) => `, ${c} = EXCLUDED.${c}`).join("")}`,
+      [actor.organizationId, ...given.map((k) => input[k])],
+    );
+    return this.get(actor);
+  }
+}

@@ -1,0 +1,102 @@
+import type { Request, Response, Router } from "express";
+import express from "express";
+import { Actor } from "../auth/actor";
+import { invalidField, unauthenticated } from "../errors/app-error";
+import { ClientError, toClientError } from "../errors/client-error";
+import type { RequestContext } from "../graphql/context";
+import { HttpMethod } from "./route";
+
+export interface RawQueryParameter {
+  description: string;
+  required?: boolean;
+  enum?: string[];
+}
+
+/**
+ * A REST path answered by a handler of its own instead of a GraphQL operation, for what GraphQL
+ * cannot answer, such as a download streamed as rows arrive. It is authenticated like every other
+ * path (the request's context, 401 without a token), its query parameters are checked (unknown
+ * ones are a 400), and it is listed in the OpenAPI document.
+ */
+export interface RawRestRoute {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  query: Record<string, RawQueryParameter>;
+  /** Content types of the success answer. */
+  produces: string[];
+  /** Writes the answer; may throw an error of the service while nothing has been sent. */
+  handle(context: RequestContext & { actor: Actor }, query: Record<string, string>, res: Response): Promise<void>;
+}
+
+interface RawRouterOptions {
+  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+  onInternalError: (req: Request, error: unknown) => void;
+}
+
+function readQuery(route: RawRestRoute, raw: Record<string, unknown>): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const spec = route.query[name];
+    if (!spec) throw invalidField(name, `Unknown query parameter "${name}"`);
+    if (typeof value !== "string") throw invalidField(name, `${name} must be given once, as plain text`);
+    if (spec.enum && !spec.enum.includes(value)) throw invalidField(name, `${name} must be one of ${spec.enum.join(", ")}`);
+    query[name] = value;
+  }
+  for (const [name, spec] of Object.entries(route.query)) {
+    if (spec.required && query[name] === undefined) throw invalidField(name, `${name} is required`);
+  }
+  return query;
+}
+
+export function rawRestRouter(routes: RawRestRoute[], options: RawRouterOptions): Router {
+  const router = express.Router();
+  for (const route of routes) {
+    const method = route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+    router[method](route.path.replace(/\{(\w+)\}/g, ":$1"), async (req: Request, res: Response) => {
+      try {
+        const context = res.locals.context as RequestContext;
+        if (!context.actor) throw unauthenticated();
+        await route.handle({ ...context, actor: context.actor }, readQuery(route, req.query as Record<string, unknown>), res);
+      } catch (error) {
+        const clientError = toClientError(error as Error);
+        if (clientError.internal) options.onInternalError(req, error);
+        // Once the answer has begun, the only honest signal left is to cut it short.
+        if (res.headersSent) res.destroy(error as Error);
+        else options.sendError(res, req, clientError);
+      }
+    });
+  }
+  return router;
+}
+
+/** Adds the raw routes to an OpenAPI document built from the GraphQL routes. */
+export function withRawRoutes(document: Record<string, unknown>, routes: RawRestRoute[]): Record<string, unknown> {
+  const paths = { ...(document.paths as Record<string, Record<string, unknown>>) };
+  const error = { content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  for (const route of routes) {
+    paths[route.path] = {
+      ...paths[route.path],
+      [route.method.toLowerCase()]: {
+        operationId: route.path.replace(/^\/api\//, "").replace(/\W+(\w)/g, (_m, c: string) => c.toUpperCase()),
+        summary: route.summary,
+        tags: [route.tag],
+        parameters: Object.entries(route.query).map(([name, spec]) => ({
+          name,
+          in: "query",
+          required: Boolean(spec.required),
+          description: spec.description,
+          schema: spec.enum ? { type: "string", enum: spec.enum } : { type: "string" },
+        })),
+        responses: {
+          "200": { description: "Success, streamed", content: Object.fromEntries(route.produces.map((type) => [type, { schema: { type: "string" } }])) },
+          "400": { description: "Bad request", ...error },
+          "401": { description: "Unauthenticated", ...error },
+          "403": { description: "Forbidden", ...error },
+        },
+      },
+    };
+  }
+  return { ...document, paths };
+}

@@ -1,0 +1,77 @@
+import { TestService } from "../support/harness";
+import { workplace, Workplace } from "./fixtures";
+
+describe("payroll export", () => {
+  let t: TestService;
+  let w: Workplace;
+  beforeAll(async () => {
+    t = await TestService.start({ now: "2026-04-01T12:00:00.000Z" });
+    w = await workplace(t, "America/New_York", 18.37);
+    const api = t.as(w.org.token);
+    const lunch = (await api.post(`/api/organizations/${w.org.id}/locations/${w.locationId}/breaks`, { name: "Lunch", durationMinutes: 30 })).body;
+    const rest = (await api.post(`/api/organizations/${w.org.id}/locations/${w.locationId}/breaks`, { name: "Rest", durationMinutes: 15, paid: true })).body;
+    await api.post("/api/timesheets", {
+      employeeId: w.workerId,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      startTime: "2026-03-02T09:00:00",
+      endTime: "2026-03-02T17:00:00",
+      breaks: [
+        { startTime: "2026-03-02T10:30:00", endTime: "2026-03-02T10:45:00", typeId: rest.id },
+        { startTime: "2026-03-02T12:00:00", endTime: "2026-03-02T12:30:00", typeId: lunch.id },
+      ],
+    });
+    // An open shift is not exported: it is not payable yet.
+    await api.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-03T09:00:00" });
+  });
+  afterAll(() => t.stop());
+
+  it("streams CSV with a header and one row per closed shift, pay to the cent", async () => {
+    const res = await t.as(w.org.token).get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    const lines = res.text.split("\r\n");
+    expect(lines[0]).toBe("shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_hours,hourly_wage,pay");
+    const cells = lines[1].split(",");
+    expect(cells.slice(2)).toEqual(["E-1", "P-1", "Store America/New_York", "Cashier", "2026-03-02", "2026-03-02T09:00:00.000-05:00", "2026-03-02T17:00:00.000-05:00", "480", "15", "30", "7.50", "18.37", "137.78"]);
+    expect(lines.slice(2)).toEqual([""]);
+  });
+
+  it("streams JSON rows, and the same rows through GraphQL", async () => {
+    const res = await t.as(w.org.token).get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31&format=json");
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const rows = JSON.parse(res.text);
+    expect(rows).toEqual([expect.objectContaining({ employee: expect.any(String), payrollId: "P-1", durationMinutes: 480, paidBreakMinutes: 15, unpaidBreakMinutes: 30, payableHours: 7.5, hourlyWage: 18.37, pay: 137.78 })]);
+    const gql = await t.gql(w.org.token, `{ shiftExport(startDate: "2026-03-01", endDate: "2026-03-31") { pay payableHours startTime } }`);
+    expect(gql.data!.shiftExport).toEqual([{ pay: 137.78, payableHours: 7.5, startTime: "2026-03-02T09:00:00.000-05:00" }]);
+  });
+
+  it("refuses bad requests before streaming, and workers", async () => {
+    const api = t.as(w.org.token);
+    for (const query of ["", "?startDate=2026-03-01", "?startDate=2026-03-31&endDate=2026-03-01", "?startDate=2026-03-01&endDate=2026-03-31&format=xml", "?startDate=2026-03-01&endDate=2026-03-31&colour=red", "?startDate=2026-03-01&endDate=2026-03-31&locationId=nope"]) {
+      const res = await api.get(`/api/timesheets/export${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_FAILED");
+    }
+    expect((await t.as(w.workerToken).get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31")).status).toBe(403);
+    expect((await t.http.get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31")).status).toBe(401);
+    const openapi = await t.http.get("/api/openapi.json");
+    expect(openapi.body.paths["/api/timesheets/export"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["startDate", "endDate", "format", "locationId", "employeeId"]);
+  });
+
+  it("reads many rows through the cursor in batches, in order", async () => {
+    const second = await workplace(t, "Europe/Berlin", 10);
+    await t.runtime.db.query(
+      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
+       SELECT $1, $2, $3, $4, t, t + interval '1 hour', 10
+       FROM generate_series('2026-01-01T08:00:00Z'::timestamptz, '2026-01-01T08:00:00Z'::timestamptz + interval '1204 hours', interval '2 hours') t`,
+      [second.org.id, second.workerId, second.locationId, second.roleId],
+    );
+    const res = await t.as(second.org.token).get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
+    const lines = res.text.trim().split("\r\n");
+    expect(lines).toHaveLength(1 + 603);
+    expect(lines.slice(1).every((line) => line.endsWith(",60,0,0,1.00,10.00,10.00"))).toBe(true);
+    const starts = lines.slice(1).map((line) => line.split(",")[7]);
+    expect([...starts].sort()).toEqual(starts);
+  });
+});
