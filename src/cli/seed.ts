@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime({ ...config, logLevel: "warn" });
   try {
-    const demo = await seedDemoOrganization(runtime.services);
+    const demo = await seedDemoOrganization(runtime.services, runtime.clock.now());
     console.log(`Demo organization "${demo.name}" (${demo.organizationId})`);
     console.log(`API key (keep it; shown once): ${demo.apiKey}`);
     console.log(`Bearer token (valid ${demo.expiresIn / 60} minutes; exchange the key again for a new one):\n${demo.token}`);
