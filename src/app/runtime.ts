@@ -4,6 +4,7 @@ import { DataSource } from "typeorm";
 import { Clock, systemClock } from "../common/clock";
 import { Config } from "../config";
 import { migrate, openDatabase } from "../database/data-source";
+import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
 import { createLogger } from "../http/logger";
@@ -25,6 +26,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config);
+  tellDatabaseTheActor(db);
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");

@@ -1,5 +1,6 @@
 import { TokenSigner } from "../auth/tokens";
 import { AccessService } from "../modules/access/access.service";
+import { AuditService } from "../modules/audit/audit.service";
 import { LocationService } from "../modules/locations/location.service";
 import { OrganizationSeeder, OrganizationService } from "../modules/organizations/organization.service";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
@@ -19,6 +20,7 @@ export function createServices(deps: ServiceDeps, platform: PlatformSecrets) {
     locations: new LocationService(deps),
     roles: new RoleService(deps),
     staff: new StaffService(deps),
+    audit: new AuditService(deps),
     ...createTimesheetServices(deps),
     ...createScheduleServices(deps),
   };

@@ -1,5 +1,6 @@
 import { NonEmptyArray } from "type-graphql";
 import { AccessResolver } from "../modules/access/access.resolver";
+import { AuditResolver } from "../modules/audit/audit.resolver";
 import { LocationResolver } from "../modules/locations/location.resolver";
 import { OrganizationResolver } from "../modules/organizations/organization.resolver";
 import { RoleResolver } from "../modules/roles/role.resolver";
@@ -14,6 +15,7 @@ export const resolvers: NonEmptyArray<Function> = [
   LocationResolver,
   RoleResolver,
   StaffResolver,
+  AuditResolver,
   ...timesheetResolvers,
   ...scheduleResolvers,
 ];

@@ -22,6 +22,7 @@ import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
 import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
+import { requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
 
@@ -149,8 +150,11 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // Every GraphQL and REST request gets its context (and a bad token its 401) here, once.
   app.use(["/graphql", "/api"], async (req: Request, res: Response, next: NextFunction) => {
     try {
-      res.locals.context = await contextFor(req);
-      next();
+      const context = await contextFor(req);
+      res.locals.context = context;
+      const actor = context.actor;
+      // Everything this request does from here on is done for this actor; the audit trail says so.
+      requestActor.run({ staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id }, next);
     } catch (error) {
       const e = toClientError(error as Error);
       if (req.baseUrl === "/graphql") {

@@ -1,4 +1,5 @@
 import { accessRoutes } from "../modules/access/access.routes";
+import { auditRoutes } from "../modules/audit/audit.routes";
 import { locationRoutes } from "../modules/locations/location.routes";
 import { organizationRoutes } from "../modules/organizations/organization.routes";
 import { roleRoutes } from "../modules/roles/role.routes";
@@ -15,6 +16,7 @@ export const restRoutes: RestRoute[] = [
   ...locationRoutes,
   ...roleRoutes,
   ...staffRoutes,
+  ...auditRoutes,
   ...timesheetRestRoutes,
   ...scheduleRestRoutes,
 ];
