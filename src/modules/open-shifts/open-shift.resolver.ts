@@ -148,16 +148,6 @@ export class OpenShiftResolver {
   }
 }
 
-@Resolver(() => OpenShiftConnection)
-export class OpenShiftConnectionResolver {
-  @FieldResolver(() => [OpenShiftPreference], { description: "Every preference (draft or not) of the page's open shifts that the caller may see, in one list" })
-  async preferences(@Root() page: Page<OpenShift>, @Ctx() ctx: RequestContext): Promise<OpenShiftPreference[]> {
-    const lists = await openShiftPreferencesLoader(ctx).loadMany(page.nodes.map((s) => s.id));
-    const all = lists.flatMap((list) => (list instanceof Error ? [] : list));
-    return [...ctx.services.openShifts.visiblePreferences(actorOf(ctx), all, false), ...ctx.services.openShifts.visiblePreferences(actorOf(ctx), all, true)];
-  }
-}
-
 @Resolver(() => OpenShiftPreference)
 export class OpenShiftPreferenceResolver {
   @FieldResolver(() => PreferenceWorker, { nullable: true })

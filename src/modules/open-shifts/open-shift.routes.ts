@@ -9,20 +9,6 @@ const OPEN_SHIFT_CORE =
   "createdAt updatedAt timezone utcOffset isDraft isPublished isFullyClaimed";
 const OPEN_SHIFT = `${OPEN_SHIFT_CORE} preferences { ${PREFERENCE} } draftPreferences { ${PREFERENCE_CORE} }`;
 
-type Row = Record<string, unknown>;
-
-/**
- * The list asks for its page's preferences in one flat list (a list of lists is over the query
- * cost limit) and hands each open shift its own: published ones and, without isDraft, draft ones.
- */
-function withPreferences(value: unknown): Row[] {
-  const { nodes, preferences } = value as { nodes: Row[]; preferences: Row[] };
-  return nodes.map((shift) => {
-    const own = preferences.filter((p) => p.openShiftId === shift.id);
-    const drafts = own.filter((p) => p.isDraft).map(({ isDraft: _isDraft, ...rest }) => rest);
-    return { ...shift, preferences: own.filter((p) => !p.isDraft), draftPreferences: drafts };
-  });
-}
 const SHIFT_VARS = "$locationId: ID!, $id: ID!";
 const SHIFT_ARGS = "locationId: $locationId, id: $id";
 const PREF_VARS = `${SHIFT_VARS}, $preferenceId: ID!`;
@@ -41,11 +27,10 @@ export const openShiftRoutes: RestRoute[] = [
   {
     method: "GET",
     path: BASE,
-    summary: "List a location's open shifts that start between startDate and endDate (dates; pages of limit, default 1000, and cursor)",
+    summary: "List a location's open shifts that start between startDate and endDate (dates; paginated: limit, cursor)",
     tag: TAG,
-    queryAliases: { limit: "first", cursor: "after" },
-    answer: withPreferences,
-    operation: `query openShifts($locationId: ID!, $startDate: String, $endDate: String, $first: Int, $after: String) { openShifts(locationId: $locationId, startDate: $startDate, endDate: $endDate, first: $first, after: $after) { nodes { ${OPEN_SHIFT_CORE} } preferences { ${PREFERENCE} } } }`,
+    list: true,
+    operation: `query openShifts($locationId: ID!, $startDate: String, $endDate: String, $first: Int, $after: String) { openShifts(locationId: $locationId, startDate: $startDate, endDate: $endDate, first: $first, after: $after) { nodes { ${OPEN_SHIFT} } pageInfo { hasNextPage endCursor } } }`,
   },
   {
     method: "POST",

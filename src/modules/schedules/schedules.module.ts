@@ -1,6 +1,6 @@
 import { ServiceDeps } from "../../app/deps";
 import { RestRoute } from "../../rest/route";
-import { OpenShiftConnectionResolver, OpenShiftPreferenceResolver, OpenShiftResolver } from "../open-shifts/open-shift.resolver";
+import { OpenShiftPreferenceResolver, OpenShiftResolver } from "../open-shifts/open-shift.resolver";
 import { openShiftRoutes } from "../open-shifts/open-shift.routes";
 import { OpenShiftService } from "../open-shifts/open-shift.service";
 import { ScheduleDraftService } from "./schedule-drafts.service";
@@ -18,6 +18,6 @@ export function createScheduleServices(deps: ServiceDeps) {
   };
 }
 
-export const scheduleResolvers = [ScheduleEntryResolver, ScheduleDraftResolver, OpenShiftResolver, OpenShiftConnectionResolver, OpenShiftPreferenceResolver] as const;
+export const scheduleResolvers = [ScheduleEntryResolver, ScheduleDraftResolver, OpenShiftResolver, OpenShiftPreferenceResolver] as const;
 
 export const scheduleRestRoutes: RestRoute[] = [...scheduleRoutes, ...openShiftRoutes];
