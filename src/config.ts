@@ -11,6 +11,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Lifetime of exchanged access tokens, in seconds. */
   tokenTtlSeconds: number;
+  /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
+  scheduledJobs: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -24,5 +26,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "silent" : "info"),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 3600),
+    scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
   };
 }

@@ -9,6 +9,7 @@ import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
+import { scheduledJobs, startJobs } from "./jobs";
 import { createServices, Services } from "./services";
 
 export interface Runtime extends RunningApp {
@@ -33,9 +34,11 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const services = createServices({ db, clock, config }, platform);
     const running = await createApp({ config, db, services, logger });
+    const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        await jobs?.stop();
         await drainHttpServer(running.server);
         await running.apollo.stop();
         await db.destroy();

@@ -8,21 +8,24 @@ import { RoleService } from "../modules/roles/role.service";
 import { StaffService } from "../modules/staff/staff.service";
 import { createTimesheetServices } from "../modules/timesheets/timesheets.module";
 import { createScheduleServices } from "../modules/schedules/schedules.module";
+import { createTimeOffServices, seedTimeOff } from "../modules/timeoff/timeoff.module";
 import { ServiceDeps } from "./deps";
 
 /** Every domain service, built once per process and shared by GraphQL, REST and the CLIs. */
 export function createServices(deps: ServiceDeps, platform: PlatformSecrets) {
   const access = new AccessService(deps, new TokenSigner(platform.jwtSecret, deps.config.tokenTtlSeconds));
-  const seeders: OrganizationSeeder[] = [];
+  const seeders: OrganizationSeeder[] = [seedTimeOff];
+  const timeOff = createTimeOffServices(deps);
   const services = {
     access,
     organizations: new OrganizationService(deps, platform, access, seeders),
     locations: new LocationService(deps),
     roles: new RoleService(deps),
-    staff: new StaffService(deps),
+    staff: new StaffService(deps, [timeOff.workerPolicies.onStaffChanged]),
     audit: new AuditService(deps),
     ...createTimesheetServices(deps),
     ...createScheduleServices(deps),
+    ...timeOff,
   };
   return services;
 }

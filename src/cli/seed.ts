@@ -6,7 +6,7 @@ import { seedDemoOrganization } from "../app/demo-data";
 /** Loads a demo organization into the configured database and prints a ready token. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runtime = await startRuntime({ ...config, logLevel: "warn" });
+  const runtime = await startRuntime({ ...config, logLevel: "warn", scheduledJobs: false });
   try {
     const demo = await seedDemoOrganization(runtime.services, runtime.clock.now());
     console.log(`Demo organization "${demo.name}" (${demo.organizationId})`);

@@ -34,18 +34,18 @@ interface QueryResultLike {
 const LEASE_TIMEOUT_MS = 20_000;
 
 export class PGliteDatabase {
-  private readonly ready: Promise<PGlite>;
+  private opened: Promise<PGlite> | undefined;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(dataDir: string) {
-    this.ready = PGlite.create(dataDir === "memory://" ? undefined : dataDir, {
+  constructor(private readonly dataDir: string) {}
+
+  /** The database, opened on first use (merely building a data source must not touch DATA_DIR). */
+  instance(): Promise<PGlite> {
+    this.opened ??= PGlite.create(this.dataDir === "memory://" ? undefined : this.dataDir, {
       extensions: { btree_gist },
       parsers,
     });
-  }
-
-  instance(): Promise<PGlite> {
-    return this.ready;
+    return this.opened;
   }
 
   /**
@@ -82,7 +82,7 @@ export class PGliteDatabase {
   }
 
   async run(sql: string, params?: unknown[]): Promise<QueryResultLike> {
-    const db = await this.ready;
+    const db = await this.instance();
     if (params && params.length > 0) {
       const result = await db.query(sql, params);
       return toPgResult(result);
@@ -92,7 +92,8 @@ export class PGliteDatabase {
   }
 
   async close(): Promise<void> {
-    const db = await this.ready;
+    if (!this.opened) return;
+    const db = await this.opened;
     if (!db.closed) await db.close();
   }
 }

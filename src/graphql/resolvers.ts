@@ -7,6 +7,7 @@ import { RoleResolver } from "../modules/roles/role.resolver";
 import { StaffResolver } from "../modules/staff/staff.resolver";
 import { scheduleResolvers } from "../modules/schedules/schedules.module";
 import { timesheetResolvers } from "../modules/timesheets/timesheets.module";
+import { timeOffResolvers } from "../modules/timeoff/timeoff.module";
 
 /** Every resolver of the schema; a new module adds its own here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -18,4 +19,5 @@ export const resolvers: NonEmptyArray<Function> = [
   AuditResolver,
   ...timesheetResolvers,
   ...scheduleResolvers,
+  ...timeOffResolvers,
 ];

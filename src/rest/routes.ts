@@ -6,6 +6,7 @@ import { roleRoutes } from "../modules/roles/role.routes";
 import { staffRoutes } from "../modules/staff/staff.routes";
 import { scheduleRestRoutes } from "../modules/schedules/schedules.module";
 import { timesheetRawRoutes, timesheetRestRoutes } from "../modules/timesheets/timesheets.module";
+import { timeOffRestRoutes } from "../modules/timeoff/timeoff.module";
 import { RawRestRoute } from "./raw-routes";
 import { RestRoute } from "./route";
 
@@ -19,6 +20,7 @@ export const restRoutes: RestRoute[] = [
   ...auditRoutes,
   ...timesheetRestRoutes,
   ...scheduleRestRoutes,
+  ...timeOffRestRoutes,
 ];
 
 /** Paths answered by handlers of their own (streamed downloads), authenticated and documented like the rest. */

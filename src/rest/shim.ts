@@ -149,7 +149,11 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
 
 /** A strong validator of a representation: changes whenever any field of the answer does. */
 export function entityTag(body: unknown): string {
-  return `"${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
+  return tagOfJson(JSON.stringify(body));
+}
+
+function tagOfJson(json: string): string {
+  return `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
 }
 
 /** Mounts every compiled route on an express router. */
@@ -189,8 +193,10 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
           body = page.nodes;
         }
         if (c.route.answer) body = c.route.answer(body);
-        if (tagged) res.setHeader("ETag", entityTag(body));
-        res.status(status).json(body);
+        // Serialized once for both the ETag and the body: large answers cost it twice otherwise.
+        const json = JSON.stringify(body);
+        if (tagged) res.setHeader("ETag", tagOfJson(json));
+        res.status(status).type("json").send(json);
       } catch (error) {
         const clientError = toClientError(error as Error);
         if (clientError.internal) options.onInternalError(req, error instanceof GraphQLError ? error.originalError ?? error : error);

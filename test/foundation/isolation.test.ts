@@ -52,6 +52,10 @@ describe("tenant isolation across the REST route table", () => {
     const openShifts = `${base}/locations/${ids.location}/open-shifts`;
     ids.openShift = (await api.post(openShifts, { roleId: ids.role, startDate: "2026-03-12T09:00:00Z", endDate: "2026-03-12T17:00:00Z", staffCountRequired: 2 })).body.id;
     ids.preference = (await api.post(`${openShifts}/${ids.openShift}/preferences`, { workerId: ids.staff, preference: "PREFERRED" })).body.id;
+    const vacation = (await api.get(`${base}/policy-types`)).body.find((x: { type: string }) => x.type === "Vacation").id;
+    ids.policy = (await api.post(`${base}/policies`, { name: "Secret policy", typeId: vacation, allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } })).body.id;
+    await api.patch(`${base}/policies/${ids.policy}/activate`);
+    ids.request = (await api.post(`${base}/time-off-requests`, { workerId: ids.staff, policyId: ids.policy, startTime: "2026-04-01T09:00:00Z", endTime: "2026-04-01T17:00:00Z" })).body.id;
     for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`fixture ${name} was not created`);
   });
   afterAll(() => t.stop());

@@ -1,4 +1,6 @@
+import { addDays } from "../../src/common/time";
 import { TestService } from "../support/harness";
+import { fileTimeOff } from "../support/time-off";
 import { scheduleWorld, ScheduleWorld } from "./fixtures";
 
 describe("open shifts and their preferences", () => {
@@ -170,10 +172,7 @@ describe("open shifts and their preferences", () => {
     expect(overlap.status).toBe(409);
     expect(overlap.body.error.message).toMatch(/overlaps/);
     const away = await w.worker();
-    await t.runtime.db.query(
-      `INSERT INTO time_off_requests (organization_id, worker_id, start_time, end_time, status) VALUES ($1, $2, $3::date + interval '4 hours', $3::date + interval '28 hours', 'approved')`,
-      [w.org.id, away.id, shift.date],
-    );
+    await fileTimeOff(t, w.org, away.id, `${shift.date}T04:00:00Z`, `${addDays(shift.date, 1)}T04:00:00Z`, "approved");
     const awayPref = (await t.as(away.token).post(`${shift.path}/claim`)).body;
     const onLeave = await api.post(`${shift.path}/preferences/${awayPref.id}/assign`);
     expect(onLeave.status).toBe(409);

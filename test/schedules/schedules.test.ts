@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { fileTimeOff } from "../support/time-off";
 import { scheduleWorld, ScheduleWorld } from "./fixtures";
 
 describe("schedule entries, drafts and publishing", () => {
@@ -126,11 +127,8 @@ describe("schedule entries, drafts and publishing", () => {
     const overlap = await api.post(`${w.base}/schedules`, shift(ann.id, "2026-03-12", "16:30", "20:00"));
     expect(overlap.status).toBe(409);
     expect(overlap.body.error.message).toMatch(/overlaps/);
-    await t.runtime.db.query(
-      `INSERT INTO time_off_requests (organization_id, worker_id, start_time, end_time, status)
-       VALUES ($1, $2, '2026-03-16T05:00:00Z', '2026-03-17T05:00:00Z', 'approved'), ($1, $2, '2026-03-18T05:00:00Z', '2026-03-19T05:00:00Z', 'pending')`,
-      [w.org.id, ann.id],
-    );
+    await fileTimeOff(t, w.org, ann.id, "2026-03-16T05:00:00Z", "2026-03-17T05:00:00Z", "approved");
+    await fileTimeOff(t, w.org, ann.id, "2026-03-18T05:00:00Z", "2026-03-19T05:00:00Z", "pending");
     const during = await api.post(`${w.base}/schedules`, shift(ann.id, "2026-03-16", "09:00", "17:00"));
     expect(during.status).toBe(409);
     expect(during.body.error.message).toMatch(/approved time off/);

@@ -25,10 +25,16 @@ async function requireIdsIn(manager: EntityManager, table: string, organizationI
   if (unknown.length) throw invalidField(field, `Unknown id(s) in ${field}: ${unknown.join(", ")}`);
 }
 
+/** Told of every staff member created or changed, inside the same transaction (time-off policy assignment, …). */
+export type StaffListener = (manager: EntityManager, staff: StaffMember) => Promise<void>;
+
 export class StaffService {
   readonly records: TenantRecords<StaffMember>;
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly listeners: StaffListener[] = [],
+  ) {
     this.records = new TenantRecords(deps.db, StaffMember, "Staff member");
   }
 
@@ -64,6 +70,7 @@ export class StaffService {
         }),
       );
       await this.replaceAssignments(manager, staff, input);
+      for (const listener of this.listeners) await listener(manager, staff);
       return staff;
     });
   }
@@ -83,6 +90,7 @@ export class StaffService {
       if (input.active !== undefined) staff.active = input.active;
       const saved = await manager.getRepository(StaffMember).save(staff);
       await this.replaceAssignments(manager, saved, input);
+      for (const listener of this.listeners) await listener(manager, saved);
       return saved;
     });
   }

@@ -1,10 +1,11 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
-import { formatLocal, parseDateRange } from "../../common/time";
+import { parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../app/deps";
 import { invalidField } from "../../errors/app-error";
 import { closedShiftFacts, factMinutes, ShiftFact } from "./shift-facts";
+import { localTime } from "./local-time";
 import { minutesToHours, payCents } from "./shift-minutes";
 
 @ObjectType({ simpleResolvers: true, description: "One closed shift as a payroll system takes it" })
@@ -72,8 +73,8 @@ function toExportRow(row: ShiftFact): ShiftExportRow {
     location: row.location_name,
     role: row.role_name,
     date: row.day,
-    startTime: formatLocal(row.start_time, row.timezone),
-    endTime: formatLocal(row.end_time, row.timezone),
+    startTime: localTime(row.start_time, row.timezone),
+    endTime: localTime(row.end_time, row.timezone),
     durationMinutes: minutes.duration,
     paidBreakMinutes: minutes.totalPaidBreaks,
     unpaidBreakMinutes: minutes.totalUnpaidBreaks,

@@ -1,6 +1,7 @@
 import { EntityManager } from "typeorm";
-import { formatLocal, formatUtc, utcOffsetMinutes } from "../../common/time";
+import { formatUtc } from "../../common/time";
 import { groupByKeys } from "../../loaders/loaders";
+import { localTime, zoneOffsetMinutes } from "./local-time";
 import { shiftMinutes } from "./shift-minutes";
 import { Shift, ShiftBreak } from "./shift.types";
 
@@ -117,8 +118,8 @@ export async function loadShifts(manager: EntityManager, organizationId: string,
 function presentBreak(b: BreakRow, zone: string): ShiftBreak {
   return {
     id: b.id,
-    startTime: formatLocal(b.start_time, zone),
-    endTime: b.end_time ? formatLocal(b.end_time, zone) : null,
+    startTime: localTime(b.start_time, zone),
+    endTime: b.end_time ? localTime(b.end_time, zone) : null,
     typeId: b.break_type_id,
     paid: b.paid,
     name: b.name,
@@ -136,12 +137,12 @@ export function presentShift(row: ShiftRow, breaks: BreakRow[], now: Date): Shif
     employeeId: row.employee_id,
     locationId: row.location_id,
     roleId: row.role_id,
-    startTime: formatLocal(row.start_time, zone),
-    endTime: row.end_time ? formatLocal(row.end_time, zone) : null,
+    startTime: localTime(row.start_time, zone),
+    endTime: row.end_time ? localTime(row.end_time, zone) : null,
     breaks: breaks.map((b) => presentBreak(b, zone)),
     hourlyWage: Number(row.hourly_wage),
     ...minutes,
-    utcOffset: utcOffsetMinutes(row.start_time, zone),
+    utcOffset: zoneOffsetMinutes(row.start_time, zone),
     timezone: zone,
     utcStartTime: formatUtc(row.start_time),
     utcEndTime: row.end_time ? formatUtc(row.end_time) : null,

@@ -30,7 +30,7 @@ export class ShiftBreak {
   durationInSettingsMinutes: number;
 }
 
-@ObjectType({ description: "A shift (timesheet entry). Durations are whole minutes; breaks count only inside the shift" })
+@ObjectType({ simpleResolvers: true, description: "A shift (timesheet entry). Durations are whole minutes; breaks count only inside the shift" })
 export class Shift {
   @Field(() => ID)
   id: string;
@@ -111,7 +111,7 @@ export class ShiftTotals {
   payableDuration: number;
 }
 
-@ObjectType({ description: "Shifts matching the filters, the locked days of the range, and their totals" })
+@ObjectType({ simpleResolvers: true, description: "Shifts matching the filters, the locked days of the range, and their totals" })
 export class ShiftList {
   @Field(() => [Shift])
   shifts: Shift[];

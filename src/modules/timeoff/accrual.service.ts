@@ -1,0 +1,153 @@
+import { EntityManager } from "typeorm";
+import { ServiceDeps } from "../../app/deps";
+import { ScheduledJob } from "../../app/jobs";
+import { addDays, localDate, parseDate, startOfLocalDay } from "../../common/time";
+import { inTransaction } from "../../database/transaction";
+import { notFound } from "../../errors/app-error";
+import { fixedAccrualsDue } from "./accrual-schedule";
+import { LimitSettings } from "./policy.entity";
+import { exactHours } from "./request-hours";
+import { LedgerRow, WorkerPolicyService } from "./worker-policy.service";
+
+export interface AccrualSummary {
+  workerPolicies: number;
+  /** Ledger rows added: 0 when everything due was already there. */
+  entries: number;
+}
+
+/** A worker policy that accrues, as read (and locked) for one run. */
+interface Accruing {
+  id: string;
+  worker_id: string;
+  accrues_from: string;
+  accruing_since: string;
+  limit_settings: LimitSettings;
+  full_day_duration: string;
+  carryover_limit: string | null;
+  last_fixed: string | null;
+}
+
+/**
+ * Applies what policies earn: fixed grants and periodic accruals, per-hour accruals from closed
+ * shifts, and the year-end carry-over limit. Every row has a period key that is unique per worker
+ * policy, so a run repeated, or run by two processes at once, adds nothing twice; each worker
+ * policy is locked while it is accrued, so the maximum balance holds.
+ */
+export class AccrualService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly workerPolicies: WorkerPolicyService,
+  ) {}
+
+  /** The hourly run inside the service: every organization, up to its own today. */
+  readonly job: ScheduledJob = { name: "time-off accruals", intervalMs: 60 * 60 * 1000, run: () => this.accrue("all") };
+
+  /**
+   * Everything due up to `untilDate` (inclusive, each organization's calendar), or up to each
+   * organization's today when no date is given.
+   */
+  async accrue(organizationId: string | "all", untilDate?: string): Promise<AccrualSummary> {
+    if (untilDate !== undefined) parseDate(untilDate, "until");
+    const organizations: { id: string; timezone: string }[] =
+      organizationId === "all"
+        ? await this.deps.db.query(`SELECT id, timezone FROM organizations ORDER BY id`)
+        : await this.deps.db.query(`SELECT id, timezone FROM organizations WHERE id::text = $1`, [organizationId.toLowerCase()]);
+    if (organizationId !== "all" && !organizations.length) throw notFound("Organization");
+    const summary: AccrualSummary = { workerPolicies: 0, entries: 0 };
+    for (const organization of organizations) {
+      const until = untilDate ?? localDate(this.deps.clock.now(), organization.timezone);
+      const ids: { id: string }[] = await this.deps.db.query(
+        `SELECT w.id FROM worker_policies w
+         JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
+         WHERE w.organization_id = $1 AND w.is_included AND p.status = 'Active' ORDER BY w.id`,
+        [organization.id],
+      );
+      for (const { id } of ids) {
+        const added = await inTransaction(this.deps.db, (manager) => this.accrueOne(manager, organization.id, organization.timezone, id, until));
+        summary.workerPolicies++;
+        summary.entries += added;
+      }
+    }
+    return summary;
+  }
+
+  private async accrueOne(manager: EntityManager, organizationId: string, zone: string, workerPolicyId: string, until: string): Promise<number> {
+    const [wp]: Accruing[] = await manager.query(
+      `SELECT w.id, w.worker_id, w.accrues_from, p.accruing_since, p.limit_settings, p.full_day_duration, p.carryover_limit,
+              (SELECT max(l.effective_date) FROM time_off_ledger l
+               WHERE l.worker_policy_id = w.id AND l.kind IN ('grant', 'accrual') AND l.shift_id IS NULL) AS last_fixed
+       FROM worker_policies w
+       JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
+       JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
+       WHERE w.organization_id = $1 AND w.id = $2 AND w.is_included AND p.status = 'Active' AND p.accruing_since IS NOT NULL
+         AND s.active AND s.deleted_at IS NULL
+       FOR UPDATE OF w`,
+      [organizationId, workerPolicyId],
+    );
+    if (!wp) return 0;
+    const from = wp.accrues_from > wp.accruing_since ? wp.accrues_from : wp.accruing_since;
+    const now = this.deps.clock.now();
+    const row = (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">): LedgerRow => ({ ...r, organizationId, workerPolicyId: wp.id, recordedAt: now });
+    const settings = wp.limit_settings;
+    let added = 0;
+    if (settings.isFixedAmount && settings.fixedAmount) {
+      const start = wp.last_fixed && addDays(wp.last_fixed, 1) > from ? addDays(wp.last_fixed, 1) : from;
+      const due = fixedAccrualsDue(settings.fixedAmount, Number(wp.full_day_duration), start, until);
+      added += await this.workerPolicies.record(manager, due.map((d) => row({ kind: d.kind, hours: d.hours, effectiveDate: d.date, periodKey: d.periodKey })));
+    } else if (!settings.isFixedAmount && settings.perHourEarnings) {
+      added += await this.accruePerHour(manager, organizationId, zone, wp, from, until, row);
+    }
+    if (wp.carryover_limit !== null) added += await this.forfeitOverCarryover(manager, wp, Number(wp.carryover_limit), from, until, row);
+    return added;
+  }
+
+  /** hoursEarned for every hoursWorked payable hours of each closed shift not yet counted, up to the maximum balance. */
+  private async accruePerHour(manager: EntityManager, organizationId: string, zone: string, wp: Accruing, from: string, until: string, row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow): Promise<number> {
+    const earnings = wp.limit_settings.perHourEarnings!;
+    const rate = (earnings.hoursEarned ?? 0) / (earnings.hoursWorked ?? 1);
+    const shifts: { id: string; end_time: Date; payable_minutes: string }[] = await manager.query(
+      `SELECT s.id, s.end_time,
+              floor(extract(epoch FROM s.end_time - s.start_time) / 60)
+              - floor(COALESCE((SELECT sum(extract(epoch FROM LEAST(COALESCE(b.end_time, s.end_time), s.end_time) - GREATEST(b.start_time, s.start_time)))
+                                FROM shift_breaks b
+                                WHERE b.shift_id = s.id AND NOT b.paid AND LEAST(COALESCE(b.end_time, s.end_time), s.end_time) > GREATEST(b.start_time, s.start_time)), 0) / 60)
+                AS payable_minutes
+       FROM shifts s
+       WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.end_time IS NOT NULL
+         AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5
+         AND NOT EXISTS (SELECT 1 FROM time_off_ledger l WHERE l.worker_policy_id = $6 AND l.kind = 'accrual' AND l.shift_id = s.id)
+       ORDER BY s.end_time, s.id`,
+      [organizationId, wp.worker_id, startOfLocalDay(from, zone), startOfLocalDay(addDays(until, 1), zone), this.deps.clock.now(), wp.id],
+    );
+    if (!shifts.length) return 0;
+    let { hoursBalance } = (await this.workerPolicies.balances(manager, organizationId, [wp.id]))[0];
+    const rows = shifts.map((shift) => {
+      const earned = exactHours((Math.max(0, Number(shift.payable_minutes)) / 60) * rate);
+      const room = earnings.isLimitedMaximumBalance ? Math.max(0, exactHours((earnings.maximumHoursBalance ?? 0) - hoursBalance)) : Infinity;
+      const hours = Math.min(earned, room);
+      hoursBalance += hours;
+      // A shift worked at the maximum still gets its row (of what it earned): it is never counted again.
+      const note = hours < earned ? `Earned ${earned} h; capped at the maximum balance of ${earnings.maximumHoursBalance} h` : null;
+      return row({ kind: "accrual", hours, effectiveDate: localDate(shift.end_time, zone), periodKey: `shift:${shift.id}`, shiftId: shift.id, note });
+    });
+    return this.workerPolicies.record(manager, rows);
+  }
+
+  /** On each January 1st (the organization's zone), the balance above the carry-over limit is forfeited. */
+  private async forfeitOverCarryover(manager: EntityManager, wp: Accruing, limit: number, from: string, until: string, row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow): Promise<number> {
+    let added = 0;
+    for (let year = Number(from.slice(0, 4)) + 1; year <= Number(until.slice(0, 4)); year++) {
+      const newYear = `${year}-01-01`;
+      const [{ balance }]: { balance: string }[] = await manager.query(
+        `SELECT COALESCE(sum(hours), 0) AS balance FROM time_off_ledger WHERE worker_policy_id = $1 AND effective_date < $2`,
+        [wp.id, newYear],
+      );
+      const over = exactHours(Number(balance) - limit);
+      if (over <= 0) continue;
+      added += await this.workerPolicies.record(manager, [
+        row({ kind: "carryover_forfeit", hours: -over, effectiveDate: newYear, periodKey: String(year), note: `Carry-over limit of ${limit} h at year end` }),
+      ]);
+    }
+    return added;
+  }
+}

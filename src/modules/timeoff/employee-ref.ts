@@ -1,0 +1,55 @@
+import { IsOptional, MaxLength } from "class-validator";
+import { Field, InputType } from "type-graphql";
+import { EntityManager } from "typeorm";
+import { isUuid } from "../../common/ids";
+import { invalidField } from "../../errors/app-error";
+
+/** A staff member named as the HR or payroll system knows them. */
+@InputType()
+export class EmployeeInput {
+  @Field(() => String, { nullable: true, description: "The staff member's externalEmployeeId" })
+  @IsOptional()
+  @MaxLength(200)
+  externalEmployeeId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Informational; staff are found by externalEmployeeId, else payrollId" })
+  @IsOptional()
+  @MaxLength(200)
+  name?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  payrollId?: string | null;
+}
+
+/**
+ * The staff member (not deleted) a body names by `workerId` or by `employee`; a 400 on `field`
+ * when it names nobody, or two different people.
+ */
+export async function resolveWorker(
+  manager: EntityManager,
+  organizationId: string,
+  ref: { workerId?: string | null; employee?: EmployeeInput | null },
+  field: string,
+): Promise<string | undefined> {
+  const found = new Set<string>();
+  const find = async (column: string, value: string, label: string) => {
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM staff_members WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL`,
+      [organizationId, value],
+    );
+    if (rows.length !== 1) throw invalidField(field, rows.length ? `${label} "${value}" names more than one staff member` : `No staff member has ${label} "${value}"`);
+    found.add(rows[0].id);
+  };
+  if (ref.workerId != null) {
+    if (!isUuid(ref.workerId)) throw invalidField("workerId", `No staff member has id "${ref.workerId}"`);
+    await find("id", ref.workerId.toLowerCase(), "id");
+  }
+  const employee = ref.employee;
+  if (employee?.externalEmployeeId) await find("external_employee_id", employee.externalEmployeeId, "externalEmployeeId");
+  else if (employee?.payrollId) await find("payroll_id", employee.payrollId, "payrollId");
+  else if (employee) throw invalidField(`${field}.externalEmployeeId`, "employee needs an externalEmployeeId or a payrollId");
+  if (found.size > 1) throw invalidField(field, "workerId and employee name different staff members");
+  return [...found][0];
+}

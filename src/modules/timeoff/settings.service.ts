@@ -1,0 +1,36 @@
+import { EntityManager } from "typeorm";
+import { ServiceDeps } from "../../app/deps";
+import { Actor } from "../../auth/actor";
+import { definedFields, rejectNulls } from "../../common/validation";
+import { POLICY_TYPE_KINDS } from "./policy-type.entity";
+import { UpdateTimeOffSettingsInput } from "./settings.inputs";
+import { TimeOffSettings } from "./settings.entity";
+
+/** What every organization starts with: one policy type of each kind and default settings. */
+export async function seedTimeOff(manager: EntityManager, organizationId: string): Promise<void> {
+  await manager.query(
+    `INSERT INTO time_off_policy_types (organization_id, name, type) SELECT $1, kind, kind FROM unnest($2::text[]) AS kind ON CONFLICT DO NOTHING`,
+    [organizationId, POLICY_TYPE_KINDS],
+  );
+  await manager.query(`INSERT INTO time_off_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [organizationId]);
+}
+
+export class TimeOffSettingsService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** The settings row exists from the organization's creation (seeder or migration). */
+  get(actor: Actor, manager: EntityManager = this.deps.db.manager): Promise<TimeOffSettings> {
+    return this.of(actor.organizationId, manager);
+  }
+
+  of(organizationId: string, manager: EntityManager = this.deps.db.manager): Promise<TimeOffSettings> {
+    return manager.getRepository(TimeOffSettings).findOneByOrFail({ organizationId });
+  }
+
+  async update(actor: Actor, input: UpdateTimeOffSettingsInput): Promise<TimeOffSettings> {
+    rejectNulls(input, ["defaultFullDayHours", "weekStart", "allowPastRequests", "minimumNoticeDays", "workersSeeBalances"]);
+    const settings = await this.get(actor);
+    Object.assign(settings, definedFields(input));
+    return this.deps.db.getRepository(TimeOffSettings).save(settings);
+  }
+}

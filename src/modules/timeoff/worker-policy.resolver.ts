@@ -1,0 +1,102 @@
+import { Arg, Args, ArgsType, Ctx, Field, Float, ID, Mutation, ObjectType, Query, Resolver, Root, FieldResolver, Int } from "type-graphql";
+import { actorOf, Requires } from "../../auth/authorization";
+import { round2 } from "../../common/entity-columns";
+import { Connection, Page, PageArgs } from "../../common/pagination";
+import type { RequestContext } from "../../graphql/context";
+import { StaffMember } from "../staff/staff-member.entity";
+import { staffLoader } from "../staff/staff.loaders";
+import { TimeOffPolicy } from "./policy.entity";
+import { balanceLoader, balancesVisible, policyLoader } from "./timeoff.loaders";
+import { availableOf } from "./worker-policy.service";
+import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
+
+@ObjectType()
+class WorkerPolicyConnection extends Connection(WorkerPolicy) {}
+
+@ObjectType()
+class LedgerConnection extends Connection(LedgerEntry) {}
+
+@ObjectType()
+class AccrualSummaryView {
+  @Field(() => Int)
+  workerPolicies: number;
+
+  @Field(() => Int, { description: "Ledger rows added (0 when everything due was there already)" })
+  entries: number;
+}
+
+@ArgsType()
+class WorkerPolicyFilterArgs extends PageArgs {
+  @Field(() => ID, { nullable: true })
+  policyId?: string;
+
+  @Field(() => ID, { nullable: true })
+  workerId?: string;
+}
+
+@Resolver(() => WorkerPolicy)
+export class WorkerPolicyResolver {
+  @Query(() => WorkerPolicyConnection, { description: "Worker policies, by policy or worker; a worker sees their own" })
+  @Requires("timeoff:self", "timeoff:read")
+  workerPolicies(@Args() args: WorkerPolicyFilterArgs, @Ctx() ctx: RequestContext): Promise<Page<WorkerPolicy>> {
+    return ctx.services.workerPolicies.list(actorOf(ctx), args);
+  }
+
+  @Query(() => [WorkerPolicy], { description: "One worker's policies, by policy name" })
+  @Requires("timeoff:self", "timeoff:read")
+  staffTimeOffPolicies(@Arg("workerId", () => ID) workerId: string, @Ctx() ctx: RequestContext): Promise<WorkerPolicy[]> {
+    return ctx.services.workerPolicies.ofWorker(actorOf(ctx), workerId);
+  }
+
+  @Query(() => LedgerConnection, { description: "Every movement of one worker policy's balance, oldest first" })
+  @Requires("timeoff:self", "timeoff:read")
+  timeOffLedger(@Arg("workerPolicyId", () => ID) workerPolicyId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext): Promise<Page<LedgerEntry>> {
+    return ctx.services.workerPolicies.ledger(actorOf(ctx), workerPolicyId, page);
+  }
+
+  @Mutation(() => AccrualSummaryView, { description: "Applies the accruals due up to `until` (default: today); repeating it adds nothing" })
+  @Requires("timeoff:manage")
+  accrueTimeOff(@Arg("until", () => String, { nullable: true }) until: string | undefined, @Ctx() ctx: RequestContext): Promise<AccrualSummaryView> {
+    return ctx.services.timeOffAccruals.accrue(actorOf(ctx).organizationId, until ?? undefined);
+  }
+
+  @FieldResolver(() => String, { description: "The policy's name" })
+  async name(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<string> {
+    return (await policyLoader(ctx).load(workerPolicy.policyId))!.name;
+  }
+
+  @FieldResolver(() => TimeOffPolicy)
+  async policy(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<TimeOffPolicy> {
+    return (await policyLoader(ctx).load(workerPolicy.policyId))!;
+  }
+
+  @FieldResolver(() => StaffMember, { nullable: true })
+  worker(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
+    return staffLoader(ctx).load(workerPolicy.workerId);
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "Sum of the ledger, in hours; null where the organization hides balances from workers" })
+  async hoursBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
+    if (!(await balancesVisible(ctx))) return null;
+    return round2((await balanceLoader(ctx).load(workerPolicy.id)).hoursBalance);
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "hoursBalance less the hours of pending requests" })
+  async availableBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
+    if (!(await balancesVisible(ctx))) return null;
+    return round2(availableOf(await balanceLoader(ctx).load(workerPolicy.id)));
+  }
+}
+
+@Resolver(() => LedgerEntry)
+export class LedgerEntryResolver {
+  @FieldResolver(() => Float, { description: "Hours added (positive) or taken (negative), rounded to 2 decimals" })
+  hours(@Root() entry: LedgerEntry): number {
+    return round2(entry.hours);
+  }
+
+  @FieldResolver(() => StaffMember, { nullable: true, description: "Who made the change" })
+  recorder(@Root() entry: LedgerEntry, @Ctx() ctx: RequestContext): Promise<StaffMember | null> | null {
+    return entry.recordedBy ? staffLoader(ctx).load(entry.recordedBy) : null;
+  }
+}

@@ -1,0 +1,226 @@
+import { EntityManager } from "typeorm";
+import { ServiceDeps } from "../../app/deps";
+import { Actor, ownRecordsOnly } from "../../auth/actor";
+import { requireUuid } from "../../common/ids";
+import { Page, PageArgs, paginate } from "../../common/pagination";
+import { TenantRecords } from "../../common/tenant-records";
+import { localDate } from "../../common/time";
+import { forbidden, notFound } from "../../errors/app-error";
+import { byKeys } from "../../loaders/loaders";
+import { Organization } from "../organizations/organization.entity";
+import { StaffMember } from "../staff/staff-member.entity";
+import { StaffListener } from "../staff/staff.service";
+import { TimeOffSettingsService } from "./settings.service";
+import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
+
+/** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
+export interface Balance {
+  hoursBalance: number;
+  pendingHours: number;
+}
+
+/** What the balance can still give: the balance less every pending request on it. */
+export const availableOf = (b: Balance) => b.hoursBalance - b.pendingHours;
+
+export interface LedgerRow {
+  organizationId: string;
+  workerPolicyId: string;
+  kind: LedgerKind;
+  hours: number;
+  effectiveDate: string;
+  periodKey?: string | null;
+  requestId?: string | null;
+  shiftId?: string | null;
+  recordedBy?: string | null;
+  note?: string | null;
+  recordedAt: Date;
+}
+
+/** Staff a policy's defaultSettings match (`p` the policy, `s` the staff member); never null. */
+const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
+     p.assigned_staff_type = 'All'
+  OR (p.assigned_staff_type = 'Staff' AND s.id = ANY (p.assigned_staff_ids))
+  OR (p.assigned_staff_type = 'Role' AND EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = s.id AND sr.role_id = ANY (p.assigned_staff_ids)))
+  OR (p.assigned_staff_type = 'Location' AND EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = s.id AND sl.location_id = ANY (p.assigned_staff_ids)))
+), false)`;
+
+/**
+ * Worker policies and the ledger behind their balances. Every balance change goes through
+ * `record`, so the ledger is the only truth; balances are sums computed when read.
+ */
+export class WorkerPolicyService {
+  readonly records: TenantRecords<WorkerPolicy>;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly settings: TimeOffSettingsService,
+  ) {
+    this.records = new TenantRecords(deps.db, WorkerPolicy, "Worker policy");
+  }
+
+  /** Staff who join or change are included in (or leave) the policies whose defaultSettings match them. */
+  readonly onStaffChanged: StaffListener = (manager, staff) => this.syncDefaults(manager, staff.organizationId, { workerId: staff.id });
+
+  /** The organization's calendar day now: the day ledger rows and inclusions are dated with. */
+  async today(manager: EntityManager, organizationId: string): Promise<string> {
+    const organization = await manager.getRepository(Organization).findOneByOrFail({ id: organizationId });
+    return localDate(this.deps.clock.now(), organization.timezone);
+  }
+
+  /**
+   * Brings the default assignments in line with defaultSettings, for one policy or one staff
+   * member: matching staff are included, default rows that no longer match are excluded, and rows
+   * set by hand are left as they are.
+   */
+  async syncDefaults(manager: EntityManager, organizationId: string, scope: { policyId?: string; workerId?: string }): Promise<void> {
+    const today = await this.today(manager, organizationId);
+    const params = [organizationId, scope.policyId ?? null, scope.workerId ?? null, today];
+    await manager.query(
+      `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
+       SELECT p.organization_id, p.id, s.id, true, 'default', $4
+       FROM time_off_policies p JOIN staff_members s ON s.organization_id = p.organization_id
+       WHERE p.organization_id = $1 AND ($2::uuid IS NULL OR p.id = $2) AND ($3::uuid IS NULL OR s.id = $3) AND ${MATCHES_DEFAULT}
+       ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
+         SET is_included = true, accrues_from = EXCLUDED.accrues_from, updated_at = now()
+         WHERE worker_policies.assignment = 'default' AND NOT worker_policies.is_included`,
+      params,
+    );
+    await manager.query(
+      `UPDATE worker_policies w SET is_included = false, updated_at = now()
+       FROM time_off_policies p, staff_members s
+       WHERE w.organization_id = $1 AND ($2::uuid IS NULL OR w.policy_id = $2) AND ($3::uuid IS NULL OR w.worker_id = $3)
+         AND p.organization_id = w.organization_id AND p.id = w.policy_id
+         AND s.organization_id = w.organization_id AND s.id = w.worker_id
+         AND w.assignment = 'default' AND w.is_included AND NOT ${MATCHES_DEFAULT}`,
+      params.slice(0, 3),
+    );
+  }
+
+  /** Includes or excludes a worker by hand; a newly included worker accrues from today. */
+  async setIncluded(manager: EntityManager, organizationId: string, policyId: string, workerId: string, isIncluded: boolean): Promise<void> {
+    await manager.query(
+      `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
+       VALUES ($1, $2, $3, $4, 'manual', $5)
+       ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
+         SET is_included = EXCLUDED.is_included, assignment = 'manual', updated_at = now(),
+             accrues_from = CASE WHEN worker_policies.is_included THEN worker_policies.accrues_from ELSE EXCLUDED.accrues_from END`,
+      [organizationId, policyId, workerId, isIncluded, await this.today(manager, organizationId)],
+    );
+  }
+
+  /**
+   * The worker policy, locked until the transaction ends: every check of a balance followed by a
+   * write (filing, approving, adjusting, accruing) holds this lock, so two of them cannot both see
+   * the hours that only one of them may take.
+   */
+  async lock(manager: EntityManager, organizationId: string, policyId: string, workerId: string): Promise<WorkerPolicy | null> {
+    return manager
+      .getRepository(WorkerPolicy)
+      .createQueryBuilder("w")
+      .setLock("pessimistic_write")
+      .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :workerId", { organizationId, policyId, workerId })
+      .getOne();
+  }
+
+  /** Balances of many worker policies, as the ledger and the pending requests have them now. */
+  async balances(manager: EntityManager, organizationId: string, workerPolicyIds: readonly string[]): Promise<Balance[]> {
+    const rows: { id: string; balance: string; pending: string }[] = await manager.query(
+      `SELECT w.id,
+              COALESCE((SELECT sum(l.hours) FROM time_off_ledger l WHERE l.worker_policy_id = w.id), 0) AS balance,
+              COALESCE((SELECT sum(r.total_hours) FROM time_off_requests r
+                        WHERE r.organization_id = w.organization_id AND r.policy_id = w.policy_id AND r.worker_id = w.worker_id AND r.status = 'pending'), 0) AS pending
+       FROM worker_policies w WHERE w.organization_id = $1 AND w.id = ANY ($2::uuid[])`,
+      [organizationId, workerPolicyIds],
+    );
+    const found = byKeys(workerPolicyIds, rows, (r) => r.id);
+    return found.map((r) => ({ hoursBalance: Number(r?.balance ?? 0), pendingHours: Number(r?.pending ?? 0) }));
+  }
+
+  async balance(manager: EntityManager, workerPolicy: WorkerPolicy): Promise<Balance> {
+    const [balance] = await this.balances(manager, workerPolicy.organizationId, [workerPolicy.id]);
+    return balance;
+  }
+
+  /** Appends rows to the ledger; rows whose period is already there are skipped (accruals are idempotent). */
+  async record(manager: EntityManager, rows: LedgerRow[]): Promise<number> {
+    if (!rows.length) return 0;
+    const columns = ["organization_id", "worker_policy_id", "kind", "hours", "effective_date", "period_key", "request_id", "shift_id", "recorded_by", "note", "recorded_at"];
+    const values: unknown[] = [];
+    const tuples = rows.map((r, i) => {
+      values.push(r.organizationId, r.workerPolicyId, r.kind, r.hours.toFixed(6), r.effectiveDate, r.periodKey ?? null, r.requestId ?? null, r.shiftId ?? null, r.recordedBy ?? null, r.note ?? null, r.recordedAt);
+      return `(${columns.map((_, c) => `$${i * columns.length + c + 1}`).join(", ")})`;
+    });
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO time_off_ledger (${columns.join(", ")}) VALUES ${tuples.join(", ")}
+       ON CONFLICT (worker_policy_id, kind, period_key) DO NOTHING RETURNING id`,
+      values,
+    );
+    return inserted.length;
+  }
+
+  /** Worker policies of the organization, filtered; a worker without `timeoff:read` sees only their own. */
+  list(actor: Actor, args: PageArgs & { policyId?: string | null; workerId?: string | null }): Promise<Page<WorkerPolicy>> {
+    const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
+    return this.records.list(actor, args, { property: "id", column: "id" }, (q) => {
+      if (args.policyId) q.andWhere("r.policy_id = :policyId", { policyId: requireUuid(args.policyId, "Policy") });
+      if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
+      if (own) q.andWhere("r.worker_id = :own", { own });
+    });
+  }
+
+  /** One worker's policies, by policy name. */
+  async ofWorker(actor: Actor, workerId: string): Promise<WorkerPolicy[]> {
+    const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
+    const id = requireUuid(workerId, "Staff member");
+    const worker = await this.deps.db.getRepository(StaffMember).findOneBy({ organizationId: actor.organizationId, id });
+    if (!worker || (own && own !== id)) throw notFound("Staff member");
+    return this.deps.db
+      .getRepository(WorkerPolicy)
+      .createQueryBuilder("w")
+      .innerJoin("time_off_policies", "p", "p.organization_id = w.organization_id AND p.id = w.policy_id")
+      .where("w.organization_id = :org AND w.worker_id = :id", { org: actor.organizationId, id })
+      .orderBy("p.name")
+      .addOrderBy("w.id")
+      .getMany();
+  }
+
+  /** The ledger of one worker policy, in the order it was written. */
+  async ledger(actor: Actor, workerPolicyId: string, args: PageArgs): Promise<Page<LedgerEntry>> {
+    const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
+    const workerPolicy = await this.records.get(actor, workerPolicyId);
+    if (own && workerPolicy.workerId !== own) throw notFound("Worker policy");
+    if (own && !(await this.settings.of(actor.organizationId)).workersSeeBalances) throw forbidden("This organization does not show balances to workers");
+    const query = this.deps.db
+      .getRepository(LedgerEntry)
+      .createQueryBuilder("r")
+      .where("r.organization_id = :org AND r.worker_policy_id = :id", { org: actor.organizationId, id: workerPolicy.id });
+    return paginate(query, args, { property: "seq", column: "seq" });
+  }
+
+  /** Included workers per policy, counting only staff who have not left. */
+  async assignedCounts(organizationId: string, policyIds: readonly string[]): Promise<number[]> {
+    const rows: { policy_id: string; count: string }[] = await this.deps.db.query(
+      `SELECT w.policy_id, count(*) AS count FROM worker_policies w
+       JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
+       WHERE w.organization_id = $1 AND w.policy_id = ANY ($2::uuid[]) AND w.is_included AND s.active AND s.deleted_at IS NULL
+       GROUP BY w.policy_id`,
+      [organizationId, policyIds],
+    );
+    return byKeys(policyIds, rows, (r) => r.policy_id).map((r) => Number(r?.count ?? 0));
+  }
+
+  /** Worker policies by (policy, worker), for requests; null where the worker is not in the policy. */
+  async byPolicyAndWorker(organizationId: string, keys: readonly string[]): Promise<(WorkerPolicy | null)[]> {
+    const pairs = keys.map((k) => k.split(":"));
+    const rows = await this.deps.db
+      .getRepository(WorkerPolicy)
+      .createQueryBuilder("w")
+      .where("w.organization_id = :org", { org: organizationId })
+      .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :workers::uuid[]))", {
+        policies: pairs.map((p) => p[0]),
+        workers: pairs.map((p) => p[1]),
+      })
+      .getMany();
+    return byKeys(keys, rows, (w) => `${w.policyId}:${w.workerId}`);
+  }
+}

@@ -1,0 +1,116 @@
+import { AddressInfo } from "node:net";
+import { TestService } from "../support/harness";
+import { ServiceProcess } from "../support/service-process";
+import { activePolicy, balanceOf, dayOff, setBalance, timeOffWorld, TimeOffWorld } from "./fixtures";
+
+/** Races prove something only where transactions really run side by side. */
+const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
+
+describe("time-off races on PostgreSQL", () => {
+  let t: TestService;
+  let w: TimeOffWorld;
+  let local: string;
+  let other: ServiceProcess | undefined;
+  /** The service in this process and, for the cross-process runs, a second one on the same database. */
+  let targets: () => string[];
+
+  beforeAll(async () => {
+    // Real time: the second process has no fixed clock, and tokens must be valid in both.
+    t = await TestService.start({ now: new Date().toISOString() });
+    w = await timeOffWorld(t);
+    await new Promise<void>((resolve) => t.runtime.server.listen(0, "127.0.0.1", resolve));
+    local = `http://127.0.0.1:${(t.runtime.server.address() as AddressInfo).port}`;
+    targets = () => [local];
+  });
+  afterAll(async () => {
+    await other?.stop();
+    await t.stop();
+  });
+
+  const call = async (base: string, method: string, path: string, body?: object) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.org.token}` },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const requests = () => `${w.base}/time-off-requests`;
+  /** Spreads calls over the targets in turn. */
+  const spread = <T>(items: T[], run: (target: string, item: T) => Promise<{ status: number; body: any }>) => Promise.all(items.map((item, i) => run(targets()[i % targets().length], item)));
+  let day = 0;
+  /** Distinct future days, so that no two requests overlap. */
+  const nextDay = () => new Date(Date.UTC(2030, 0, 1) + day++ * 86_400_000).toISOString().slice(0, 10);
+
+  const tenRequestsAgainst24Hours = async () => {
+    const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
+    await setBalance(t, w, policyId, w.worker.id, 24);
+    const days = Array.from({ length: 10 }, nextDay);
+    const answers = await spread(days, (target, date) => call(target, "POST", requests(), { ...dayOff(policyId, date), workerId: w.worker.id }));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(refused).toHaveLength(7);
+    expect(refused.every((a) => a.body.error.code === "INSUFFICIENT_BALANCE")).toBe(true);
+    expect(await balanceOf(t, w, policyId, w.worker.id)).toMatchObject({ hoursBalance: 24, availableBalance: 0 });
+  };
+
+  const threeApprovalsAfterTheBalanceWasLowered = async () => {
+    const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
+    await setBalance(t, w, policyId, w.worker.id, 24);
+    const filed = await Promise.all([nextDay(), nextDay(), nextDay()].map((date) => call(local, "POST", requests(), { ...dayOff(policyId, date), workerId: w.worker.id })));
+    expect(filed.map((f) => f.status)).toEqual([201, 201, 201]);
+    await setBalance(t, w, policyId, w.worker.id, 16);
+    const answers = await spread(filed, (target, f) => call(target, "POST", `${requests()}/${f.body.id}/approve`));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(answers.filter((a) => a.status === 409 && a.body.error.code === "INSUFFICIENT_BALANCE")).toHaveLength(1);
+    expect((await balanceOf(t, w, policyId, w.worker.id)).hoursBalance).toBe(0);
+  };
+
+  const approveAndDeclineAtOnce = async () => {
+    const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
+    await setBalance(t, w, policyId, w.worker.id, 200);
+    for (let round = 0; round < 6; round++) {
+      const filed = await call(local, "POST", requests(), { ...dayOff(policyId, nextDay()), workerId: w.worker.id });
+      const actions = round % 2 ? ["decline", "approve"] : ["approve", "decline"];
+      const answers = await spread(actions, (target, action) => call(target, "POST", `${requests()}/${filed.body.id}/${action}`));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const winner = actions[answers.findIndex((a) => a.status === 200)];
+      const now = await call(local, "GET", `${requests()}/${filed.body.id}`);
+      expect(now.body.status).toBe(winner === "approve" ? "approved" : "declined");
+      const uses: { n: string }[] = await t.runtime.db.query(`SELECT count(*) AS n FROM time_off_ledger WHERE request_id = $1`, [filed.body.id]);
+      expect(Number(uses[0].n)).toBe(winner === "approve" ? 1 : 0);
+    }
+  };
+
+  const accrualsAtOnce = async () => {
+    const policyId = await activePolicy(t, w, {
+      defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } },
+      limitSettings: { isFixedAmount: true, fixedAmount: { hours: 52, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Monday" } },
+    });
+    const until = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+    const answers = await spread([0, 1, 2, 3], (target) => call(target, "POST", "/graphql", { query: `mutation($u: String) { accrueTimeOff(until: $u) { entries } }`, variables: { u: until } }));
+    const added = answers.reduce((sum, a) => sum + a.body.data.accrueTimeOff.entries, 0);
+    const wp = await balanceOf(t, w, policyId, w.worker.id);
+    const rows: { n: string }[] = await t.runtime.db.query(`SELECT count(*) AS n FROM time_off_ledger WHERE worker_policy_id = $1 AND kind = 'accrual'`, [wp.id]);
+    expect(Number(rows[0].n)).toBeGreaterThanOrEqual(52);
+    expect(added).toBe(Number(rows[0].n));
+    expect(wp.hoursBalance).toBe(Number(rows[0].n));
+  };
+
+  onPostgres("ten 8-hour requests at once against 24 hours: exactly three pending, seven 409s", tenRequestsAgainst24Hours);
+  onPostgres("three approvals at once after the balance was lowered to 16 hours: exactly two approved", threeApprovalsAfterTheBalanceWasLowered);
+  onPostgres("approve and decline of one request at once: exactly one outcome", approveAndDeclineAtOnce);
+  onPostgres("accrual runs at once add each period once", accrualsAtOnce);
+
+  describe("across two service processes on one database", () => {
+    beforeAll(async () => {
+      if (!t.databaseUrl) return;
+      other = await ServiceProcess.start(t.databaseUrl);
+      targets = () => [local, other!.url];
+    });
+    onPostgres("ten requests at once against 24 hours", tenRequestsAgainst24Hours);
+    onPostgres("three approvals at once against 16 hours", threeApprovalsAfterTheBalanceWasLowered);
+    onPostgres("approve and decline at once", approveAndDeclineAtOnce);
+    onPostgres("accrual runs at once", accrualsAtOnce);
+  });
+});

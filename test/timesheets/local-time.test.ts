@@ -1,0 +1,35 @@
+import { formatLocal, utcOffsetMinutes } from "../../src/common/time";
+import { localTime, zoneOffsetMinutes } from "../../src/modules/timesheets/local-time";
+
+const ZONES = [
+  "America/New_York",
+  "America/St_Johns", // half-hour offset and DST
+  "Australia/Lord_Howe", // a DST shift of half an hour
+  "Asia/Kathmandu",
+  "Asia/Kolkata",
+  "Europe/London",
+  "Pacific/Chatham",
+  "Pacific/Kiritimati",
+  "America/Sao_Paulo",
+  "UTC",
+  "Etc/UTC",
+];
+
+describe("local times of shifts", () => {
+  it("read exactly as formatLocal and utcOffsetMinutes, across DST transitions and odd offsets", () => {
+    const year: number[] = [];
+    for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 31 * 60_000 + 7_013) year.push(ms);
+    const far = [Date.UTC(1890, 5, 1, 12), Date.UTC(1950, 0, 1), Date.UTC(2100, 6, 1, 3, 30), Date.UTC(12000, 0, 1)];
+    for (const zone of ZONES) {
+      // Every half minute for two hours around each transition of the year.
+      const near = year.flatMap((ms, i) =>
+        i > 0 && utcOffsetMinutes(new Date(ms), zone) !== utcOffsetMinutes(new Date(year[i - 1]), zone)
+          ? Array.from({ length: 240 }, (_, k) => ms - 2 * 3_600_000 + k * 30_000)
+          : [],
+      );
+      const instants = [...year, ...near, ...far].map((ms) => new Date(ms));
+      const wrong = instants.filter((t) => localTime(t, zone) !== formatLocal(t, zone) || zoneOffsetMinutes(t, zone) !== utcOffsetMinutes(t, zone));
+      expect(wrong.map((t) => `${zone} ${t.toISOString()}: ${localTime(t, zone)} vs ${formatLocal(t, zone)}`)).toEqual([]);
+    }
+  });
+});
