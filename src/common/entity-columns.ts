@@ -1,17 +1,9 @@
 import { Field, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
 
-/** The columns every tenant record has: its id, its organization, and when it was made and changed. */
+/** When a record was made and last changed. */
 @ObjectType()
-export abstract class TenantRecord {
-  @Field(() => ID)
-  @PrimaryGeneratedColumn("uuid")
-  id: string;
-
-  @Field(() => ID)
-  @Column({ name: "organization_id", type: "uuid" })
-  organizationId: string;
-
+export abstract class Timestamps {
   @Field()
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;
@@ -19,6 +11,18 @@ export abstract class TenantRecord {
   @Field()
   @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
   updatedAt: Date;
+}
+
+/** The columns every tenant record has: its id, its organization, and when it was made and changed. */
+@ObjectType()
+export abstract class TenantRecord extends Timestamps {
+  @Field(() => ID)
+  @PrimaryGeneratedColumn("uuid")
+  id: string;
+
+  @Field(() => ID)
+  @Column({ name: "organization_id", type: "uuid" })
+  organizationId: string;
 }
 
 /** numeric columns arrive as strings (exact); the API serves numbers. */

@@ -1,9 +1,10 @@
 import { Field, ID, ObjectType } from "type-graphql";
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
+import { Column, Entity, PrimaryGeneratedColumn } from "typeorm";
+import { Timestamps } from "../../common/entity-columns";
 
 @ObjectType({ description: "A business using the service: its staff, places and settings belong to it alone" })
 @Entity("organizations")
-export class Organization {
+export class Organization extends Timestamps {
   @Field(() => ID)
   @PrimaryGeneratedColumn("uuid")
   id: string;
@@ -15,12 +16,4 @@ export class Organization {
   @Field({ description: "Default IANA time zone, for dates that belong to no location" })
   @Column({ type: "text" })
   timezone: string;
-
-  @Field()
-  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
-  createdAt: Date;
-
-  @Field()
-  @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
-  updatedAt: Date;
 }

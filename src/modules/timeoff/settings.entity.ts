@@ -1,10 +1,10 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
-import { numericColumn } from "../../common/entity-columns";
+import { Column, Entity, PrimaryColumn } from "typeorm";
+import { numericColumn, Timestamps } from "../../common/entity-columns";
 
 @ObjectType({ description: "How an organization handles time off" })
 @Entity("time_off_settings")
-export class TimeOffSettings {
+export class TimeOffSettings extends Timestamps {
   @Field(() => ID)
   @PrimaryColumn({ name: "organization_id", type: "uuid" })
   organizationId: string;
@@ -28,12 +28,4 @@ export class TimeOffSettings {
   @Field({ description: "Whether workers see their balances" })
   @Column({ name: "workers_see_balances", type: "boolean" })
   workersSeeBalances: boolean;
-
-  @Field()
-  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
-  createdAt: Date;
-
-  @Field()
-  @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
-  updatedAt: Date;
 }
