@@ -1,0 +1,68 @@
+import { TestOrganization, TestService } from "./harness";
+
+/**
+ * One record of every kind an organization holds (location, role, staff, break type, shift, note,
+ * schedule entry and draft, open shift and preference, policy, time-off request), made through
+ * the REST API, by the name tests use to fill path parameters.
+ */
+export async function victimRecords(t: TestService, org: TestOrganization): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  const api = t.as(org.token);
+  const base = `/api/organizations/${org.id}`;
+  ids.location = (await api.post(`${base}/locations`, { name: "Secret", timezone: "UTC" })).body.id;
+  ids.role = (await api.post(`${base}/roles`, { name: "Secret role", hourlyWage: 20 })).body.id;
+  ids.staff = (await api.post(`${base}/staff`, { name: "Secret staff", roleIds: [ids.role], locationIds: [ids.location] })).body.id;
+  ids.accessRole = (await api.get(`${base}/access-roles`)).body[0].id;
+  // A key of its own: revoking the organization's first key would end the tests' token.
+  ids.apiKey = (await api.post(`${base}/api-keys`, { name: "Spare key" })).body.apiKey.id;
+  ids.breakType = (await api.post(`${base}/locations/${ids.location}/breaks`, { name: "Secret break", durationMinutes: 30, frequencyMinutes: 0, paid: false, mandatory: false, enabled: true })).body.id;
+  ids.shift = (await api.post("/api/timesheets", { employeeId: ids.staff, locationId: ids.location, roleId: ids.role, startTime: "2026-03-02T09:00:00Z", endTime: "2026-03-02T17:00:00Z" })).body.id;
+  ids.note = (await api.post(`/api/timesheets/${ids.shift}/notes`, { text: "Secret note" })).body.id;
+  const schedules = `${base}/locations/${ids.location}/schedules`;
+  await api.post(`${schedules}/drafts`, { workerId: ids.staff, roleId: ids.role, startTime: "2026-03-10T09:00:00Z", endTime: "2026-03-10T17:00:00Z" });
+  await api.post(`${schedules}/publish`, { startDate: "2026-03-10", endDate: "2026-03-10" });
+  ids.entry = (await api.get(`${schedules}?startDate=2026-03-10&endDate=2026-03-10`)).body[0].id;
+  ids.draft = (await api.post(`${schedules}/drafts`, { workerId: ids.staff, roleId: ids.role, startTime: "2026-03-11T09:00:00Z", endTime: "2026-03-11T17:00:00Z" })).body.id;
+  const openShifts = `${base}/locations/${ids.location}/open-shifts`;
+  ids.openShift = (await api.post(openShifts, { roleId: ids.role, startDate: "2026-03-12T09:00:00Z", endDate: "2026-03-12T17:00:00Z", staffCountRequired: 2 })).body.id;
+  ids.preference = (await api.post(`${openShifts}/${ids.openShift}/preferences`, { workerId: ids.staff, preference: "PREFERRED" })).body.id;
+  const vacation = (await api.get(`${base}/policy-types`)).body.find((x: { type: string }) => x.type === "Vacation").id;
+  ids.policy = (await api.post(`${base}/policies`, { name: "Secret policy", typeId: vacation, allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } })).body.id;
+  await api.patch(`${base}/policies/${ids.policy}/activate`);
+  ids.request = (await api.post(`${base}/time-off-requests`, { workerId: ids.staff, policyId: ids.policy, startTime: "2026-04-01T09:00:00Z", endTime: "2026-04-01T17:00:00Z" })).body.id;
+  for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
+  return ids;
+}
+
+/** Which record a path parameter names, by the path segment before it. */
+const RECORD_OF_COLLECTION: Record<string, string> = {
+  locations: "location",
+  roles: "role",
+  staff: "staff",
+  "access-roles": "accessRole",
+  "api-keys": "apiKey",
+  breaks: "breakType",
+  timesheets: "shift",
+  notes: "note",
+  schedules: "entry",
+  drafts: "draft",
+  "open-shifts": "openShift",
+  preferences: "preference",
+  policies: "policy",
+  "time-off-requests": "request",
+};
+
+/** A route's path with `{org}` and every other parameter filled with the records in `ids`. */
+export function fillPath(path: string, organizationId: string, ids: Record<string, string>): string {
+  const segments = path.split("/");
+  return segments
+    .map((segment, i) => {
+      const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+      if (!param) return segment;
+      if (param === "org") return organizationId;
+      const record = RECORD_OF_COLLECTION[segments[i - 1]] ?? (param === "locationId" ? "location" : undefined);
+      if (!record || !ids[record]) throw new Error(`no record for ${path} ${param}`);
+      return ids[record];
+    })
+    .join("/");
+}
