@@ -5,11 +5,15 @@ import http from "node:http";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Client } from "pg";
+import { PostgresQueryRunner } from "typeorm/driver/postgres/PostgresQueryRunner";
 import request from "supertest";
 import { loadConfig } from "../src/config";
-import { startRuntime } from "../src/app/runtime";
+import { Runtime, startRuntime } from "../src/app/runtime";
+import { Actor } from "../src/auth/actor";
+import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess } from "../test/support/service-process";
+import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 
 /**
@@ -21,8 +25,9 @@ import { seedBenchOrganization } from "./seed";
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const FIRST_DAY = "2026-01-05";
-const DB_NAME = "wf_bench";
+const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
 // The service processes share the signing secret the first start kept in the database.
 const BENCH_SERVICE_ENV = { LOG_LEVEL: "warn", JWT_SECRET: "" };
 
@@ -41,9 +46,9 @@ async function recreateDatabase(): Promise<string> {
   return databaseUrl(DB_NAME);
 }
 
-/** Counts the SQL statements sent through `pg` while `work` runs. */
+/** Counts the SQL statements the service sends (through TypeORM's query runners) while `work` runs. */
 async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  const proto = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const proto = PostgresQueryRunner.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   let count = 0;
   proto.query = function (this: unknown, ...args: unknown[]) {
@@ -107,6 +112,37 @@ function peakMemoryMb(pid: number): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
+/** What the mixed workload acts on: workers, a time-off policy that includes everyone, published open shifts. */
+async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: string, locationIds: string[]): Promise<MixedLoadWorld> {
+  const actor: Actor = { organizationId, apiKeyId: "bench", staffId: null, permissions: new Set(ALL_PERMISSIONS) };
+  const workers: { id: string; locationId: string; roleId: string }[] = (
+    await runtime.db.query(
+      `SELECT sl.staff_id AS id, sl.location_id AS "locationId", sr.role_id AS "roleId"
+         FROM staff_locations sl JOIN staff_roles sr ON sr.staff_id = sl.staff_id
+        WHERE sl.organization_id = $1 AND sl.location_id = ANY($2::uuid[])`,
+      [organizationId, locationIds],
+    )
+  );
+  const types = await runtime.services.timeOffPolicies.listTypes(actor);
+  const policy = await runtime.services.timeOffPolicies.create(actor, {
+    name: "Vacation",
+    typeId: types.find((t) => t.type === "Vacation")!.id,
+    allowNegativeBalance: true,
+    defaultSettings: { assignedStaff: { type: "Location", value: locationIds.join(",") } },
+  });
+  await runtime.services.timeOffPolicies.activate(actor, policy.id);
+  const openShifts = [];
+  for (const locationId of locationIds) {
+    const roleId = workers.find((w) => w.locationId === locationId)!.roleId;
+    for (let day = 10; day < 20; day++) {
+      const shift = await runtime.services.openShifts.create(actor, locationId, { roleId, startDate: `2026-12-${day}T10:00:00`, endDate: `2026-12-${day}T16:00:00`, staffCountRequired: 3, requireApproval: false });
+      openShifts.push({ locationId, id: shift.id });
+    }
+    await runtime.services.scheduleDrafts.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
+  }
+  return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
+}
+
 async function main(): Promise<void> {
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
@@ -141,6 +177,7 @@ async function main(): Promise<void> {
     gqlNested1000: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-26" } })),
   };
   const weekSize = (await app.get(restPath).set(auth)).body.shifts.length;
+  const world = await mixedLoadWorld(runtime, organization.id, token, bench.locationIds.slice(0, 5));
   await runtime.close();
 
   const service = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -157,6 +194,10 @@ async function main(): Promise<void> {
     const peak = peakMemoryMb(exporter.child.pid!);
     await exporter.stop();
 
+    const mixedProcesses = [await ServiceProcess.start(url, BENCH_SERVICE_ENV), await ServiceProcess.start(url, BENCH_SERVICE_ENV)];
+    const mixed = await Promise.all(mixedProcesses.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
+    for (const p of mixedProcesses) await p.stop();
+
     const line = (name: string, r: LoadResult) => `${name.padEnd(34)} ${String(r.rps).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
     console.log(`\nlocation-week list (${weekSize} shifts with breaks), ${SECONDS} s, 10 connections`);
     console.log(line("hand-written SQL + JSON.stringify", ceilingResult));
@@ -166,6 +207,12 @@ async function main(): Promise<void> {
       `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`);
     console.log(`\nexport (CSV, streamed): ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rows / exported.seconds)} rows/s ` +
       `(target > 100000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (target < 200 MB)`);
+    console.log(`\nmixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections (timesheet and schedule reads, clock-ins and -outs, time-off requests, open-shift claims):`);
+    for (const [i, m] of mixed.entries()) {
+      console.log(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, answers ${JSON.stringify(m.byStatus)}`);
+    }
+    const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
+    console.log(`  5xx answers: ${serverErrors}`);
   } finally {
     ceiling.child.kill("SIGTERM");
   }
