@@ -17,6 +17,8 @@ import {
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { MAX_PAGE_SIZE } from "../common/pagination";
+import { permissionsOf, requireAnyPermission } from "../auth/authorization";
+import { Permission } from "../auth/permissions";
 import { badRequest, invalidField, notFound, unauthenticated } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import { queryLimitsRule } from "../graphql/limits";
@@ -26,6 +28,8 @@ import { RestRequest, RestRoute } from "./route";
 
 export interface CompiledRoute {
   route: RestRoute;
+  /** The permissions guarding the route's root field (any one suffices); undefined when unguarded. */
+  permissions: Permission[] | undefined;
   document: DocumentNode;
   operation: OperationDefinitionNode;
   rootField: string;
@@ -49,6 +53,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     return {
       route,
+      permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
       document,
       operation,
       rootField: root.alias?.value ?? root.name.value,
@@ -141,6 +146,8 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
     if (!context.actor) throw unauthenticated();
     throw notFound("Organization");
   }
+  // The field's own guard, checked before the body is read: a caller without the permission learns nothing from validation.
+  if (c.permissions) requireAnyPermission(context.actor, c.permissions);
   const variableValues = variablesFor(c, req, schema);
   const result = await execute({ schema, document: c.document, variableValues, contextValue: context });
   if (result.errors?.length) throw result.errors[0];

@@ -113,8 +113,24 @@ export class ShiftExportService {
   }
 }
 
+/**
+ * Maps each batch while the database already reads the next one, so reading and writing overlap
+ * instead of taking turns. Leaving early closes the source (and its cursor).
+ */
 async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (a: A) => B): AsyncGenerator<B[]> {
-  for await (const batch of batches) yield batch.map(map);
+  let next = batches.next();
+  try {
+    for (;;) {
+      const { value, done } = await next;
+      if (done) return;
+      next = batches.next();
+      yield value.map(map);
+    }
+  } finally {
+    // A read still under way finishes (or fails) before the source can close.
+    await next.catch(() => undefined);
+    await batches.return(undefined);
+  }
 }
 
 export const EXPORT_COLUMNS: [header: string, value: (row: ShiftExportRow) => string | number | null][] = [
@@ -146,5 +162,10 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const csvLine = (row: ShiftExportRow): string => EXPORT_COLUMNS.map(([, value]) => csvField(value(row))).join(",") + "\r\n";
+/** One CSV record; concatenated in a loop, as it runs once for every exported shift. */
+export function csvLine(row: ShiftExportRow): string {
+  let line = csvField(EXPORT_COLUMNS[0][1](row));
+  for (let i = 1; i < EXPORT_COLUMNS.length; i++) line += "," + csvField(EXPORT_COLUMNS[i][1](row));
+  return line + "\r\n";
+}
 export const CSV_HEADER = EXPORT_COLUMNS.map(([header]) => header).join(",") + "\r\n";

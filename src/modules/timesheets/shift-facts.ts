@@ -1,6 +1,6 @@
 import { DataSource } from "typeorm";
 import { cursorBatches } from "../../database/cursor";
-import { shiftMinutes, ShiftMinutes } from "./shift-minutes";
+import { ShiftMinutes, spanMinutes } from "./shift-minutes";
 import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
 /** A closed shift with what payroll needs of it, read by exports and reports. */
@@ -27,7 +27,8 @@ export interface ShiftFact {
 const FACTS_SELECT = `
   SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
-         COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM b.start_time) * 1000, extract(epoch FROM b.end_time) * 1000, b.paid, b.break_type_id))
+         -- Whole milliseconds, as a JS Date holds them.
+         COALESCE((SELECT json_agg(json_build_array(trunc(extract(epoch FROM b.start_time) * 1000), trunc(extract(epoch FROM b.end_time) * 1000), b.paid, b.break_type_id))
                    FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
@@ -48,5 +49,6 @@ export function factBreaks(fact: ShiftFact) {
 }
 
 export function factMinutes(fact: ShiftFact): ShiftMinutes {
-  return shiftMinutes(fact.start_time, fact.end_time, factBreaks(fact), fact.end_time);
+  const end = fact.end_time.getTime();
+  return spanMinutes(fact.start_time.getTime(), end, fact.breaks, end);
 }

@@ -16,23 +16,31 @@ export interface ShiftMinutes {
 
 const MINUTE_MS = 60_000;
 
+/** A break in epoch milliseconds: start, end (null while it runs), paid; anything after is ignored. */
+export type BreakSpan = readonly [start: number, end: number | null, paid: boolean, ...rest: unknown[]];
+
 /**
  * Minutes of a shift: an open shift (and an open break) runs up to `now`; breaks count only the
  * part inside the shift, so a break left outside by a shortened shift counts nothing.
  */
 export function shiftMinutes(start: Date, end: Date | null, breaks: TimedBreak[], now: Date): ShiftMinutes {
-  const from = start.getTime();
-  const until = Math.max(from, (end ?? now).getTime());
+  const spans = breaks.map((b): BreakSpan => [b.start.getTime(), b.end === null ? null : b.end.getTime(), b.paid]);
+  return spanMinutes(start.getTime(), end === null ? null : end.getTime(), spans, now.getTime());
+}
+
+/** `shiftMinutes` on epoch milliseconds, for hot paths that never build Dates. */
+export function spanMinutes(startMs: number, endMs: number | null, breaks: readonly BreakSpan[], nowMs: number): ShiftMinutes {
+  const until = Math.max(startMs, endMs ?? nowMs);
   let paidMs = 0;
   let unpaidMs = 0;
-  for (const b of breaks) {
-    const clippedStart = Math.max(from, b.start.getTime());
-    const clippedEnd = Math.min(until, (b.end ?? now).getTime());
+  for (const [breakStart, breakEnd, paid] of breaks) {
+    const clippedStart = Math.max(startMs, breakStart);
+    const clippedEnd = Math.min(until, breakEnd ?? nowMs);
     if (clippedEnd <= clippedStart) continue;
-    if (b.paid) paidMs += clippedEnd - clippedStart;
+    if (paid) paidMs += clippedEnd - clippedStart;
     else unpaidMs += clippedEnd - clippedStart;
   }
-  const duration = Math.floor((until - from) / MINUTE_MS);
+  const duration = Math.floor((until - startMs) / MINUTE_MS);
   const totalUnpaidBreaks = Math.floor(unpaidMs / MINUTE_MS);
   return {
     duration,

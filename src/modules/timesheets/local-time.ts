@@ -1,0 +1,69 @@
+import { Info, Zone } from "luxon";
+import { formatLocal } from "../../common/time";
+
+/**
+ * Local times of shifts, exactly as `formatLocal` writes them (`2026-03-02T09:00:00.000-05:00`)
+ * but cheap enough for lists and exports of thousands of shifts: luxon asks Intl for the zone's
+ * offset at every instant, which cost more than everything else a list does. Offsets only change
+ * at a zone's transitions, so they are kept per zone and UTC hour; an hour with a transition in it
+ * is read instant by instant.
+ */
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+/** Years 1000–9999 print the same through Date#toISOString as through luxon; others go to luxon. */
+const FIRST_MS = Date.UTC(1000, 0, 2);
+const LAST_MS = Date.UTC(9999, 11, 30);
+/** Hours kept per zone before its cache starts afresh: about eleven years of hourly offsets. */
+const MAX_HOURS_PER_ZONE = 100_000;
+
+interface ZoneOffsets {
+  zone: Zone;
+  /** Offset in minutes by UTC hour number; NaN for an hour in which the offset changes. */
+  byHour: Map<number, number>;
+}
+
+const zones = new Map<string, ZoneOffsets>();
+
+function offsetsOf(name: string): ZoneOffsets {
+  let entry = zones.get(name);
+  if (!entry) {
+    entry = { zone: Info.normalizeZone(name), byHour: new Map() };
+    zones.set(name, entry);
+  }
+  return entry;
+}
+
+/** Minutes east of UTC in `zone` at `ms`, as luxon reads it. */
+function offsetAt(entry: ZoneOffsets, ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = entry.byHour.get(hour);
+  if (offset === undefined) {
+    const start = hour * HOUR_MS;
+    const first = entry.zone.offset(start);
+    offset = entry.zone.offset(start + HOUR_MS - 1) === first ? first : NaN;
+    if (entry.byHour.size >= MAX_HOURS_PER_ZONE) entry.byHour.clear();
+    entry.byHour.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? entry.zone.offset(ms) : offset;
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** Minutes east of UTC in `zone` at `instant`; the same as `utcOffsetMinutes`. */
+export function zoneOffsetMinutes(instant: Date, zone: string): number {
+  return offsetAt(offsetsOf(zone), instant.getTime());
+}
+
+/** The local wall time of `instant` in `zone` with milliseconds and offset; the same as `formatLocal`. */
+export function localTime(instant: Date, zone: string): string {
+  const ms = instant.getTime();
+  if (!(ms >= FIRST_MS && ms <= LAST_MS)) return formatLocal(instant, zone);
+  const entry = offsetsOf(zone);
+  const offset = offsetAt(entry, ms);
+  const wall = new Date(ms + offset * MINUTE_MS).toISOString().slice(0, 23);
+  // luxon writes Z for a fixed zero offset (the zone "UTC") and truncates fractions of minutes.
+  if (offset === 0 && entry.zone.isUniversal) return `${wall}Z`;
+  const abs = Math.abs(offset);
+  return `${wall}${offset < 0 ? "-" : "+"}${pad2(Math.trunc(abs / 60))}:${pad2(Math.trunc(abs % 60))}`;
+}
