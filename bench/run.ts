@@ -28,8 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const FIRST_DAY = "2026-01-05";
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
-// The service processes share the signing secret the first start kept in the database.
-const BENCH_SERVICE_ENV = { LOG_LEVEL: "warn", JWT_SECRET: "" };
+// Service processes run as in production and share the signing secret the first start kept in the database.
+const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "" };
 
 function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL!);
@@ -146,7 +146,8 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
 async function main(): Promise<void> {
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
-  const runtime = await startRuntime({ ...loadConfig(), databaseUrl: url, logLevel: "warn" });
+  // The bulk load runs statements far longer than a request may.
+  const runtime = await startRuntime({ ...loadConfig(), databaseUrl: url, logLevel: "warn", statementTimeoutMs: 600_000, scheduledJobs: false });
   const { organization, apiKey } = await runtime.services.organizations.createTrusted({ name: "Bench Co", timezone: "America/New_York" });
   const seeded = process.hrtime.bigint();
   const bench = await seedBenchOrganization(runtime.db, organization.id, { locations: 50, staff: 2000, shiftsPerStaff: SHIFTS_PER_STAFF, firstDay: FIRST_DAY });
