@@ -5,7 +5,6 @@ export interface Config {
   dataDir: string;
   platformApiKey: string | undefined;
   jwtSecret: string | undefined;
-  production: boolean;
   logLevel: string;
   /** Milliseconds a database statement may run before it is cancelled (PostgreSQL server only). */
   statementTimeoutMs: number;
@@ -22,7 +21,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || "./.data",
     platformApiKey: env.PLATFORM_API_KEY || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
-    production: env.NODE_ENV === "production",
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "silent" : "info"),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 3600),

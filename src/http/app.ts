@@ -9,7 +9,6 @@ import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
 import { Services } from "../app/services";
-import { Config } from "../config";
 import { AppError } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
@@ -33,7 +32,6 @@ declare module "express-serve-static-core" {
 }
 
 export interface AppParts {
-  config: Config;
   db: DataSource;
   services: Services;
   logger: Logger;
@@ -54,7 +52,7 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
-  const { config, db, services, logger } = parts;
+  const { db, services, logger } = parts;
   const schema = graphqlSchema();
   const compiled = compileRoutes(schema, restRoutes);
   const openapi = withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes);
@@ -137,12 +135,10 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
         },
       },
     ],
+    // Internal errors say nothing of their cause (no SQL, table or stack); the log has them whole.
     formatError: (formatted: GraphQLFormattedError, error: unknown) => {
       const clientError = toClientError(error as Error);
-      const cause = unwrapResolverError(error) as Error | undefined;
-      // Internal errors say nothing of their cause in production; the log has it whole.
-      const message = !clientError.internal || config.production ? clientError.message : `${clientError.message}: ${cause?.message ?? ""}`;
-      return { message, locations: formatted.locations, path: formatted.path, extensions: { code: clientError.code, details: clientError.details } };
+      return { message: clientError.message, locations: formatted.locations, path: formatted.path, extensions: { code: clientError.code, details: clientError.details } };
     },
   });
   await apollo.start();

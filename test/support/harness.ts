@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import request from "supertest";
 import { FixedClock } from "../../src/common/clock";
 import { loadConfig, Config } from "../../src/config";
@@ -22,7 +23,7 @@ export class TestService {
     private readonly database: TestDatabase,
   ) {}
 
-  static async start(options: { now?: string; env?: Record<string, string> } = {}): Promise<TestService> {
+  static async start(options: { now?: string; env?: Record<string, string>; logger?: Logger } = {}): Promise<TestService> {
     const database = await createTestDatabase();
     const clock = new FixedClock(new Date(options.now ?? TEST_NOW));
     const config: Config = loadConfig({
@@ -34,7 +35,7 @@ export class TestService {
       ...(database.url ? { DATABASE_URL: database.url } : {}),
       ...options.env,
     });
-    const runtime = await startRuntime(config, { clock });
+    const runtime = await startRuntime(config, { clock, logger: options.logger });
     return new TestService(runtime, clock, database);
   }
 
