@@ -18,6 +18,11 @@ export class AppError extends Error {
     super(message);
     this.name = "AppError";
   }
+
+  /** GraphQL executors copy a cause's extensions onto the error they report. */
+  get extensions(): { code: string } {
+    return { code: this.code };
+  }
 }
 
 export const badRequest = (message: string, details: ErrorDetail[] = []) =>

@@ -12,6 +12,7 @@ import { Services } from "../app/services";
 import { AppError } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
+import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
 import { queryLimitsRule } from "../graphql/limits";
 import { graphqlSchema } from "../graphql/schema";
@@ -111,7 +112,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   };
 
   const apollo = new ApolloServer<RequestContext>({
-    schema,
+    gateway: compiledExecutor(schema),
     introspection: true,
     validationRules: [queryLimitsRule()],
     includeStacktraceInErrorResponses: false,

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import {
   DocumentNode,
-  execute,
   GraphQLError,
   getNamedType,
   GraphQLSchema,
@@ -21,6 +20,7 @@ import { permissionsOf, requireAnyPermission } from "../auth/authorization";
 import { Permission } from "../auth/permissions";
 import { badRequest, invalidField, notFound, unauthenticated } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
+import { compileOperation, OperationRunner } from "../graphql/compiled-operations";
 import { queryLimitsRule } from "../graphql/limits";
 import type { RequestContext } from "../graphql/context";
 import { Loaders } from "../loaders/loaders";
@@ -31,6 +31,8 @@ export interface CompiledRoute {
   /** The permissions guarding the route's root field (any one suffices); undefined when unguarded. */
   permissions: Permission[] | undefined;
   document: DocumentNode;
+  /** The operation, compiled once. */
+  run: OperationRunner;
   operation: OperationDefinitionNode;
   rootField: string;
   variables: Map<string, VariableDefinitionNode>;
@@ -55,6 +57,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
       route,
       permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
       document,
+      run: compileOperation(schema, document),
       operation,
       rootField: root.alias?.value ?? root.name.value,
       variables: new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v])),
@@ -149,7 +152,7 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
   // The field's own guard, checked before the body is read: a caller without the permission learns nothing from validation.
   if (c.permissions) requireAnyPermission(context.actor, c.permissions);
   const variableValues = variablesFor(c, req, schema);
-  const result = await execute({ schema, document: c.document, variableValues, contextValue: context });
+  const result = await c.run(context, variableValues);
   if (result.errors?.length) throw result.errors[0];
   return (result.data as Record<string, unknown>)[c.rootField];
 }
