@@ -16,7 +16,8 @@ const FIRST_NAMES = ["Ava", "Ben", "Chloe", "Diego", "Emma", "Farid", "Grace", "
 /**
  * A demo organization that looks like a real one, created through the services as a manager
  * would: two locations in different time zones, roles with wages, a dozen staff members, break
- * types, last week's shifts, next week's published schedule and an open shift to claim.
+ * types, last week's shifts, next week's published schedule, an open shift to claim, and vacation
+ * and sick-leave policies with balances and a few requests.
  */
 export async function seedDemoOrganization(services: Services, now: Date): Promise<DemoOrganization> {
   const name = "Harbor & Pine Bistro";
@@ -76,6 +77,43 @@ export async function seedDemoOrganization(services: Services, now: Date): Promi
     await services.openShifts.create(actor, location.id, { roleId: roles[1].id, startDate: day(2, 5, 10), endDate: day(2, 5, 16), staffCountRequired: 2, requireApproval: false });
     await services.scheduleDrafts.publish(actor, location.id, { startDate: next.toISODate()!, endDate: next.plus({ days: 6 }).toISODate()! });
   }
+  // Time off: 80 h of vacation for everyone, sick leave accruing per hour worked, and requests.
+  const types = await services.timeOffPolicies.listTypes(actor);
+  const typeId = (type: string) => types.find((t) => t.type === type)!.id;
+  const vacation = await services.timeOffPolicies.create(actor, {
+    name: "Vacation",
+    typeId: typeId("Vacation"),
+    units: "days",
+    fullDayDuration: 8,
+    carryoverLimit: 40,
+    defaultSettings: { assignedStaff: { type: "All" } },
+    workerPolicies: staff.map(({ member }) => ({ workerId: member.id, hoursBalance: 80, isIncluded: true })),
+  });
+  await services.timeOffPolicies.activate(actor, vacation.id);
+  const sick = await services.timeOffPolicies.create(actor, {
+    name: "Sick leave",
+    typeId: typeId("Sick"),
+    units: "hours",
+    requiresApproval: false,
+    allowNegativeBalance: true,
+    limitSettings: { isFixedAmount: false, perHourEarnings: { hoursEarned: 1, hoursWorked: 30, isLimitedMaximumBalance: true, maximumHoursBalance: 40 } },
+    defaultSettings: { assignedStaff: { type: "All" } },
+  });
+  await services.timeOffPolicies.activate(actor, sick.id);
+  const inAMonth = lastMonday.plus({ weeks: 5 });
+  for (const [i, { member }] of staff.slice(0, 4).entries()) {
+    const dayOff = inAMonth.plus({ days: i });
+    const request = await services.timeOffRequests.create(actor, {
+      workerId: member.id,
+      policyId: vacation.id,
+      startTime: dayOff.toFormat("yyyy-MM-dd'T'00:00:00"),
+      endTime: dayOff.toFormat("yyyy-MM-dd'T'23:59:59"),
+      isAllDay: true,
+      note: i % 2 ? "Family visit" : "Dentist",
+    });
+    if (i < 2) await services.timeOffRequests.approve(actor, request.id);
+  }
+
   const token = await services.access.exchangeToken({ apiKey });
   return { organizationId: organization.id, name, apiKey, token: token.accessToken, expiresIn: token.expiresIn };
 }

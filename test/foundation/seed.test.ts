@@ -18,5 +18,9 @@ describe("demo data", () => {
     expect(week.errors).toBeUndefined();
     expect(week.data?.timesheets.shifts).toHaveLength(60);
     expect(week.data?.timesheets.totals.duration).toBe(60 * 480);
+    const requests = await t.as(demo.token).get(`/api/organizations/${demo.organizationId}/time-off-requests`);
+    expect(requests.body.map((r: { status: string }) => r.status).sort()).toEqual(["approved", "approved", "pending", "pending"]);
+    const policies = await t.as(demo.token).get(`/api/organizations/${demo.organizationId}/policies`);
+    expect(policies.body.map((p: { name: string; assignedStaffCount: number }) => [p.name, p.assignedStaffCount]).sort()).toEqual([["Sick leave", 12], ["Vacation", 12]]);
   });
 });
