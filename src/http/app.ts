@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
 import { GraphQLFormattedError } from "graphql";
@@ -118,6 +118,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     includeStacktraceInErrorResponses: false,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      // No HTTP caching of answers here; the plugin would otherwise wrap every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
       {
         async requestDidStart() {
           return {
