@@ -24,6 +24,22 @@ describe("locations, roles, staff and access roles", () => {
     expect((await api.get(`${base()}/locations/not-a-uuid`)).status).toBe(404);
   });
 
+  it("keeps a location or role that shifts still use, saying so (409)", async () => {
+    const busy = await t.organization("Busy");
+    const api = t.as(busy.token);
+    const at = `/api/organizations/${busy.id}`;
+    const loc = (await api.post(`${at}/locations`, { name: "Busy", timezone: "UTC" })).body;
+    const role = (await api.post(`${at}/roles`, { name: "Busy role" })).body;
+    const staff = (await api.post(`${at}/staff`, { name: "Busy staff", roleIds: [role.id], locationIds: [loc.id] })).body;
+    expect((await api.post("/api/timesheets", { employeeId: staff.id, locationId: loc.id, roleId: role.id, startTime: "2026-03-01T09:00:00Z", endTime: "2026-03-01T17:00:00Z" })).status).toBe(201);
+    for (const path of [`${at}/locations/${loc.id}`, `${at}/roles/${role.id}`]) {
+      const refused = await api.delete(path);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toMatch(/still used by shifts/);
+      expect((await api.get(path)).status).toBe(200);
+    }
+  });
+
   it("validates locations: IANA zone, types, unknown fields, nulls", async () => {
     const api = t.as(org.token);
     const cases: [object, string][] = [
