@@ -149,6 +149,10 @@ export class ShiftService {
     const location = locationId === undefined ? undefined : filterId(locationId, "locationId");
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
+      // A location of another organization is as unknown as one that does not exist.
+      if (location && !(await manager.query("SELECT 1 FROM locations WHERE organization_id = $1 AND id = $2", [org, location])).length) {
+        throw notFound("Location");
+      }
       const rows = await selectShifts(manager, { organizationId: org, startDate: day, endDate: day, locationId: location });
       const byLocation = new Map<string, ShiftRow[]>();
       for (const r of rows) byLocation.set(r.location_id, [...(byLocation.get(r.location_id) ?? []), r]);
