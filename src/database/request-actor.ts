@@ -6,6 +6,16 @@ export interface RequestActor {
   staffId: string | null;
   apiKeyId: string | null;
   requestId: string;
+  /** The version of a record the caller read (If-Match `"<id>@<updatedAt>"`); the database refuses to change it from another. */
+  ifMatch?: { id: string; version: string };
+}
+
+const RECORD_VERSION = /^"?([0-9a-f-]{36})@([0-9T:.Z-]{20,30})"?$/i;
+
+/** The record version an If-Match header names, if it names one. */
+export function recordVersionOf(ifMatch: string | undefined): RequestActor["ifMatch"] {
+  const m = RECORD_VERSION.exec(ifMatch?.trim().replace(/^W\//, "") ?? "");
+  return m ? { id: m[1].toLowerCase(), version: m[2] } : undefined;
 }
 
 /** Carries the request's actor through every await of the request, down to its database calls. */

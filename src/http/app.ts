@@ -22,7 +22,7 @@ import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
 import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
-import { requestActor } from "../database/request-actor";
+import { recordVersionOf, requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
 
@@ -153,7 +153,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       res.locals.context = context;
       const actor = context.actor;
       // Everything this request does from here on is done for this actor; the audit trail says so.
-      requestActor.run({ staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id }, next);
+      const ifMatch = recordVersionOf(req.get("if-match"));
+      requestActor.run({ staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id, ...(ifMatch ? { ifMatch } : {}) }, next);
     } catch (error) {
       const e = toClientError(error as Error);
       if (req.baseUrl === "/graphql") {

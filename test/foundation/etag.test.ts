@@ -32,4 +32,23 @@ describe("ETag and If-Match", () => {
     expect(fresh.body.hourlyWage).toBe(25);
     expect((await api.get(path)).headers.etag).toBe(fresh.headers.etag);
   });
+
+  it("lets a GraphQL mutation pass the version it read, and the database refuses a stale one", async () => {
+    const api = t.as(org.token);
+    const created = await api.post(`/api/organizations/${org.id}/locations`, { name: "Dock", timezone: "UTC" });
+    const read = await api.get(`/api/organizations/${org.id}/locations/${created.body.id}`);
+    expect(read.headers.etag).toBe(`"${created.body.id}@${created.body.updatedAt}"`);
+    const rename = (name: string, ifMatch: string) =>
+      t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("If-Match", ifMatch)
+        .send({ query: "mutation($id: ID!, $name: String) { updateLocation(id: $id, input: { name: $name }) { name updatedAt } }", variables: { id: created.body.id, name } });
+
+    const first = await rename("Dock A", read.headers.etag);
+    expect(first.body.errors).toBeUndefined();
+    // The same, now stale, version again: the write itself is refused, in the database.
+    const stale = await rename("Dock B", read.headers.etag);
+    expect(stale.body.errors[0].extensions.code).toBe("PRECONDITION_FAILED");
+    expect((await api.get(`/api/organizations/${org.id}/locations/${created.body.id}`)).body.name).toBe("Dock A");
+    const fresh = await rename("Dock C", `"${created.body.id}@${first.body.data.updateLocation.updatedAt}"`);
+    expect(fresh.body.data.updateLocation.name).toBe("Dock C");
+  });
 });
