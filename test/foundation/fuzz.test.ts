@@ -1,13 +1,16 @@
 import fc from "fast-check";
+import { getNamedType, isObjectType } from "graphql";
+import { graphqlSchema } from "../../src/graphql/schema";
 import { restRoutes } from "../../src/rest/routes";
 import { TestOrganization, TestService } from "../support/harness";
 import { fillPath, victimRecords } from "../support/records";
 
 /**
- * Hostile input on every REST path: bodies built from each path's own input fields (read from the
- * OpenAPI document) with wrong types, nulls, huge strings and arrays, deep nesting, invalid dates
- * and time zones, SQL and script fragments and unknown fields. Never a 5xx; a refusal always has
- * the error body; and a refused request writes nothing (the audit trail would show it).
+ * Hostile input on every REST path and every GraphQL mutation: bodies built from each path's own
+ * input fields (read from the OpenAPI document) and variables for each mutation's arguments, with
+ * wrong types, nulls, huge strings and arrays, deep nesting, invalid dates and time zones, SQL and
+ * script fragments and unknown fields. Never a 5xx or an internal error; a refusal always has the
+ * error body (or code); and a refused request writes nothing (the audit trail would show it).
  */
 const hostileString = fc.oneof(
   fc.string(),
@@ -78,5 +81,30 @@ describe("hostile input on every REST path", () => {
     // The token held all along, and the input reached the paths' validation rather than a guard.
     expect(statuses.get(401)).toBeUndefined();
     expect(statuses.get(400)).toBeGreaterThan(routes.length);
+  });
+
+  it("never answers a GraphQL mutation with an internal error, and writes nothing when it refuses", async () => {
+    const schema = graphqlSchema();
+    const mutations = Object.values(schema.getMutationType()!.getFields()).filter((f) => f.name !== "createOrganization");
+    const problems: string[] = [];
+    const id = fc.oneof(fc.constantFrom(...Object.values(ids)), hostileString);
+    for (const field of mutations) {
+      const definitions = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ");
+      const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
+      const selection = isObjectType(getNamedType(field.type)) ? "{ __typename }" : "";
+      const query = `mutation${definitions ? `(${definitions})` : ""} { ${field.name}${args ? `(${args})` : ""} ${selection} }`;
+      const variables = fc.record(Object.fromEntries(field.args.map((a) => [a.name, getNamedType(a.type).name === "ID" ? id : hostileValue])));
+      await fc.assert(
+        fc.asyncProperty(variables, async (vars) => {
+          const before = await auditCount();
+          const res = await t.gql(org.token, query, vars as Record<string, unknown>);
+          const codes = (res.errors ?? []).map((e) => e.extensions?.code);
+          if (codes.includes("INTERNAL_SERVER_ERROR") || codes.some((c) => !c)) problems.push(`${field.name}: ${JSON.stringify(res.errors).slice(0, 300)} for ${JSON.stringify(vars).slice(0, 200)}`);
+          if (res.errors?.length && (await auditCount()) !== before) problems.push(`${field.name} refused but wrote a row`);
+        }),
+        { numRuns: 8, seed: 20261123 },
+      );
+    }
+    expect(problems.slice(0, 20)).toEqual([]);
   });
 });
