@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { ApolloServer } from "@apollo/server";
@@ -91,7 +92,16 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   app.use(graphiqlRouter());
 
-  app.use(express.json({ limit: BODY_LIMIT, type: ["application/json", "application/*+json"] }));
+  app.use(
+    express.json({
+      limit: BODY_LIMIT,
+      type: ["application/json", "application/*+json"],
+      // Invalid UTF-8 would otherwise be decoded into replacement characters and stored as if meant.
+      verify: (_req, _res, buf) => {
+        if (!isUtf8(buf)) throw Object.assign(new Error("The request body is not valid UTF-8"), { status: 400, type: "encoding.invalid" });
+      },
+    }),
+  );
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
 
@@ -182,6 +192,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     const e = error as { type?: string; status?: number };
     if (e?.type === "entity.too.large") return sendError(res, req, { code: "PAYLOAD_TOO_LARGE", message: `The request body exceeds ${BODY_LIMIT}`, status: 413, details: [] });
     if (e?.type === "entity.parse.failed") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid JSON", status: 400, details: [] });
+    if (e?.type === "encoding.invalid") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid UTF-8", status: 400, details: [] });
     if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
     const clientError = error instanceof AppError ? toClientError(error) : toClientError(error as Error);
     if (clientError.internal) onInternalError(req, error);

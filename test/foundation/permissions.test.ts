@@ -1,5 +1,6 @@
 import { permissionsOf } from "../../src/auth/authorization";
 import { SYSTEM_ACCESS_ROLES } from "../../src/auth/permissions";
+import { graphqlSchema } from "../../src/graphql/schema";
 import { restRoutes } from "../../src/rest/routes";
 import { TestOrganization, TestService } from "../support/harness";
 import { fillPath, victimRecords } from "../support/records";
@@ -52,5 +53,14 @@ describe("a Worker's token on every manager's path", () => {
     const { token } = await t.staffWithToken(org, "Worker", { roleIds: [ids.role], locationIds: [ids.location] });
     expect((await t.as(token).get(`/api/organizations/${org.id}/locations`)).status).toBe(200);
     expect((await t.as(token).get(`/api/timesheets?startDate=2026-03-01&endDate=2026-03-07`)).status).toBe(200);
+  });
+
+  it("guards every query and mutation of the schema but the two public ones", () => {
+    const schema = graphqlSchema();
+    const unguarded = [
+      ...Object.keys(schema.getQueryType()!.getFields()).filter((name) => permissionsOf("query", name) === undefined),
+      ...Object.keys(schema.getMutationType()!.getFields()).filter((name) => permissionsOf("mutation", name) === undefined),
+    ];
+    expect(unguarded.sort()).toEqual(["createOrganization", "exchangeToken"]);
   });
 });
