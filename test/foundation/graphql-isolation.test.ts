@@ -1,65 +1,92 @@
-import { getNamedType, GraphQLField, GraphQLObjectType, isNonNullType, isObjectType, isScalarType, isEnumType } from "graphql";
-import { graphqlSchema } from "../../src/graphql/schema";
+import { carriesId, idsTakenBy, operationCalling, rootFields } from "../support/graphql-arguments";
 import { TestOrganization, TestService } from "../support/harness";
-import { victimRecords } from "../support/records";
+import { recordIdFor, victimRecords } from "../support/records";
 
-/** A value for a scalar argument that is not an id. */
-const SCALAR_VALUES: Record<string, unknown> = { String: "2026-03-02", Boolean: true, Int: 10, Float: 1 };
+/** Every object in a GraphQL answer, nested ones included. */
+function objectsIn(value: unknown): Record<string, unknown>[] {
+  if (Array.isArray(value)) return value.flatMap(objectsIn);
+  if (value && typeof value === "object") return [value as Record<string, unknown>, ...Object.values(value).flatMap(objectsIn)];
+  return [];
+}
 
 /**
- * Every GraphQL query and mutation that takes an id, called with a token of another organization
- * and each of the victim's record ids in turn: no data of the victim's, mutations refused, nothing
- * changed.
- * Generated from the schema, so a new operation is covered the day it is added. (Operations whose
- * other required arguments are input objects are covered through their REST paths.)
+ * Every GraphQL query and mutation that takes an id anywhere in its arguments (nested inputs
+ * included), called with a token of another organization: no data of the victim's, mutations
+ * refused, nothing of the victim's changed. Generated from the schema, so a new operation is
+ * covered the day it is added.
  */
 describe("tenant isolation across the GraphQL schema", () => {
   let t: TestService;
   let victim: TestOrganization;
+  let intruder: TestOrganization;
   let ids: Record<string, string>;
+  let intruderIds: Record<string, string>;
+  const candidates = rootFields().filter(([, field]) => field.args.some((a) => carriesId(a.type, a.name)));
+
   beforeAll(async () => {
     t = await TestService.start();
     victim = await t.organization("Victim");
     ids = await victimRecords(t, victim);
+    intruder = await t.organization("Intruder");
+    intruderIds = await victimRecords(t, intruder, "Intruder's");
   });
   afterAll(() => t.stop());
 
-  it("shows another organization's token nothing of the victim's and changes nothing", async () => {
-    const schema = graphqlSchema();
-    const intruder = await t.organization("Intruder");
-    const candidates: [string, GraphQLField<unknown, unknown>][] = [];
-    for (const [kind, type] of [["query", schema.getQueryType()], ["mutation", schema.getMutationType()]] as const) {
-      for (const field of Object.values((type as GraphQLObjectType).getFields())) {
-        const hasId = field.args.some((a) => getNamedType(a.type).name === "ID");
-        const fillable = field.args.every((a) => !isNonNullType(a.type) || getNamedType(a.type).name === "ID" || SCALAR_VALUES[getNamedType(a.type).name] !== undefined);
-        if (hasId && fillable) candidates.push([kind, field]);
-      }
-    }
-    expect(candidates.length).toBeGreaterThan(15);
-    const count = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [victim.id]))[0].n);
-    const before = await count();
+  const victimChanges = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [victim.id]))[0].n);
+
+  /** What is wrong with the intruder's answer, if anything. */
+  async function intrusion(kind: string, operation: string): Promise<string | undefined> {
+    const res = await t.gql(intruder.token, operation);
+    // An error without a path refused the document itself: the call never reached the resolver.
+    if (res.errors?.some((e) => !e.path || e.extensions.code === "INTERNAL_SERVER_ERROR")) return JSON.stringify(res.errors).slice(0, 200);
+    // A query filtered by a foreign id may answer (with the intruder's own, empty, results); a
+    // mutation given a foreign record must fail, or refuse the item (bulk operations answer each
+    // item on its own); neither may show a record of the victim's.
+    const shown = objectsIn(res.data);
+    const victims = new Set(Object.values(ids));
+    if (shown.some((o) => victims.has(o.id as string) || o.organizationId === victim.id) || JSON.stringify(res.data ?? {}).includes("Secret")) return `leaked ${JSON.stringify(res.data).slice(0, 200)}`;
+    const refused = !!res.errors?.length || shown.some((o) => (o.error as { code?: string } | null)?.code);
+    if (kind === "mutation" && !refused) return `accepted: ${JSON.stringify(res.data).slice(0, 200)}`;
+    return undefined;
+  }
+
+  it("covers every operation that takes an id, inside input objects too", () => {
+    // 71 operations take an id as an argument of their own (many of them an input object besides);
+    // 12 more only inside an input object (clockIn, createShift, createStaffMember, lockDay, …).
+    expect(candidates.length).toBeGreaterThanOrEqual(83);
+    expect(candidates.map(([, f]) => f.name)).toEqual(expect.arrayContaining(["createShift", "clockIn", "createStaffMember", "lockDay", "createBreakType"]));
+  });
+
+  it("shows another organization's token nothing of the victim's and changes nothing, whichever record it names", async () => {
+    const before = await victimChanges();
     const failures: string[] = [];
     for (const [kind, field] of candidates) {
-      const selection = isObjectType(getNamedType(field.type)) ? "{ __typename }" : "";
       for (const [record, id] of Object.entries(ids)) {
-        const args = field.args
-          .filter((a) => isNonNullType(a.type) || getNamedType(a.type).name === "ID")
-          .map((a) => {
-            const named = getNamedType(a.type);
-            const value = named.name === "ID" ? id : isScalarType(named) || isEnumType(named) ? SCALAR_VALUES[named.name] : undefined;
-            return value === undefined ? "" : `${a.name}: ${JSON.stringify(value)}`;
-          })
-          .filter(Boolean)
-          .join(", ");
-        const res = await t.gql(intruder.token, `${kind} { ${field.name}(${args}) ${selection} }`);
-        // A query filtered by a foreign id may answer (with the intruder's own, empty, results); a
-        // mutation on a foreign record must fail; neither may show anything of the victim's.
-        const shown = JSON.stringify(res.data ?? {});
-        const leaked = shown.includes("Secret") || Object.values(ids).some((v) => shown.includes(v));
-        if ((kind === "mutation" && !res.errors?.length) || leaked) failures.push(`${kind} ${field.name} with the victim's ${record}: ${shown.slice(0, 160)}`);
+        const wrong = await intrusion(kind, operationCalling(kind, field, () => id));
+        if (wrong) failures.push(`${kind} ${field.name} with the victim's ${record}: ${wrong}`);
       }
     }
     expect(failures).toEqual([]);
-    expect(await count()).toBe(before);
+    expect(await victimChanges()).toBe(before);
+  });
+
+  it("refuses a single foreign id hidden among the intruder's own records, wherever the operation takes it", async () => {
+    // A resolver that checks the first id it is given but not the others is caught only when the
+    // others are valid: each id in turn is the victim's record of its kind, the rest the intruder's.
+    const before = await victimChanges();
+    const failures: string[] = [];
+    let calls = 0;
+    for (const [kind, field] of candidates) {
+      for (let foreign = 0; foreign < idsTakenBy(kind, field); foreign++) {
+        let place = 0;
+        const operation = operationCalling(kind, field, (name) => recordIdFor(field, name, place++ === foreign ? ids : intruderIds));
+        const wrong = await intrusion(kind, operation);
+        if (wrong) failures.push(`${kind} ${field.name} with the victim's id at place ${foreign}: ${wrong}\n  ${operation}`);
+        calls++;
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(calls).toBeGreaterThanOrEqual(160);
+    expect(await victimChanges()).toBe(before);
   });
 });

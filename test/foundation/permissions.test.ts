@@ -2,10 +2,14 @@ import { permissionsOf } from "../../src/auth/authorization";
 import { SYSTEM_ACCESS_ROLES } from "../../src/auth/permissions";
 import { graphqlSchema } from "../../src/graphql/schema";
 import { restRoutes } from "../../src/rest/routes";
+import { operationCalling, rootFields } from "../support/graphql-arguments";
 import { TestOrganization, TestService } from "../support/harness";
-import { fillPath, victimRecords } from "../support/records";
+import { fillPath, recordIdFor, victimRecords } from "../support/records";
 
 const WORKER = new Set(SYSTEM_ACCESS_ROLES.find((r) => r.name === "Worker")!.permissions);
+
+/** Whether a guard (any one of its permissions suffices) refuses the Worker access role; unguarded and any-caller fields do not. */
+const refusesWorker = (guard: string[] | undefined) => guard !== undefined && guard.length > 0 && !guard.some((p) => WORKER.has(p as never));
 
 /** The guard of a route's root field, read from its GraphQL operation. */
 function guardOf(operation: string): string[] | undefined {
@@ -31,10 +35,7 @@ describe("a Worker's token on every manager's path", () => {
 
   it("answers 403 and changes nothing", async () => {
     const { token } = await t.staffWithToken(org, "Worker");
-    const managerOnly = restRoutes.filter((r) => {
-      const guard = guardOf(r.operation);
-      return guard !== undefined && guard.length > 0 && !guard.some((p) => WORKER.has(p as never));
-    });
+    const managerOnly = restRoutes.filter((r) => refusesWorker(guardOf(r.operation)));
     expect(managerOnly.length).toBeGreaterThan(40);
     const count = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [org.id]))[0].n);
     const before = await count();
@@ -44,6 +45,26 @@ describe("a Worker's token on every manager's path", () => {
       const res = await t.as(token)[method](fillPath(route.path, org.id, ids), {});
       if (res.status !== 403 || res.body.error?.code !== "FORBIDDEN") failures.push(`${route.method} ${route.path} → ${res.status}`);
       if (/Secret/.test(JSON.stringify(res.body))) failures.push(`${route.method} ${route.path} leaked data`);
+    }
+    expect(failures).toEqual([]);
+    expect(await count()).toBe(before);
+  });
+
+  it("answers FORBIDDEN to every manager's query and mutation, with no data, and changes nothing", async () => {
+    const { token } = await t.staffWithToken(org, "Worker");
+    // Generated from the schema and the fields' own guards: what a Worker may call (their own time
+    // clock, requests, claims) is left out by its permissions, not by a list.
+    const managerOnly = rootFields().filter(([kind, field]) => refusesWorker(permissionsOf(kind, field.name)));
+    expect(managerOnly.length).toBeGreaterThanOrEqual(60);
+    const count = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [org.id]))[0].n);
+    const before = await count();
+    const failures: string[] = [];
+    for (const [kind, field] of managerOnly) {
+      // The organization's own records, each where its name says: were the guard missing, the call would act.
+      const res = await t.gql(token, operationCalling(kind, field, (name) => recordIdFor(field, name, ids)));
+      const codes = (res.errors ?? []).map((e) => e.extensions.code);
+      if (!codes.length || codes.some((c) => c !== "FORBIDDEN")) failures.push(`${kind} ${field.name} → ${JSON.stringify(res.errors ?? res.data).slice(0, 200)}`);
+      if (Object.values(res.data ?? {}).some((v) => v !== null)) failures.push(`${kind} ${field.name} answered data: ${JSON.stringify(res.data).slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
     expect(await count()).toBe(before);

@@ -85,7 +85,7 @@ export class TestService {
     const req = this.http.post("/graphql").set("Content-Type", "application/json");
     if (token) req.set("Authorization", `Bearer ${token}`);
     const res = await req.send({ query, variables });
-    return res.body as { data?: Record<string, any>; errors?: { message: string; extensions: { code: string; details?: unknown[] } }[] };
+    return res.body as { data?: Record<string, any>; errors?: { message: string; path?: (string | number)[]; extensions: { code: string; details?: unknown[] } }[] };
   }
 
   /** A staff member with a token of their own, holding the named system access role. */

@@ -2,22 +2,23 @@ import { TestOrganization, TestService } from "./harness";
 
 /**
  * One record of every kind an organization holds (location, role, staff, break type, shift, note,
- * schedule entry and draft, open shift and preference, policy, time-off request), made through
- * the REST API, by the name tests use to fill path parameters.
+ * schedule entry and draft, open shift and preference, policy type, policy, worker policy, time-off
+ * request), made through the REST API, by the name tests use to fill path parameters. Their names
+ * start with `label`: the word leak checks look for in answers.
  */
-export async function victimRecords(t: TestService, org: TestOrganization): Promise<Record<string, string>> {
+export async function victimRecords(t: TestService, org: TestOrganization, label = "Secret"): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   const api = t.as(org.token);
   const base = `/api/organizations/${org.id}`;
-  ids.location = (await api.post(`${base}/locations`, { name: "Secret", timezone: "UTC" })).body.id;
-  ids.role = (await api.post(`${base}/roles`, { name: "Secret role", hourlyWage: 20 })).body.id;
-  ids.staff = (await api.post(`${base}/staff`, { name: "Secret staff", roleIds: [ids.role], locationIds: [ids.location] })).body.id;
+  ids.location = (await api.post(`${base}/locations`, { name: label, timezone: "UTC" })).body.id;
+  ids.role = (await api.post(`${base}/roles`, { name: `${label} role`, hourlyWage: 20 })).body.id;
+  ids.staff = (await api.post(`${base}/staff`, { name: `${label} staff`, roleIds: [ids.role], locationIds: [ids.location] })).body.id;
   ids.accessRole = (await api.get(`${base}/access-roles`)).body[0].id;
   // A key of its own: revoking the organization's first key would end the tests' token.
   ids.apiKey = (await api.post(`${base}/api-keys`, { name: "Spare key" })).body.apiKey.id;
-  ids.breakType = (await api.post(`${base}/locations/${ids.location}/breaks`, { name: "Secret break", durationMinutes: 30, frequencyMinutes: 0, paid: false, mandatory: false, enabled: true })).body.id;
+  ids.breakType = (await api.post(`${base}/locations/${ids.location}/breaks`, { name: `${label} break`, durationMinutes: 30, frequencyMinutes: 0, paid: false, mandatory: false, enabled: true })).body.id;
   ids.shift = (await api.post("/api/timesheets", { employeeId: ids.staff, locationId: ids.location, roleId: ids.role, startTime: "2026-03-02T09:00:00Z", endTime: "2026-03-02T17:00:00Z" })).body.id;
-  ids.note = (await api.post(`/api/timesheets/${ids.shift}/notes`, { text: "Secret note" })).body.id;
+  ids.note = (await api.post(`/api/timesheets/${ids.shift}/notes`, { text: `${label} note` })).body.id;
   const schedules = `${base}/locations/${ids.location}/schedules`;
   await api.post(`${schedules}/drafts`, { workerId: ids.staff, roleId: ids.role, startTime: "2026-03-10T09:00:00Z", endTime: "2026-03-10T17:00:00Z" });
   await api.post(`${schedules}/publish`, { startDate: "2026-03-10", endDate: "2026-03-10" });
@@ -26,9 +27,11 @@ export async function victimRecords(t: TestService, org: TestOrganization): Prom
   const openShifts = `${base}/locations/${ids.location}/open-shifts`;
   ids.openShift = (await api.post(openShifts, { roleId: ids.role, startDate: "2026-03-12T09:00:00Z", endDate: "2026-03-12T17:00:00Z", staffCountRequired: 2 })).body.id;
   ids.preference = (await api.post(`${openShifts}/${ids.openShift}/preferences`, { workerId: ids.staff, preference: "PREFERRED" })).body.id;
-  const vacation = (await api.get(`${base}/policy-types`)).body.find((x: { type: string }) => x.type === "Vacation").id;
-  ids.policy = (await api.post(`${base}/policies`, { name: "Secret policy", typeId: vacation, allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } })).body.id;
+  ids.policyType = (await api.get(`${base}/policy-types`)).body.find((x: { type: string }) => x.type === "Vacation").id;
+  ids.policy = (await api.post(`${base}/policies`, { name: `${label} policy`, typeId: ids.policyType, allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } })).body.id;
   await api.patch(`${base}/policies/${ids.policy}/activate`);
+  // The policy includes every staff member: the staff member's balance on it.
+  ids.workerPolicy = (await api.get(`${base}/worker-policies?policyId=${ids.policy}`)).body[0]?.id;
   ids.request = (await api.post(`${base}/time-off-requests`, { workerId: ids.staff, policyId: ids.policy, startTime: "2026-04-01T09:00:00Z", endTime: "2026-04-01T17:00:00Z" })).body.id;
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
   return ids;
@@ -65,4 +68,32 @@ export function fillPath(path: string, organizationId: string, ids: Record<strin
       return ids[record];
     })
     .join("/");
+}
+
+/** Id names that do not spell their record's name. */
+const RECORD_OF_ID_NAME: Record<string, string> = { worker: "staff", employee: "staff", actorStaff: "staff", actorApiKey: "apiKey", type: "breakType", breaks: "breakType", resource: "location" };
+
+/**
+ * The record of `ids` an id argument (or input field) of a GraphQL operation names. By its name
+ * (`locationId`, `roleIds`, `workerId`), read in the operation's own terms first (a policy's `typeId`
+ * names a policy type, a shift's a break type); a bare `id` names the first record the operation's
+ * name mentions that no other argument names (`deleteShiftNote(id, shiftId)`: the note;
+ * `assignOpenShiftPreference(id, preferenceId)`: the open shift).
+ */
+export function recordIdFor(operation: { name: string; args: readonly { name: string }[] }, idName: string, ids: Record<string, string>): string {
+  // The records the operation's name mentions, earliest first, the longest at one place ("OpenShift" before "Shift").
+  const mentioned = Object.keys(ids)
+    .map((r) => ({ r, at: operation.name.toLowerCase().indexOf(r.toLowerCase()) }))
+    .filter(({ at }) => at >= 0)
+    .sort((a, b) => a.at - b.at || b.r.length - a.r.length)
+    .map(({ r }) => r);
+  const recordOf = (name: string): string | undefined => {
+    const base = name.replace(/Ids?$/, "");
+    const ofOperation = mentioned.map((m) => m + base[0].toUpperCase() + base.slice(1)).find((r) => ids[r]);
+    return ids[base] ? base : ofOperation ?? RECORD_OF_ID_NAME[base];
+  };
+  const named = new Set(operation.args.map((a) => recordOf(a.name)));
+  const record = recordOf(idName) ?? mentioned.find((r) => !named.has(r));
+  if (!record) throw new Error(`no record for ${idName} of ${operation.name}`);
+  return ids[record];
 }

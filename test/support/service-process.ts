@@ -1,9 +1,12 @@
 import { ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PLATFORM_KEY } from "./harness";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
+/** The Node.js options `npm start` runs the service with (its heap limit), read from package.json so the two never differ. */
+const START_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1].split(" ").filter(Boolean);
 
 /**
  * The service as a separate operating-system process on a PostgreSQL database, for tests that
@@ -15,7 +18,7 @@ export class ServiceProcess {
   /** Starts the service on `databaseUrl`, or on an in-memory PGlite of its own when it is undefined. */
   static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [...START_OPTIONS, MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "test",

@@ -1,11 +1,11 @@
-import { Field, InputType, Int } from "type-graphql";
+import { Field, ID, InputType, Int } from "type-graphql";
 import { IsOptional, Length, Max, Min } from "class-validator";
 
 const MINUTES_PER_DAY = 1440;
 
 @InputType()
 export class CreateBreakTypeInput {
-  @Field(() => String, { description: "The location (taken from the path in REST)" })
+  @Field(() => ID, { description: "The location (taken from the path in REST)" })
   locationId: string;
 
   @Field()
