@@ -2,6 +2,8 @@ import { types as pgTypes } from "pg";
 import { DataSource } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
+// Timestamps are read by a parser of our own: see timestamp-parser.ts.
+import "./timestamp-parser";
 
 // Calendar dates stay `YYYY-MM-DD` strings: a Date would shift them by the server's time zone.
 pgTypes.setTypeParser(pgTypes.builtins.DATE, (v) => v);

@@ -160,11 +160,12 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
 /**
  * The validator of a representation: `"<id>@<updatedAt>"` for a record that has both (a change
  * made with it in If-Match is then checked by the database itself, on the locked row: see the
- * GuardRecordVersions migration), else a hash of the whole answer.
+ * GuardRecordVersions migration), else a hash of the whole answer, unless `hash` is false.
  */
-export function entityTag(body: unknown, json?: string): string {
+export function entityTag(body: unknown, json?: string, hash = true): string | undefined {
   const record = body as { id?: unknown; updatedAt?: unknown } | null;
   if (record && typeof record.id === "string" && typeof record.updatedAt === "string") return `"${record.id}@${record.updatedAt}"`;
+  if (!hash) return undefined;
   return `"${createHash("sha256").update(json ?? JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
 }
 
@@ -172,10 +173,14 @@ export function entityTag(body: unknown, json?: string): string {
 export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Router {
   const router = express.Router();
   const readers = new Map(compiled.filter((c) => c.route.method === "GET" && !c.route.list).map((c) => [c.route.path, c]));
+  const changeable = new Set(compiled.filter((c) => c.route.method === "PATCH" || c.route.method === "PUT").map((c) => c.route.path));
   for (const c of compiled) {
     const method = c.route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
     const reader = c.route.method === "PATCH" || c.route.method === "PUT" ? readers.get(c.route.path) : undefined;
     const tagged = c.route.method === "GET" ? !c.route.list : Boolean(reader);
+    // An answer that is not a versioned record is hashed only where If-Match can use the tag: hashing
+    // a long read-only answer (a week of shifts) for nothing cost more than its SQL.
+    const hashed = c.route.method === "GET" ? changeable.has(c.route.path) : Boolean(reader);
     router[method](c.expressPath, async (req: Request, res: Response) => {
       try {
         const context = res.locals.context as RequestContext;
@@ -186,7 +191,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
           const read = await runRoute(reader, { params: rest.params, query: {}, body: undefined }, { ...context, loaders: new Loaders() }, options.schema);
           const current = entityTag(reader.route.answer ? reader.route.answer(read) : read);
           const given = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
-          if (!given.includes(current)) {
+          if (!current || !given.includes(current)) {
             return options.sendError(res, req, { code: "PRECONDITION_FAILED", message: "The resource has changed since it was read (If-Match does not match its ETag)", status: 412, details: [] });
           }
         }
@@ -207,7 +212,8 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
         if (c.route.answer) body = c.route.answer(body);
         // Serialized once for both the ETag and the body: large answers cost it twice otherwise.
         const json = JSON.stringify(body);
-        if (tagged) res.setHeader("ETag", entityTag(body, json));
+        const tag = tagged ? entityTag(body, json, hashed) : undefined;
+        if (tag) res.setHeader("ETag", tag);
         res.status(status).type("json").send(json);
       } catch (error) {
         const clientError = toClientError(error as Error);

@@ -49,6 +49,33 @@ function offsetAt(entry: ZoneOffsets, ms: number): number {
 }
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => pad2(n));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => pad3(n));
+
+/** `YYYY-MM-DDTHH:` of a wall-clock hour (numbered from the epoch), kept: a list repeats a few hours many times. */
+const hourPrefixes = new Map<number, string>();
+function hourPrefix(hour: number): string {
+  let prefix = hourPrefixes.get(hour);
+  if (prefix === undefined) {
+    prefix = new Date(hour * HOUR_MS).toISOString().slice(0, 14);
+    if (hourPrefixes.size >= MAX_HOURS_PER_ZONE) hourPrefixes.clear();
+    hourPrefixes.set(hour, prefix);
+  }
+  return prefix;
+}
+
+/** `-05:00` of an offset in minutes; luxon truncates fractions of minutes. */
+const offsetSuffixes = new Map<number, string>();
+function offsetSuffix(offset: number): string {
+  let suffix = offsetSuffixes.get(offset);
+  if (suffix === undefined) {
+    const abs = Math.abs(offset);
+    suffix = `${offset < 0 ? "-" : "+"}${pad2(Math.trunc(abs / 60))}:${pad2(Math.trunc(abs % 60))}`;
+    offsetSuffixes.set(offset, suffix);
+  }
+  return suffix;
+}
 
 /** Minutes east of UTC in `zone` at `instant`; the same as `utcOffsetMinutes`. */
 export function zoneOffsetMinutes(instant: Date, zone: string): number {
@@ -61,9 +88,12 @@ export function localTime(instant: Date, zone: string): string {
   if (!(ms >= FIRST_MS && ms <= LAST_MS)) return formatLocal(instant, zone);
   const entry = offsetsOf(zone);
   const offset = offsetAt(entry, ms);
-  const wall = new Date(ms + offset * MINUTE_MS).toISOString().slice(0, 23);
-  // luxon writes Z for a fixed zero offset (the zone "UTC") and truncates fractions of minutes.
-  if (offset === 0 && entry.zone.isUniversal) return `${wall}Z`;
-  const abs = Math.abs(offset);
-  return `${wall}${offset < 0 ? "-" : "+"}${pad2(Math.trunc(abs / 60))}:${pad2(Math.trunc(abs % 60))}`;
+  // Wall-clock milliseconds, written from cached pieces rather than through a Date and toISOString.
+  // Offsets before standard time (local mean time) have fractions of a minute: a Date truncates them.
+  const wall = Math.trunc(ms + offset * MINUTE_MS);
+  const hour = Math.floor(wall / HOUR_MS);
+  const inHour = wall - hour * HOUR_MS;
+  const text = hourPrefix(hour) + TWO_DIGITS[Math.floor(inHour / MINUTE_MS)] + ":" + TWO_DIGITS[Math.floor((inHour % MINUTE_MS) / 1000)] + "." + THREE_DIGITS[inHour % 1000];
+  // luxon writes Z for a fixed zero offset (the zone "UTC").
+  return text + (offset === 0 && entry.zone.isUniversal ? "Z" : offsetSuffix(offset));
 }
