@@ -1,3 +1,4 @@
+import { MAX_LISTED_SHIFTS } from "../../src/modules/timesheets/shift.store";
 import { TestService } from "../support/harness";
 import { workplace, Workplace } from "./fixtures";
 
@@ -73,5 +74,25 @@ describe("payroll export", () => {
     expect(lines.slice(1).every((line) => line.endsWith(",60,0,0,1.00,10.00,10.00"))).toBe(true);
     const starts = lines.slice(1).map((line) => line.split(",")[7]);
     expect([...starts].sort()).toEqual(starts);
+  });
+
+  it("refuses to hold more shifts than an answer may in memory, and streams them instead", async () => {
+    const big = await workplace(t, "UTC", 12);
+    // Quarter-hour shifts back to back: one more than an answer may hold, within a year.
+    await t.runtime.db.query(
+      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
+       SELECT $1, $2, $3, $4, t, t + interval '15 minutes', 12
+       FROM generate_series('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T00:00:00Z'::timestamptz + $5 * interval '15 minutes', interval '15 minutes') t`,
+      [big.org.id, big.workerId, big.locationId, big.roleId, MAX_LISTED_SHIFTS],
+    );
+    const api = t.as(big.org.token);
+    const list = await api.get("/api/timesheets?startDate=2026-01-01&endDate=2026-12-31");
+    expect(list.status).toBe(400);
+    expect(list.body.error.message).toMatch(/narrow it/);
+    const gql = await t.gql(big.org.token, `{ shiftExport(startDate: "2026-01-01", endDate: "2026-12-31") { shiftId } }`);
+    expect(gql.errors?.[0].extensions?.code).toBe(list.body.error.code);
+    expect((await api.get("/api/timesheets?startDate=2026-01-01&endDate=2026-01-31")).body.shifts).toHaveLength(31 * 96);
+    const streamed = await api.get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
+    expect(streamed.text.trim().split("\r\n")).toHaveLength(1 + MAX_LISTED_SHIFTS + 1);
   });
 });

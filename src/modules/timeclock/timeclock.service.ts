@@ -6,13 +6,12 @@ import { ServiceDeps } from "../../app/deps";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { ShiftService } from "../timesheets/shift.service";
-import { BreakRow, presentShift, selectBreaks, SHIFT_SELECT, ShiftRow } from "../timesheets/shift.store";
+import { BreakRow, presentShift, SHIFT_SELECT, ShiftRow } from "../timesheets/shift.store";
 import { Shift } from "../timesheets/shift.types";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
 interface OpenShift {
   row: ShiftRow;
-  breaks: BreakRow[];
   openBreak: BreakRow | undefined;
 }
 
@@ -29,7 +28,7 @@ export class TimeClockService {
     await this.requireWorker(manager, actor.organizationId, worker, false);
     const open = await this.openShift(manager, actor.organizationId, worker, false);
     if (!open) return { workerId: worker, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
-    const shift = presentShift(open.row, open.breaks, this.deps.clock.now());
+    const shift = presentShift(open.row, this.deps.clock.now().getTime());
     const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
     return { workerId: worker, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
@@ -56,7 +55,7 @@ export class TimeClockService {
       const types = await this.shifts.breakTypesOf(manager, actor.organizationId, open.row.location_id, [input.typeId], () => "typeId");
       const type = types.get(input.typeId.toLowerCase())!;
       if (!type.enabled) throw invalidField("typeId", `Break type "${type.name}" is switched off`);
-      const lastEnd = open.breaks.reduce((latest, b) => Math.max(latest, b.end_time?.getTime() ?? 0), open.row.start_time.getTime());
+      const lastEnd = open.row.breaks.reduce((latest, b) => Math.max(latest, b.end_ms ?? 0), open.row.start_time.getTime());
       if (at.getTime() < lastEnd) throw invalidField("time", "A break cannot start before the shift or a previous break ended");
       await this.shifts.insertBreaks(manager, actor.organizationId, open.row.id, [
         { breakTypeId: type.id, start: at, end: null, paid: type.paid, name: type.name, mandatory: type.mandatory, frequencyMinutes: type.frequencyMinutes, durationMinutes: type.durationMinutes },
@@ -97,7 +96,7 @@ export class TimeClockService {
   }
 
   private async closeBreak(manager: EntityManager, open: BreakRow, at: Date): Promise<void> {
-    if (at <= open.start_time) throw invalidField("time", "A break must end after it starts");
+    if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
     await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [open.id, at]);
   }
 
@@ -135,7 +134,6 @@ export class TimeClockService {
       [organizationId, workerId],
     );
     if (!rows.length) return undefined;
-    const [breaks] = await selectBreaks(manager, organizationId, [rows[0].id]);
-    return { row: rows[0], breaks, openBreak: breaks.find((b) => b.end_time === null) };
+    return { row: rows[0], openBreak: rows[0].breaks.find((b) => b.end_ms === null) };
   }
 }

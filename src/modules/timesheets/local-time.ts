@@ -84,8 +84,12 @@ export function zoneOffsetMinutes(instant: Date, zone: string): number {
 
 /** The local wall time of `instant` in `zone` with milliseconds and offset; the same as `formatLocal`. */
 export function localTime(instant: Date, zone: string): string {
-  const ms = instant.getTime();
-  if (!(ms >= FIRST_MS && ms <= LAST_MS)) return formatLocal(instant, zone);
+  return localTimeAt(instant.getTime(), zone);
+}
+
+/** `localTime` of an instant in epoch milliseconds. */
+export function localTimeAt(ms: number, zone: string): string {
+  if (!(ms >= FIRST_MS && ms <= LAST_MS)) return formatLocal(new Date(ms), zone);
   const entry = offsetsOf(zone);
   const offset = offsetAt(entry, ms);
   // Wall-clock milliseconds, written from cached pieces rather than through a Date and toISOString.

@@ -7,6 +7,7 @@ import { invalidField } from "../../errors/app-error";
 import { closedShiftFacts, factMinutes, ShiftFact } from "./shift-facts";
 import { localTime } from "./local-time";
 import { minutesToHours, payCents } from "./shift-minutes";
+import { MAX_LISTED_SHIFTS, tooManyShifts } from "./shift.store";
 
 @ObjectType({ simpleResolvers: true, description: "One closed shift as a payroll system takes it" })
 export class ShiftExportRow {
@@ -105,10 +106,13 @@ export class ShiftExportService {
     return mapBatches(batches, toExportRow);
   }
 
-  /** Every row at once, for GraphQL (which cannot stream); the range bounds its size. */
+  /** Every row at once, for GraphQL (which cannot stream), up to MAX_LISTED_SHIFTS. */
   async rows(actor: Actor, filter: ExportFilter): Promise<ShiftExportRow[]> {
     const all: ShiftExportRow[] = [];
-    for await (const batch of this.batches(actor, filter)) all.push(...batch);
+    for await (const batch of this.batches(actor, filter)) {
+      all.push(...batch);
+      if (all.length > MAX_LISTED_SHIFTS) throw tooManyShifts();
+    }
     return all;
   }
 }

@@ -1,12 +1,5 @@
 /** The rules that turn a shift's times into minutes; shared by lists, exports and reports. */
 
-export interface TimedBreak {
-  start: Date;
-  /** Null while the break runs. */
-  end: Date | null;
-  paid: boolean;
-}
-
 export interface ShiftMinutes {
   duration: number;
   totalPaidBreaks: number;
@@ -20,15 +13,9 @@ const MINUTE_MS = 60_000;
 export type BreakSpan = readonly [start: number, end: number | null, paid: boolean, ...rest: unknown[]];
 
 /**
- * Minutes of a shift: an open shift (and an open break) runs up to `now`; breaks count only the
- * part inside the shift, so a break left outside by a shortened shift counts nothing.
+ * Minutes of a shift, in epoch milliseconds: an open shift (and an open break) runs up to `now`;
+ * breaks count only the part inside the shift, so a break left outside by a shortened shift counts nothing.
  */
-export function shiftMinutes(start: Date, end: Date | null, breaks: TimedBreak[], now: Date): ShiftMinutes {
-  const spans = breaks.map((b): BreakSpan => [b.start.getTime(), b.end === null ? null : b.end.getTime(), b.paid]);
-  return spanMinutes(start.getTime(), end === null ? null : end.getTime(), spans, now.getTime());
-}
-
-/** `shiftMinutes` on epoch milliseconds, for hot paths that never build Dates. */
 export function spanMinutes(startMs: number, endMs: number | null, breaks: readonly BreakSpan[], nowMs: number): ShiftMinutes {
   const until = Math.max(startMs, endMs ?? nowMs);
   let paidMs = 0;

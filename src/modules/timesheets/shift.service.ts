@@ -10,7 +10,7 @@ import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
 import { BreakType } from "../breaks/break-type.entity";
 import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
-import { guardDays, loadShifts, lockedAmong, presentShift, selectBreaks, selectShift, selectShifts, ShiftFilter, ShiftRow } from "./shift.store";
+import { guardDays, lockedAmong, presentShift, presentShifts, selectListedShifts, selectShift, selectShifts, ShiftFilter, ShiftRow } from "./shift.store";
 import { DeletedShifts, Shift, ShiftList } from "./shift.types";
 
 describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
@@ -47,8 +47,8 @@ export class ShiftService {
     const locationId = args.locationId === undefined ? undefined : filterId(args.locationId, "locationId");
     const employeeId = this.employeeScope(actor, args.employeeId);
     const manager = this.deps.db.manager;
-    const rows = await selectShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: employeeId ? [employeeId] : undefined });
-    const shifts = await loadShifts(manager, actor.organizationId, rows, this.deps.clock.now());
+    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: employeeId ? [employeeId] : undefined });
+    const shifts = presentShifts(rows, this.deps.clock.now());
     const lockedDays: { day: string }[] = await manager.query(
       `SELECT DISTINCT day::text AS day FROM locked_days
        WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::uuid IS NULL OR location_id = $4::uuid) ORDER BY 1`,
@@ -70,7 +70,7 @@ export class ShiftService {
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
     const allowed = only === null ? employeeIds : employeeIds.filter((id) => id === only);
     const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, employeeIds: allowed };
-    const shifts = await loadShifts(this.deps.db.manager, actor.organizationId, await selectShifts(this.deps.db.manager, filter), this.deps.clock.now());
+    const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter), this.deps.clock.now());
     return groupByKeys(employeeIds, shifts, (s) => s.employeeId);
   }
 
@@ -79,7 +79,7 @@ export class ShiftService {
     const row = await selectShift(this.deps.db.manager, actor.organizationId, requireUuid(id, "Shift"));
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
     if (!row || (only !== null && row.employee_id !== only)) throw notFound("Shift");
-    return this.present(this.deps.db.manager, actor, row);
+    return presentShift(row, this.deps.clock.now().getTime());
   }
 
   async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
@@ -170,11 +170,6 @@ export class ShiftService {
   }
 
   // --- building blocks shared with the time clock ---
-
-  async present(manager: EntityManager, actor: Actor, row: ShiftRow): Promise<Shift> {
-    const [breaks] = await selectBreaks(manager, actor.organizationId, [row.id]);
-    return presentShift(row, breaks, this.deps.clock.now());
-  }
 
   /** The location a shift is at, with its time zone; an unknown one is a 400 on `field`. */
   async place(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ShiftPlace> {

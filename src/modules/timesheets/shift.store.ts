@@ -1,8 +1,8 @@
 import { EntityManager } from "typeorm";
 import { formatUtc } from "../../common/time";
-import { groupByKeys } from "../../loaders/loaders";
-import { localTime, zoneOffsetMinutes } from "./local-time";
-import { shiftMinutes } from "./shift-minutes";
+import { AppError, invalidField } from "../../errors/app-error";
+import { localTime, localTimeAt, zoneOffsetMinutes } from "./local-time";
+import { spanMinutes } from "./shift-minutes";
 import { Shift, ShiftBreak } from "./shift.types";
 
 /**
@@ -25,14 +25,17 @@ export interface ShiftRow {
   deleted_at: Date | null;
   timezone: string;
   locked: boolean;
+  /** The shift's breaks by start, read with it. */
+  breaks: BreakRow[];
 }
 
+/** A break as read with its shift: times in epoch milliseconds, as a JSON document carries them. */
 export interface BreakRow {
   id: string;
-  shift_id: string;
   break_type_id: string | null;
-  start_time: Date;
-  end_time: Date | null;
+  start_ms: number;
+  /** Null while the break runs. */
+  end_ms: number | null;
   paid: boolean;
   name: string;
   mandatory: boolean;
@@ -47,7 +50,13 @@ export const SHIFT_SELECT = `
   SELECT s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time, s.hourly_wage, s.active,
          s.created_at, s.updated_at, s.deleted_at, l.timezone,
          EXISTS (SELECT 1 FROM locked_days d
-                 WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked
+                 WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked,
+         -- Breaks come with their shift as one JSON value: a statement fewer, and no Date to parse per break.
+         COALESCE((SELECT json_agg(json_build_object('id', b.id, 'break_type_id', b.break_type_id,
+                                   'start_ms', trunc(extract(epoch FROM b.start_time) * 1000), 'end_ms', trunc(extract(epoch FROM b.end_time) * 1000),
+                                   'paid', b.paid, 'name', b.name, 'mandatory', b.mandatory,
+                                   'frequency_minutes', b.frequency_minutes, 'duration_minutes', b.duration_minutes) ORDER BY b.start_time)
+                   FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id`;
 
@@ -85,9 +94,26 @@ export function shiftWhere(filter: ShiftFilter, params: unknown[] = []): { sql: 
   return { sql: `WHERE ${where.join(" AND ")}`, params };
 }
 
-export async function selectShifts(manager: EntityManager, filter: ShiftFilter): Promise<ShiftRow[]> {
+export async function selectShifts(manager: EntityManager, filter: ShiftFilter, limit?: number): Promise<ShiftRow[]> {
   const { sql, params } = shiftWhere(filter);
-  return manager.query(`${SHIFT_SELECT} ${sql} ORDER BY s.start_time, s.id`, params);
+  return manager.query(`${SHIFT_SELECT} ${sql} ORDER BY s.start_time, s.id${limit === undefined ? "" : ` LIMIT ${limit}`}`, params);
+}
+
+/**
+ * The most shifts one answer holds in memory (a list, or the export through GraphQL): a year of a
+ * large organization would hold a service process's heap, so such a range is refused instead.
+ */
+export const MAX_LISTED_SHIFTS = 20_000;
+
+export function tooManyShifts(): AppError {
+  return invalidField("endDate", `The range holds more than ${MAX_LISTED_SHIFTS} shifts: narrow it, filter it by location or staff member, or stream it with GET /api/timesheets/export`);
+}
+
+/** Shifts for an answer, refused past MAX_LISTED_SHIFTS. */
+export async function selectListedShifts(manager: EntityManager, filter: ShiftFilter): Promise<ShiftRow[]> {
+  const rows = await selectShifts(manager, filter, MAX_LISTED_SHIFTS + 1);
+  if (rows.length > MAX_LISTED_SHIFTS) throw tooManyShifts();
+  return rows;
 }
 
 /** One shift of the organization by id, deleted ones included; `forUpdate` locks it (live ones only). */
@@ -99,27 +125,17 @@ export async function selectShift(manager: EntityManager, organizationId: string
   return rows[0];
 }
 
-export async function selectBreaks(manager: EntityManager, organizationId: string, shiftIds: readonly string[]): Promise<BreakRow[][]> {
-  if (!shiftIds.length) return [];
-  const rows: BreakRow[] = await manager.query(
-    `SELECT id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes
-     FROM shift_breaks WHERE organization_id = $1 AND shift_id = ANY($2::uuid[]) ORDER BY shift_id, start_time`,
-    [organizationId, shiftIds],
-  );
-  return groupByKeys(shiftIds, rows, (b) => b.shift_id);
-}
-
-/** Shift rows with their breaks, as the API shows them. */
-export async function loadShifts(manager: EntityManager, organizationId: string, rows: ShiftRow[], now: Date): Promise<Shift[]> {
-  const breaks = await selectBreaks(manager, organizationId, rows.map((r) => r.id));
-  return rows.map((row, i) => presentShift(row, breaks[i], now));
+/** Shift rows as the API shows them. */
+export function presentShifts(rows: ShiftRow[], now: Date): Shift[] {
+  const nowMs = now.getTime();
+  return rows.map((row) => presentShift(row, nowMs));
 }
 
 function presentBreak(b: BreakRow, zone: string): ShiftBreak {
   return {
     id: b.id,
-    startTime: localTime(b.start_time, zone),
-    endTime: b.end_time ? localTime(b.end_time, zone) : null,
+    startTime: localTimeAt(b.start_ms, zone),
+    endTime: b.end_ms === null ? null : localTimeAt(b.end_ms, zone),
     typeId: b.break_type_id,
     paid: b.paid,
     name: b.name,
@@ -129,9 +145,10 @@ function presentBreak(b: BreakRow, zone: string): ShiftBreak {
   };
 }
 
-export function presentShift(row: ShiftRow, breaks: BreakRow[], now: Date): Shift {
+export function presentShift(row: ShiftRow, nowMs: number): Shift {
   const zone = row.timezone;
-  const minutes = shiftMinutes(row.start_time, row.end_time, breaks.map((b) => ({ start: b.start_time, end: b.end_time, paid: b.paid })), now);
+  const breaks = row.breaks;
+  const minutes = spanMinutes(row.start_time.getTime(), row.end_time === null ? null : row.end_time.getTime(), breaks.map((b) => [b.start_ms, b.end_ms, b.paid] as const), nowMs);
   return {
     id: row.id,
     employeeId: row.employee_id,
