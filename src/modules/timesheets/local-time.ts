@@ -17,10 +17,16 @@ const LAST_MS = Date.UTC(9999, 11, 30);
 /** Hours kept per zone before its cache starts afresh: about eleven years of hourly offsets. */
 const MAX_HOURS_PER_ZONE = 100_000;
 
+/** Local times kept, over all zones, before the caches start afresh (a few megabytes). */
+const MAX_TEXTS = 50_000;
+let textsKept = 0;
+
 interface ZoneOffsets {
   zone: Zone;
   /** Offset in minutes by UTC hour number; NaN for an hour in which the offset changes. */
   byHour: Map<number, number>;
+  /** Local times already written, by instant: a list repeats the same few starts and ends many times. */
+  texts: Map<number, string>;
 }
 
 const zones = new Map<string, ZoneOffsets>();
@@ -28,7 +34,7 @@ const zones = new Map<string, ZoneOffsets>();
 function offsetsOf(name: string): ZoneOffsets {
   let entry = zones.get(name);
   if (!entry) {
-    entry = { zone: Info.normalizeZone(name), byHour: new Map() };
+    entry = { zone: Info.normalizeZone(name), byHour: new Map(), texts: new Map() };
     zones.set(name, entry);
   }
   return entry;
@@ -91,6 +97,8 @@ export function localTime(instant: Date, zone: string): string {
 export function localTimeAt(ms: number, zone: string): string {
   if (!(ms >= FIRST_MS && ms <= LAST_MS)) return formatLocal(new Date(ms), zone);
   const entry = offsetsOf(zone);
+  const known = entry.texts.get(ms);
+  if (known !== undefined) return known;
   const offset = offsetAt(entry, ms);
   // Wall-clock milliseconds, written from cached pieces rather than through a Date and toISOString.
   // Offsets before standard time (local mean time) have fractions of a minute: a Date truncates them.
@@ -99,5 +107,16 @@ export function localTimeAt(ms: number, zone: string): string {
   const inHour = wall - hour * HOUR_MS;
   const text = hourPrefix(hour) + TWO_DIGITS[Math.floor(inHour / MINUTE_MS)] + ":" + TWO_DIGITS[Math.floor((inHour % MINUTE_MS) / 1000)] + "." + THREE_DIGITS[inHour % 1000];
   // luxon writes Z for a fixed zero offset (the zone "UTC").
-  return text + (offset === 0 && entry.zone.isUniversal ? "Z" : offsetSuffix(offset));
+  const written = text + (offset === 0 && entry.zone.isUniversal ? "Z" : offsetSuffix(offset));
+  if (++textsKept > MAX_TEXTS) {
+    for (const z of zones.values()) z.texts.clear();
+    textsKept = 1;
+  }
+  entry.texts.set(ms, written);
+  return written;
+}
+
+/** An instant in UTC with milliseconds, the same as `Date#toISOString`, kept like local times. */
+export function utcTimeAt(ms: number): string {
+  return ms >= FIRST_MS && ms <= LAST_MS ? localTimeAt(ms, "UTC") : new Date(ms).toISOString();
 }

@@ -1,7 +1,6 @@
 import { EntityManager } from "typeorm";
-import { formatUtc } from "../../common/time";
 import { AppError, invalidField } from "../../errors/app-error";
-import { localTime, localTimeAt, zoneOffsetMinutes } from "./local-time";
+import { localTime, localTimeAt, utcTimeAt, zoneOffsetMinutes } from "./local-time";
 import { spanMinutes } from "./shift-minutes";
 import { Shift, ShiftBreak } from "./shift.types";
 
@@ -161,8 +160,8 @@ export function presentShift(row: ShiftRow, nowMs: number): Shift {
     ...minutes,
     utcOffset: zoneOffsetMinutes(row.start_time, zone),
     timezone: zone,
-    utcStartTime: formatUtc(row.start_time),
-    utcEndTime: row.end_time ? formatUtc(row.end_time) : null,
+    utcStartTime: utcTimeAt(row.start_time.getTime()),
+    utcEndTime: row.end_time ? utcTimeAt(row.end_time.getTime()) : null,
     locked: row.locked,
     active: row.active,
     createdAt: row.created_at,
