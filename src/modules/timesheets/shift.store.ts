@@ -100,7 +100,7 @@ export async function selectShifts(manager: EntityManager, filter: ShiftFilter, 
 
 /**
  * The most shifts one answer holds in memory (a list, or the export through GraphQL): a year of a
- * large organization would hold a service process's heap, so such a range is refused instead.
+ * large organization would fill a service process's heap, so such a range is refused instead.
  */
 export const MAX_LISTED_SHIFTS = 20_000;
 
