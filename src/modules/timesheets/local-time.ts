@@ -6,7 +6,7 @@ import { formatLocal } from "../../common/time";
  * but cheap enough for lists and exports of thousands of shifts: luxon asks Intl for the zone's
  * offset at every instant, which cost more than everything else a list does. Offsets only change
  * at a zone's transitions, so they are kept per zone and UTC hour; an hour with a transition in it
- * is read instant by instant.
+ * is read instant by instant. Written times are kept too (bounded), as lists repeat the same few.
  */
 
 const HOUR_MS = 3_600_000;
@@ -16,6 +16,8 @@ const FIRST_MS = Date.UTC(1000, 0, 2);
 const LAST_MS = Date.UTC(9999, 11, 30);
 /** Hours kept per zone before its cache starts afresh: about eleven years of hourly offsets. */
 const MAX_HOURS_PER_ZONE = 100_000;
+/** Written hour prefixes kept, over all zones, before that cache starts afresh. */
+const MAX_HOUR_PREFIXES = 100_000;
 
 /** Local times kept, over all zones, before the caches start afresh (a few megabytes). */
 const MAX_TEXTS = 50_000;
@@ -65,7 +67,7 @@ function hourPrefix(hour: number): string {
   let prefix = hourPrefixes.get(hour);
   if (prefix === undefined) {
     prefix = new Date(hour * HOUR_MS).toISOString().slice(0, 14);
-    if (hourPrefixes.size >= MAX_HOURS_PER_ZONE) hourPrefixes.clear();
+    if (hourPrefixes.size >= MAX_HOUR_PREFIXES) hourPrefixes.clear();
     hourPrefixes.set(hour, prefix);
   }
   return prefix;

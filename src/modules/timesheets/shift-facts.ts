@@ -1,7 +1,7 @@
 import { DataSource } from "typeorm";
 import { cursorBatches } from "../../database/cursor";
 import { ShiftMinutes, spanMinutes } from "./shift-minutes";
-import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
+import { epochMs, SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
 /** A closed shift with what payroll needs of it, read by exports and reports. */
 export interface ShiftFact {
@@ -27,8 +27,7 @@ export interface ShiftFact {
 const FACTS_SELECT = `
   SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
-         -- Whole milliseconds, as a JS Date holds them.
-         COALESCE((SELECT json_agg(json_build_array(trunc(extract(epoch FROM b.start_time) * 1000), trunc(extract(epoch FROM b.end_time) * 1000), b.paid, b.break_type_id))
+         COALESCE((SELECT json_agg(json_build_array(${epochMs("b.start_time")}, ${epochMs("b.end_time")}, b.paid, b.break_type_id))
                    FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id

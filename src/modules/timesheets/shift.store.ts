@@ -42,6 +42,9 @@ export interface BreakRow {
   duration_minutes: number;
 }
 
+/** A timestamp column as whole epoch milliseconds (cut, not rounded), as a JS Date holds it: for times read inside JSON. */
+export const epochMs = (column: string): string => `trunc(extract(epoch FROM ${column}) * 1000)`;
+
 /** The local calendar day of a shift's start, in its location's zone. */
 export const SHIFT_LOCAL_DAY = "(s.start_time AT TIME ZONE l.timezone)::date";
 
@@ -52,7 +55,7 @@ export const SHIFT_SELECT = `
                  WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked,
          -- Breaks come with their shift as one JSON value: a statement fewer, and no Date to parse per break.
          COALESCE((SELECT json_agg(json_build_object('id', b.id, 'break_type_id', b.break_type_id,
-                                   'start_ms', trunc(extract(epoch FROM b.start_time) * 1000), 'end_ms', trunc(extract(epoch FROM b.end_time) * 1000),
+                                   'start_ms', ${epochMs("b.start_time")}, 'end_ms', ${epochMs("b.end_time")},
                                    'paid', b.paid, 'name', b.name, 'mandatory', b.mandatory,
                                    'frequency_minutes', b.frequency_minutes, 'duration_minutes', b.duration_minutes) ORDER BY b.start_time)
                    FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
