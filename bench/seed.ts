@@ -52,19 +52,22 @@ export async function seedBenchOrganization(
        SELECT $1, s.id, r.id FROM s JOIN r ON r.n = s.n % 10`,
       [organizationId],
     );
-    // Shifts start at 09:00 local time of their location.
+    // Shifts start at 09:00 local time of their location, written day by day as a live service writes them.
+    // Row triggers are off, so the break totals each shift keeps (the breaks below, all inside it) are
+    // written here and checked against the database's own rule after the load.
     await m.query(
-      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
+      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage, paid_break_ms, unpaid_break_ms)
        SELECT $1, sl.staff_id, sl.location_id, sr.role_id,
               ((($2::date + d) + time '09:00') AT TIME ZONE l.timezone),
               ((($2::date + d) + time '17:00') AT TIME ZONE l.timezone),
-              ro.hourly_wage
+              ro.hourly_wage, 15 * 60000, 30 * 60000
          FROM staff_locations sl
          JOIN staff_roles sr ON sr.staff_id = sl.staff_id
          JOIN roles ro ON ro.id = sr.role_id
          JOIN locations l ON l.id = sl.location_id
          CROSS JOIN generate_series(0, $3 - 1) d
-        WHERE sl.organization_id = $1`,
+        WHERE sl.organization_id = $1
+        ORDER BY d, sl.staff_id`,
       [organizationId, sizes.firstDay, sizes.shiftsPerStaff],
     );
     await m.query(
@@ -75,7 +78,13 @@ export async function seedBenchOrganization(
       [organizationId],
     );
   });
-  await db.query("ANALYZE");
+  const [{ wrong }] = await db.query(
+    `SELECT count(*)::int AS wrong FROM shifts s, shift_break_ms(s.id, s.start_time, s.end_time) t
+      WHERE s.organization_id = $1 AND (t.paid_ms, t.unpaid_ms) IS DISTINCT FROM (s.paid_break_ms, s.unpaid_break_ms)`,
+    [organizationId],
+  );
+  if (wrong) throw new Error(`${wrong} seeded shifts carry break totals their breaks do not add up to`);
+  await db.query("VACUUM ANALYZE");
   const locations: { id: string }[] = await db.query("SELECT id FROM locations WHERE organization_id = $1 ORDER BY id", [organizationId]);
   return { organizationId, locationIds: locations.map((l) => l.id) };
 }

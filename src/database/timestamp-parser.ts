@@ -21,6 +21,12 @@ export function parseTimestamptz(text: string): Date | number | null {
 
 /** The common form only (years 1000–9999 with an offset); undefined for anything else. */
 export function readCommonTimestamptz(text: string): Date | undefined {
+  const ms = readCommonTimestamptzMs(text);
+  return ms === undefined ? undefined : new Date(ms);
+}
+
+/** `readCommonTimestamptz` in epoch milliseconds, without a Date. */
+function readCommonTimestamptzMs(text: string): number | undefined {
   const n = text.length;
   if (n < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 32 || digit(text, 0) === 0) return undefined;
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
@@ -42,7 +48,16 @@ export function readCommonTimestamptz(text: string): Date | undefined {
   for (let unit = 60; unit >= 1 && text.charCodeAt(i) === 58; unit /= 60, i += 3) offsetSeconds += twoDigits(text, i + 1) * unit;
   const time = Date.UTC(year, month - 1, day, hour, minute, second, ms) - sign * offsetSeconds * 1000;
   // Anything unexpected (a malformed digit, a suffix such as " BC") is left to the default parser.
-  return i === n && Number.isFinite(time) ? new Date(time) : undefined;
+  return i === n && Number.isFinite(time) ? time : undefined;
+}
+
+/** Epoch milliseconds of `timestamptz` text that stands for an instant (not infinity). */
+export function timestamptzMs(text: string): number {
+  const common = readCommonTimestamptzMs(text);
+  if (common !== undefined) return common;
+  const parsed = defaultTimestamptzParser(text);
+  if (!(parsed instanceof Date)) throw new Error(`Not an instant: ${text}`);
+  return parsed.getTime();
 }
 
 pgTypes.setTypeParser(pgTypes.builtins.TIMESTAMPTZ, parseTimestamptz);

@@ -106,12 +106,10 @@ export class AccrualService {
     const earnings = wp.limit_settings.perHourEarnings!;
     const rate = (earnings.hoursEarned ?? 0) / (earnings.hoursWorked ?? 1);
     const shifts: { id: string; end_time: Date; payable_minutes: string }[] = await manager.query(
+      // Payable minutes as shift lists count them: whole minutes of the shift less whole minutes of its
+      // unpaid breaks (kept with the shift); integer division cuts, as both are never negative.
       `SELECT s.id, s.end_time,
-              floor(extract(epoch FROM s.end_time - s.start_time) / 60)
-              - floor(COALESCE((SELECT sum(extract(epoch FROM LEAST(COALESCE(b.end_time, s.end_time), s.end_time) - GREATEST(b.start_time, s.start_time)))
-                                FROM shift_breaks b
-                                WHERE b.shift_id = s.id AND NOT b.paid AND LEAST(COALESCE(b.end_time, s.end_time), s.end_time) > GREATEST(b.start_time, s.start_time)), 0) / 60)
-                AS payable_minutes
+              (epoch_ms(s.end_time) - epoch_ms(s.start_time)) / 60000 - s.unpaid_break_ms / 60000 AS payable_minutes
        FROM shifts s
        WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.end_time IS NOT NULL
          AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5

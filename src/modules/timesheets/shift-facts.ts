@@ -1,6 +1,6 @@
 import { DataSource } from "typeorm";
 import { cursorBatches } from "../../database/cursor";
-import { ShiftMinutes, spanMinutes } from "./shift-minutes";
+import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
 import { epochMs, SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
 /** A closed shift with what payroll needs of it, read by exports and reports. */
@@ -20,12 +20,16 @@ export interface ShiftFact {
   employee_name: string;
   external_employee_id: string | null;
   payroll_id: string | null;
+  /** The database's totals of the shift's breaks, clipped to it (bigint text). */
+  paid_break_ms: string;
+  unpaid_break_ms: string;
   /** [start ms, end ms | null, paid, break type id | null] per break. */
   breaks: [number, number | null, boolean, string | null][];
 }
 
 const FACTS_SELECT = `
   SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
+         s.paid_break_ms, s.unpaid_break_ms,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
          COALESCE((SELECT json_agg(json_build_array(${epochMs("b.start_time")}, ${epochMs("b.end_time")}, b.paid, b.break_type_id))
                    FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
@@ -48,6 +52,5 @@ export function factBreaks(fact: ShiftFact) {
 }
 
 export function factMinutes(fact: ShiftFact): ShiftMinutes {
-  const end = fact.end_time.getTime();
-  return spanMinutes(fact.start_time.getTime(), end, fact.breaks, end);
+  return endedShiftMinutes(fact.start_time.getTime(), fact.end_time.getTime(), Number(fact.paid_break_ms), Number(fact.unpaid_break_ms));
 }

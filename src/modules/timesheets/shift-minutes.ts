@@ -27,7 +27,15 @@ export function spanMinutes(startMs: number, endMs: number | null, breaks: reado
     if (paid) paidMs += clippedEnd - clippedStart;
     else unpaidMs += clippedEnd - clippedStart;
   }
-  const duration = Math.floor((until - startMs) / MINUTE_MS);
+  return minutesOf(startMs, until, paidMs, unpaidMs);
+}
+
+/**
+ * Minutes of a shift that ran from `startMs` to `untilMs` with `paidMs` and `unpaidMs` of breaks
+ * inside it. Each total is cut to whole minutes after adding up, and only unpaid breaks are not payable.
+ */
+export function minutesOf(startMs: number, untilMs: number, paidMs: number, unpaidMs: number): ShiftMinutes {
+  const duration = Math.floor((untilMs - startMs) / MINUTE_MS);
   const totalUnpaidBreaks = Math.floor(unpaidMs / MINUTE_MS);
   return {
     duration,
@@ -35,6 +43,14 @@ export function spanMinutes(startMs: number, endMs: number | null, breaks: reado
     totalUnpaidBreaks,
     payableDuration: Math.max(0, duration - totalUnpaidBreaks),
   };
+}
+
+/**
+ * Minutes of an ended shift from the break totals the database keeps with it (`paid_break_ms`,
+ * `unpaid_break_ms`: its breaks clipped by the same rule as `spanMinutes`).
+ */
+export function endedShiftMinutes(startMs: number, endMs: number, paidMs: number, unpaidMs: number): ShiftMinutes {
+  return minutesOf(startMs, Math.max(startMs, endMs), paidMs, unpaidMs);
 }
 
 /**
