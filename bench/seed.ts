@@ -78,13 +78,13 @@ export async function seedBenchOrganization(
       [organizationId],
     );
   });
+  await db.query("VACUUM ANALYZE");
   const [{ wrong }] = await db.query(
     `SELECT count(*)::int AS wrong FROM shifts s, shift_break_ms(s.id, s.start_time, s.end_time) t
       WHERE s.organization_id = $1 AND (t.paid_ms, t.unpaid_ms) IS DISTINCT FROM (s.paid_break_ms, s.unpaid_break_ms)`,
     [organizationId],
   );
   if (wrong) throw new Error(`${wrong} seeded shifts carry break totals their breaks do not add up to`);
-  await db.query("VACUUM ANALYZE");
   const locations: { id: string }[] = await db.query("SELECT id FROM locations WHERE organization_id = $1 ORDER BY id", [organizationId]);
   return { organizationId, locationIds: locations.map((l) => l.id) };
 }

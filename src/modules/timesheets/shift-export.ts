@@ -85,7 +85,8 @@ async function readExportNames(query: SnapshotQuery, organizationId: string): Pr
 
 /**
  * A shift as the export reads it: one text value per row, its fields joined by commas. Every field
- * is a UUID, a timestamp or a number, so none holds a comma; the driver then makes one string per
+ * is a UUID, a timestamp or a number and never null for an ended shift (ck_shifts_break_totals_once_ended),
+ * so none holds a comma and concat_ws skips none; the driver then makes one string per
  * row instead of nine, which was most of a long export's time in the service. Timestamps travel as
  * PostgreSQL writes them (epoch arithmetic in numeric cost the database more than the rest of the
  * query). Names come from ExportNames.
