@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const port = (server.address() as { port: number }).port;
   logger.info({ port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` }, `listening on http://localhost:${port} (GraphiQL at /graphql)`);
+  // A parent process that started this one with PORT=0 (tests, the bench) learns the port the system gave.
+  process.send?.({ listening: port });
 
   // On SIGTERM: refuse new connections, finish the requests in flight, close the pool, exit 0.
   let stopping = false;

@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { PLATFORM_KEY } from "./harness";
 
@@ -17,36 +16,39 @@ export class ServiceProcess {
 
   /** Starts the service on `databaseUrl`, or on an in-memory PGlite of its own when it is undefined. */
   static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
-    const port = await freePort();
+    // Port 0, and the child tells which port it got: a port probed free here could be taken by another test's child meanwhile.
     const child = spawn(process.execPath, [...START_OPTIONS, MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "test",
         LOG_LEVEL: "info",
-        PORT: String(port),
+        PORT: "0",
         DATABASE_URL: databaseUrl ?? "",
         DATA_DIR: "memory://",
         PLATFORM_API_KEY: PLATFORM_KEY,
         JWT_SECRET: "test-jwt-secret-that-is-long-enough-for-hs256",
         ...env,
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     let output = "";
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
-    let exited = false;
-    child.on("exit", () => (exited = true));
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30000;
-    for (;;) {
-      if (exited) throw new Error(`service exited:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`service did not start:\n${output}`);
-      const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return new ServiceProcess(child, url, () => output);
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 30000);
+      child.on("message", (message: { listening?: number }) => {
+        if (message.listening === undefined) return;
+        clearTimeout(timer);
+        resolve(message.listening);
+      });
+      child.once("exit", () => {
+        clearTimeout(timer);
+        reject(new Error(`service exited:\n${output}`));
+      });
+    });
+    // The channel is not needed any more, and an open one would keep this process waiting at its end.
+    child.disconnect();
+    return new ServiceProcess(child, `http://127.0.0.1:${port}`, () => output);
   }
 
   /** Sends SIGTERM and resolves with the exit code. */
@@ -59,13 +61,3 @@ export class ServiceProcess {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
