@@ -47,6 +47,22 @@ describe("payroll export", () => {
     expect(gql.data!.shiftExport).toEqual([{ pay: 137.78, payableHours: 7.5, startTime: "2026-03-02T09:00:00.000-05:00" }]);
   });
 
+  it("quotes typed text with commas and quotes, and keeps a spreadsheet from running it as a formula", async () => {
+    const api = t.as(w.org.token);
+    const { staff } = await t.staffWithToken(w.org, "Worker", {
+      name: '=HYPERLINK("http://x", "Pay, now")',
+      externalEmployeeId: "+1",
+      payrollId: "@P",
+      roleIds: [w.roleId],
+      locationIds: [w.locationId],
+    });
+    await api.post("/api/timesheets", { employeeId: staff.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-09T09:00:00", endTime: "2026-03-09T10:00:00" });
+    const res = await api.get(`/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31&employeeId=${staff.id}`);
+    const line = res.text.split("\r\n")[1];
+    expect(line.split(",")[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(line.slice(37)).toBe(`"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,1.00,18.37,18.37`);
+  });
+
   it("refuses bad requests before streaming, and workers", async () => {
     const api = t.as(w.org.token);
     for (const query of ["", "?startDate=2026-03-01", "?startDate=2026-03-31&endDate=2026-03-01", "?startDate=2026-03-01&endDate=2026-03-31&format=xml", "?startDate=2026-03-01&endDate=2026-03-31&colour=red", "?startDate=2026-03-01&endDate=2026-03-31&locationId=nope"]) {

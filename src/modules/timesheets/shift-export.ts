@@ -186,13 +186,17 @@ async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (a: A) => B)
   }
 }
 
-export const EXPORT_COLUMNS: [header: string, value: (row: ShiftExportRow) => string | number | null][] = [
+/**
+ * The CSV columns. Those marked "typed" hold text people typed (names, other systems' ids): only
+ * these are quoted and guarded against formulas, the rest are UUIDs, times and numbers written here.
+ */
+export const EXPORT_COLUMNS: [header: string, value: (row: ShiftExportRow) => string | number | null, typed?: "typed"][] = [
   ["shift_id", (r) => r.shiftId],
-  ["employee", (r) => r.employee],
-  ["external_employee_id", (r) => r.externalEmployeeId],
-  ["payroll_id", (r) => r.payrollId],
-  ["location", (r) => r.location],
-  ["role", (r) => r.role],
+  ["employee", (r) => r.employee, "typed"],
+  ["external_employee_id", (r) => r.externalEmployeeId, "typed"],
+  ["payroll_id", (r) => r.payrollId, "typed"],
+  ["location", (r) => r.location, "typed"],
+  ["role", (r) => r.role, "typed"],
   ["date", (r) => r.date],
   ["start_time", (r) => r.startTime],
   ["end_time", (r) => r.endTime],
@@ -214,7 +218,7 @@ const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 export function csvField(value: string | number | null): string {
   if (value === null) return "";
   if (typeof value === "number") return String(value);
-  // One test for the common case of plain text, as this runs for every field of every exported shift.
+  // One test for the common case of plain text, as this runs for every typed field of every exported shift.
   if (!NEEDS_CARE.test(value)) return value;
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -222,8 +226,12 @@ export function csvField(value: string | number | null): string {
 
 /** One CSV record; concatenated in a loop, as it runs once for every exported shift. */
 export function csvLine(row: ShiftExportRow): string {
-  let line = csvField(EXPORT_COLUMNS[0][1](row));
-  for (let i = 1; i < EXPORT_COLUMNS.length; i++) line += "," + csvField(EXPORT_COLUMNS[i][1](row));
+  let line = "";
+  for (let i = 0; i < EXPORT_COLUMNS.length; i++) {
+    const [, value, typed] = EXPORT_COLUMNS[i];
+    const field = value(row);
+    line += (i === 0 ? "" : ",") + (typed ? csvField(field) : field === null ? "" : String(field));
+  }
   return line + "\r\n";
 }
 export const CSV_HEADER = EXPORT_COLUMNS.map(([header]) => header).join(",") + "\r\n";
