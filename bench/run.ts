@@ -12,7 +12,7 @@ import { Runtime, startRuntime } from "../src/app/runtime";
 import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
-import { ServiceProcess } from "../test/support/service-process";
+import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 
@@ -27,7 +27,7 @@ const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_DAY = "2026-01-05";
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
 // Service processes run as in production and share the signing secret the first start kept in the database.
@@ -100,8 +100,9 @@ function median(runs: LoadResult[]): LoadResult {
   return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
 }
 
+/** The ceiling runs with the service's Node.js options, so the ratios compare code, not heap settings. */
 function startCeiling(url: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(__dirname, "ceiling-server.js")], { env: { ...process.env, DATABASE_URL: url, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...START_OPTIONS, path.join(__dirname, "ceiling-server.js")], { env: { ...process.env, DATABASE_URL: url, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve) => {
     child.stdout!.on("data", (d) => {
       const m = /listening on (http:\/\/localhost:\d+)/.exec(String(d));

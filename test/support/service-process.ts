@@ -4,8 +4,8 @@ import path from "node:path";
 import { PLATFORM_KEY } from "./harness";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
-/** The Node.js options `npm start` runs the service with (its heap limit), read from package.json so the two never differ. */
-const START_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1].split(" ").filter(Boolean);
+/** The Node.js options `npm start` runs the service with (its heap sizes), read from package.json so the two never differ. */
+export const START_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1].split(" ").filter(Boolean);
 
 /**
  * The service as a separate operating-system process on a PostgreSQL database, for tests that
