@@ -34,7 +34,7 @@ export function spanMinutes(startMs: number, endMs: number | null, breaks: reado
  * Minutes of a shift that ran from `startMs` to `untilMs` with `paidMs` and `unpaidMs` of breaks
  * inside it. Each total is cut to whole minutes after adding up, and only unpaid breaks are not payable.
  */
-export function minutesOf(startMs: number, untilMs: number, paidMs: number, unpaidMs: number): ShiftMinutes {
+function minutesOf(startMs: number, untilMs: number, paidMs: number, unpaidMs: number): ShiftMinutes {
   const duration = Math.floor((untilMs - startMs) / MINUTE_MS);
   const totalUnpaidBreaks = Math.floor(unpaidMs / MINUTE_MS);
   return {
