@@ -25,7 +25,9 @@ export class KeepShiftBreakTotals1763900700000 implements MigrationInterface {
       COMMENT ON COLUMN shifts.paid_break_ms IS 'Paid breaks clipped to the ended shift, in milliseconds; null while the shift is open. Kept by trigger.';
       COMMENT ON COLUMN shifts.unpaid_break_ms IS 'Unpaid breaks clipped to the ended shift, in milliseconds; null while the shift is open. Kept by trigger.';
 
-      -- STABLE and not STRICT, like its body, so the planner inlines it: called as a function it cost ten times more.
+      -- A timestamp as whole epoch milliseconds, cut rather than rounded, as a JavaScript Date holds it
+      -- (also how shift reads send break times inside JSON). STABLE and not STRICT, like its body, so
+      -- the planner inlines it: called as a function it cost ten times more.
       CREATE FUNCTION epoch_ms(t timestamptz) RETURNS bigint LANGUAGE sql STABLE PARALLEL SAFE
         AS $$ SELECT trunc(extract(epoch FROM t) * 1000)::bigint $$;
 

@@ -11,7 +11,6 @@ export type SnapshotQuery = <R>(sql: string, params: unknown[]) => Promise<R[]>;
  * Leaving the loop early closes the cursor and ends the transaction. `before` runs its own reads
  * in the same snapshot before the cursor opens (on PGlite there is no other connection meanwhile).
  */
-
 export async function* cursorBatches<T>(
   db: DataSource,
   sql: string,

@@ -1,9 +1,9 @@
 import { DataSource } from "typeorm";
 import { cursorBatches } from "../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
-import { epochMs, SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
+import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
-/** A closed shift with what payroll needs of it, read by exports and reports. */
+/** A closed shift with what payroll reports need of it, its breaks included. */
 export interface ShiftFact {
   id: string;
   employee_id: string;
@@ -31,7 +31,7 @@ const FACTS_SELECT = `
   SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          s.paid_break_ms, s.unpaid_break_ms,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
-         COALESCE((SELECT json_agg(json_build_array(${epochMs("b.start_time")}, ${epochMs("b.end_time")}, b.paid, b.break_type_id))
+         COALESCE((SELECT json_agg(json_build_array(epoch_ms(b.start_time), epoch_ms(b.end_time), b.paid, b.break_type_id))
                    FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id

@@ -42,9 +42,6 @@ export interface BreakRow {
   duration_minutes: number;
 }
 
-/** A timestamp column as whole epoch milliseconds (cut, not rounded), as a JS Date holds it: for times read inside JSON. */
-export const epochMs = (column: string): string => `trunc(extract(epoch FROM ${column}) * 1000)`;
-
 /** The local calendar day of a shift's start, in its location's zone. */
 export const SHIFT_LOCAL_DAY = "(s.start_time AT TIME ZONE l.timezone)::date";
 
@@ -53,9 +50,10 @@ export const SHIFT_SELECT = `
          s.created_at, s.updated_at, s.deleted_at, l.timezone,
          EXISTS (SELECT 1 FROM locked_days d
                  WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked,
-         -- Breaks come with their shift as one JSON value: a statement fewer, and no Date to parse per break.
+         -- Breaks come with their shift as one JSON value: a statement fewer, and no Date to parse per break
+         -- (epoch_ms: whole milliseconds, cut as a JS Date holds them).
          COALESCE((SELECT json_agg(json_build_object('id', b.id, 'break_type_id', b.break_type_id,
-                                   'start_ms', ${epochMs("b.start_time")}, 'end_ms', ${epochMs("b.end_time")},
+                                   'start_ms', epoch_ms(b.start_time), 'end_ms', epoch_ms(b.end_time),
                                    'paid', b.paid, 'name', b.name, 'mandatory', b.mandatory,
                                    'frequency_minutes', b.frequency_minutes, 'duration_minutes', b.duration_minutes) ORDER BY b.start_time)
                    FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
