@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import request from "supertest";
+import type { MigrationInterface } from "typeorm";
 import { FixedClock } from "../../src/common/clock";
 import { loadConfig, Config } from "../../src/config";
 import { Runtime, startRuntime } from "../../src/app/runtime";
@@ -51,6 +52,17 @@ export class TestService {
   async stop(): Promise<void> {
     await this.runtime.close();
     await this.database.drop();
+  }
+
+  /** Takes a migration back and applies it again, as it meets data written before it existed. */
+  async rerunMigration(migration: MigrationInterface): Promise<void> {
+    const runner = this.runtime.db.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
   }
 
   /** Creates an organization through REST and exchanges its API key for a token. */

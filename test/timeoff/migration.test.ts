@@ -8,14 +8,7 @@ describe("the time-off migration", () => {
 
   it("gives organizations that existed before it their policy types and settings", async () => {
     const org = await t.organization("Older Co");
-    const runner = t.runtime.db.createQueryRunner();
-    const migration = new CreateTimeOffPoliciesLedgerAndRequests1763900200000();
-    try {
-      await migration.down(runner);
-      await migration.up(runner);
-    } finally {
-      await runner.release();
-    }
+    await t.rerunMigration(new CreateTimeOffPoliciesLedgerAndRequests1763900200000());
     const types = await t.as(org.token).get(`/api/organizations/${org.id}/policy-types`);
     expect(types.body).toHaveLength(7);
     const settings = await t.as(org.token).get(`/api/organizations/${org.id}/time-off-settings`);

@@ -43,6 +43,19 @@ describe("break totals kept with each shift", () => {
     return { paid: row.paid_break_ms === null ? null : Number(row.paid_break_ms), unpaid: row.unpaid_break_ms === null ? null : Number(row.unpaid_break_ms) };
   };
 
+  /** The worker's 09:00–17:00 shift on a local day, with breaks as [from, to, paid] local times of that day. */
+  const dayShift = async (day: string, breaks: [string, string, boolean][] = []): Promise<{ id: string }> =>
+    (
+      await t.as(w.org.token).post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: `${day}T09:00:00`,
+        endTime: `${day}T17:00:00`,
+        breaks: breaks.map(([from, to, paid]) => ({ startTime: `${day}T${from}`, endTime: `${day}T${to}`, paid })),
+      })
+    ).body;
+
   /** The same day's shift as the list counts it (from its breaks) and as the export counts it (from the kept totals). */
   const bothWays = async (shiftId: string, day: string) => {
     const api = t.as(w.org.token);
@@ -134,16 +147,7 @@ describe("break totals kept with each shift", () => {
 
   it("follow breaks replaced by a change of the shift, and write no audit event of their own", async () => {
     const api = t.as(w.org.token);
-    const created = (
-      await api.post("/api/timesheets", {
-        employeeId: w.workerId,
-        locationId: w.locationId,
-        roleId: w.roleId,
-        startTime: "2026-05-05T09:00:00",
-        endTime: "2026-05-05T17:00:00",
-        breaks: [{ startTime: "2026-05-05T12:00:00", endTime: "2026-05-05T12:30:00", paid: false }],
-      })
-    ).body;
+    const created = await dayShift("2026-05-05", [["12:00:00", "12:30:00", false]]);
     const shiftEvents = async () =>
       (await t.runtime.db.query("SELECT action, before, after FROM audit_events WHERE resource_type = 'shifts' AND resource_id = $1 ORDER BY occurred_at", [created.id])) as {
         action: string;
@@ -160,8 +164,7 @@ describe("break totals kept with each shift", () => {
   });
 
   onPostgres("count the breaks of two transactions that add to one shift at the same time", async () => {
-    const api = t.as(w.org.token);
-    const created = (await api.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-05-06T09:00:00", endTime: "2026-05-06T17:00:00" })).body;
+    const created = await dayShift("2026-05-06");
     const first = t.runtime.db.createQueryRunner();
     const second = t.runtime.db.createQueryRunner();
     const addBreak = (runner: typeof first, from: string, to: string, paid: boolean) =>
@@ -184,25 +187,8 @@ describe("break totals kept with each shift", () => {
   });
 
   it("are filled in for shifts that ended before the totals were kept", async () => {
-    const api = t.as(w.org.token);
-    const created = (
-      await api.post("/api/timesheets", {
-        employeeId: w.workerId,
-        locationId: w.locationId,
-        roleId: w.roleId,
-        startTime: "2026-05-07T09:00:00",
-        endTime: "2026-05-07T17:00:00",
-        breaks: [{ startTime: "2026-05-07T12:00:00", endTime: "2026-05-07T12:20:00.999", paid: false }],
-      })
-    ).body;
-    const runner = t.runtime.db.createQueryRunner();
-    const migration = new KeepShiftBreakTotals1763900700000();
-    try {
-      await migration.down(runner);
-      await migration.up(runner);
-    } finally {
-      await runner.release();
-    }
+    const created = await dayShift("2026-05-07", [["12:00:00", "12:20:00.999", false]]);
+    await t.rerunMigration(new KeepShiftBreakTotals1763900700000());
     expect(await totalsOf(created.id)).toEqual({ paid: 0, unpaid: 20 * MINUTE + 999 });
   });
 });
