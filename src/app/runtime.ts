@@ -33,7 +33,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const services = createServices({ db, clock, config }, platform);
-    const running = await createApp({ db, services, logger });
+    const running = await createApp({ db, services, logger, timeouts: config });
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>

@@ -2,6 +2,7 @@ import { ArgsType, ClassType, Field, Int, ObjectType } from "type-graphql";
 import { ObjectLiteral, SelectQueryBuilder } from "typeorm";
 import { Max, Min } from "class-validator";
 import { invalidField } from "../errors/app-error";
+import { isUuid } from "./ids";
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -49,13 +50,29 @@ export function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString("base64url");
 }
 
-export function decodeCursor(cursor: string): unknown[] {
+/** What a cursor's sort value must be: the kind of the column the list is sorted by. */
+export type SortKind = "timestamp" | "number" | "text";
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+
+function isSortValue(value: unknown, kind: SortKind): boolean {
+  if (kind === "number") return typeof value === "number" && Number.isFinite(value);
+  if (typeof value !== "string") return false;
+  return kind === "text" || (ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)));
+}
+
+/**
+ * The sort value and id of a cursor this service handed out. Anything else (not base64 JSON, not
+ * a pair, a sort value of the wrong kind, an id that is not one) is refused as the client's mistake.
+ */
+export function decodeCursor(cursor: string, kind: SortKind): [string | number, string] {
+  let values: unknown;
   try {
-    const values = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(values)) return values;
+    values = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    // fall through to the clear error below
+    // refused below
   }
+  if (Array.isArray(values) && values.length === 2 && isSortValue(values[0], kind) && isUuid(values[1])) return values as [string | number, string];
   throw invalidField("after", "The cursor is not one this service handed out");
 }
 
@@ -86,7 +103,11 @@ export async function paginate<T extends ObjectLiteral & { id: string }>(
   const limit = pageSize(args.first);
   const alias = query.alias;
   if (args.after) {
-    const [sortValue, id] = decodeCursor(args.after);
+    const column = query.expressionMap.mainAlias?.metadata.findColumnWithPropertyName(sortColumn.property);
+    // The kind the cursor's sort value was written as (a bigint arrives from the driver as text).
+    const type = String(column?.type ?? "");
+    const kind: SortKind = column?.type === Date || /time|date/.test(type) ? "timestamp" : column?.type === Number || /^(int|integer|smallint)$/.test(type) ? "number" : "text";
+    const [sortValue, id] = decodeCursor(args.after, kind);
     query.andWhere(`(${alias}.${sortColumn.column}, ${alias}.id) > (:cursorSort, :cursorId)`, {
       cursorSort: sortValue,
       cursorId: id,

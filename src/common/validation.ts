@@ -14,3 +14,35 @@ export function rejectNulls<T extends object>(input: T, fields: (keyof T & strin
 export function definedFields<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** NUL, which PostgreSQL cannot hold in text, and UTF-16 halves without their pair, which UTF-8 cannot encode. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/**
+ * The path (`input.name`, `tags.2`) of the first text in `value`, key or string, that the database
+ * could not store as sent; undefined when there is none.
+ */
+export function unstorableTextIn(value: unknown, path = ""): string | undefined {
+  // A stack rather than recursion: a body may nest as deep as its size allows.
+  const pending: [unknown, string][] = [[value, path]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [inner, at] = next;
+    if (typeof inner === "string") {
+      if (!isStorableText(inner)) return at;
+    } else if (typeof inner === "object" && inner !== null) {
+      for (const [key, item] of Object.entries(inner)) {
+        const itemAt = at ? `${at}.${key}` : key;
+        if (!isStorableText(key)) return itemAt;
+        pending.push([item, itemAt]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The refusal of text the database could not store. */
+export const unstorableText = (field: string) => invalidField(field, `${field} holds a character that cannot be stored (U+0000 or a lone UTF-16 surrogate)`);

@@ -15,11 +15,21 @@ import {
   GraphQLInterfaceType,
   GraphQLOutputType,
   GraphQLSchema,
+  GraphQLField,
+  DocumentNode,
+  isIntrospectionType,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
 } from "graphql";
 
 export const MAX_DEPTH = 12;
 export const MAX_COST = 200_000;
 export const MAX_ALIASES = 50;
+/** Selections of one operation, each fragment counted every time it is used. */
+export const MAX_SELECTIONS = 2_000;
+/** How often one response name may be selected in one selection set (fragments merged in). */
+export const MAX_REPEATS = 25;
 /** Assumed length of a plain list (the breaks of a shift, the roles of a staff member). */
 const DEFAULT_LIST_SIZE = 20;
 
@@ -59,40 +69,76 @@ interface Measure {
   aliases: number;
 }
 
-function measure(
-  schema: GraphQLSchema,
-  parent: GraphQLObjectType | GraphQLInterfaceType,
-  selectionSet: SelectionSetNode,
-  fragments: Fragments,
-  variables: Record<string, unknown>,
-  seen: Set<string>,
-): Measure {
+/** Raised inside the walk once a document is past a limit that makes the rest of the walk pointless. */
+class TooLarge extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** The state of one walk: how many selections it has visited, fragments inlined. */
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: Fragments;
+  variables: Record<string, unknown>;
+  seen: Set<string>;
+  selections: number;
+}
+
+/** The field a selection names, including the introspection fields every type has. */
+function fieldDefinition(schema: GraphQLSchema, parent: GraphQLObjectType | GraphQLInterfaceType, name: string): GraphQLField<unknown, unknown> | undefined {
+  if (name === SchemaMetaFieldDef.name && parent === schema.getQueryType()) return SchemaMetaFieldDef;
+  if (name === TypeMetaFieldDef.name && parent === schema.getQueryType()) return TypeMetaFieldDef;
+  if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
+  return parent.getFields()[name];
+}
+
+/**
+ * Measures one selection set with its fragments inlined. `level` counts the response names of the
+ * set (fragments add to their parent's set): validation compares every pair of fields that share a
+ * response name, so a name repeated n times costs n² before anything runs.
+ */
+function measure(walk: Walk, parent: GraphQLObjectType | GraphQLInterfaceType, selectionSet: SelectionSetNode, level: Map<string, number>): Measure {
   let depth = 0;
   let cost = 0;
   let aliases = 0;
   for (const selection of selectionSet.selections) {
+    if (++walk.selections > MAX_SELECTIONS) {
+      throw new TooLarge("QUERY_TOO_LARGE", `The query selects more than ${MAX_SELECTIONS} fields (fragments counted where they are used)`);
+    }
     let inner: Measure | undefined;
     if (selection.kind === Kind.FIELD) {
       if (selection.alias) aliases++;
-      const def = parent.getFields()[selection.name.value];
+      const responseName = selection.alias?.value ?? selection.name.value;
+      const repeats = (level.get(responseName) ?? 0) + 1;
+      if (repeats > MAX_REPEATS) {
+        throw new TooLarge("QUERY_TOO_REPETITIVE", `The query selects "${responseName}" ${repeats} times in one place; the limit is ${MAX_REPEATS}`);
+      }
+      level.set(responseName, repeats);
+      const def = fieldDefinition(walk.schema, parent, selection.name.value);
       if (!def) continue;
       const type = def.type as GraphQLOutputType;
       const named = getNamedType(type);
       if (selection.selectionSet && (named instanceof GraphQLObjectType || named instanceof GraphQLInterfaceType)) {
-        const child = measure(schema, named, selection.selectionSet, fragments, variables, seen);
-        inner = { depth: child.depth + 1, cost: multiplier(selection, type, variables) * (1 + child.cost), aliases: child.aliases };
+        const child = measure(walk, named, selection.selectionSet, new Map());
+        // The schema's description is as large as the schema, not as the data: its lists and its
+        // nesting (a type reference's ofType chain) count once; the size limit still bounds it.
+        const schemaPart = isIntrospectionType(named);
+        const times = schemaPart ? 1 : multiplier(selection, type, walk.variables);
+        inner = { depth: child.depth + (schemaPart ? 0 : 1), cost: times * (1 + child.cost), aliases: child.aliases };
       } else {
         inner = { depth: 1, cost: 1, aliases: 0 };
       }
     } else {
-      const set = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragments[selection.name.value]?.selectionSet;
-      const typeName = selection.kind === Kind.INLINE_FRAGMENT ? selection.typeCondition?.name.value : fragments[selection.name.value]?.typeCondition.name.value;
+      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? walk.fragments[selection.name.value] : undefined;
+      const set = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragment?.selectionSet;
+      const typeName = selection.kind === Kind.INLINE_FRAGMENT ? selection.typeCondition?.name.value : fragment?.typeCondition.name.value;
       const key = selection.kind === Kind.FRAGMENT_SPREAD ? selection.name.value : "";
-      if (!set || (key && seen.has(key))) continue;
-      const onType = (typeName ? schema.getType(typeName) : parent) as GraphQLObjectType | GraphQLInterfaceType;
-      if (key) seen.add(key);
-      inner = measure(schema, onType ?? parent, set, fragments, variables, seen);
-      if (key) seen.delete(key);
+      if (!set || (key && walk.seen.has(key))) continue;
+      const onType = (typeName ? walk.schema.getType(typeName) : parent) as GraphQLObjectType | GraphQLInterfaceType;
+      if (key) walk.seen.add(key);
+      inner = measure(walk, onType && "getFields" in onType ? onType : parent, set, level);
+      if (key) walk.seen.delete(key);
     }
     depth = Math.max(depth, inner.depth);
     cost += inner.cost;
@@ -102,33 +148,47 @@ function measure(
 }
 
 /**
+ * The limits an operation breaks, cheapest first: its size (selections with fragments inlined, and
+ * repeats of one response name in one place), then depth, cost and aliases. The walk stops at the
+ * size limit, so its own work is bounded too however the fragments nest.
+ */
+export function limitErrors(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): GraphQLError[] {
+  const root = operation.operation === "mutation" ? schema.getMutationType() : operation.operation === "subscription" ? schema.getSubscriptionType() : schema.getQueryType();
+  if (!root) return [];
+  const fragments: Fragments = {};
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  }
+  let m: Measure;
+  try {
+    m = measure({ schema, fragments, variables, seen: new Set(), selections: 0 }, root, operation.selectionSet, new Map());
+  } catch (error) {
+    if (error instanceof TooLarge) return [new GraphQLError(error.message, { nodes: [operation], extensions: { code: error.code } })];
+    throw error;
+  }
+  const errors: GraphQLError[] = [];
+  if (m.depth > MAX_DEPTH) {
+    errors.push(new GraphQLError(`The query is ${m.depth} levels deep; the limit is ${MAX_DEPTH}`, { nodes: [operation], extensions: { code: "QUERY_TOO_DEEP" } }));
+  }
+  if (m.cost > MAX_COST) {
+    errors.push(new GraphQLError(`The query would cost ${m.cost} (fields times page sizes); the limit is ${MAX_COST}. Ask for smaller pages or fewer fields`, { nodes: [operation], extensions: { code: "QUERY_TOO_COSTLY" } }));
+  }
+  if (m.aliases > MAX_ALIASES) {
+    errors.push(new GraphQLError(`The query uses ${m.aliases} aliases; the limit is ${MAX_ALIASES}`, { nodes: [operation], extensions: { code: "QUERY_TOO_MANY_ALIASES" } }));
+  }
+  return errors;
+}
+
+/**
  * Refuses, before execution, operations deeper than MAX_DEPTH, costlier than MAX_COST (each
  * field costs one, times the page size of every list above it) or with more than MAX_ALIASES
  * aliases. The refusal names the limit, so clients are not left with a timeout.
  * Variables are not known while Apollo validates, so a page size given as a variable counts as the default.
  */
 export function queryLimitsRule(variables: Record<string, unknown> = {}): ValidationRule {
-  return (context: ValidationContext) => {
-    const fragments: Fragments = {};
-    for (const def of context.getDocument().definitions) {
-      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-    }
-    return {
-      OperationDefinition(node: OperationDefinitionNode) {
-        const schema = context.getSchema();
-        const root = node.operation === "mutation" ? schema.getMutationType() : node.operation === "subscription" ? schema.getSubscriptionType() : schema.getQueryType();
-        if (!root) return;
-        const m = measure(schema, root, node.selectionSet, fragments, variables, new Set());
-        if (m.depth > MAX_DEPTH) {
-          context.reportError(new GraphQLError(`The query is ${m.depth} levels deep; the limit is ${MAX_DEPTH}`, { nodes: [node], extensions: { code: "QUERY_TOO_DEEP" } }));
-        }
-        if (m.cost > MAX_COST) {
-          context.reportError(new GraphQLError(`The query would cost ${m.cost} (fields times page sizes); the limit is ${MAX_COST}. Ask for smaller pages or fewer fields`, { nodes: [node], extensions: { code: "QUERY_TOO_COSTLY" } }));
-        }
-        if (m.aliases > MAX_ALIASES) {
-          context.reportError(new GraphQLError(`The query uses ${m.aliases} aliases; the limit is ${MAX_ALIASES}`, { nodes: [node], extensions: { code: "QUERY_TOO_MANY_ALIASES" } }));
-        }
-      },
-    };
-  };
+  return (context: ValidationContext) => ({
+    OperationDefinition(node: OperationDefinitionNode) {
+      for (const error of limitErrors(context.getSchema(), context.getDocument(), node, variables)) context.reportError(error);
+    },
+  });
 }

@@ -10,12 +10,15 @@ import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
 import { Services } from "../app/services";
+import type { Config } from "../config";
+import { unstorableText, unstorableTextIn } from "../common/validation";
 import { AppError } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
 import { queryLimitsRule } from "../graphql/limits";
+import { guardRequest, RefusedRequest } from "../graphql/request-guard";
 import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
 import { openApiDocument } from "../rest/openapi";
@@ -37,6 +40,7 @@ export interface AppParts {
   db: DataSource;
   services: Services;
   logger: Logger;
+  timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
 }
 
 export interface RunningApp {
@@ -52,6 +56,17 @@ export function sendError(res: Response, req: Request, error: Pick<ClientError, 
 
 const SAFE_REQUEST_ID = /^[\w.:-]{1,100}$/;
 
+/** The decoded segments of a path (a malformed escape is left as sent; routing refuses it). */
+function pathSegments(path: string): string[] {
+  return path.split("/").map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+}
+
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger } = parts;
@@ -59,7 +74,13 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const compiled = compileRoutes(schema, restRoutes);
   const openapi = withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes);
   const app = express();
-  const server = http.createServer(app);
+  // Slow clients are closed rather than held: headers, then the whole request, each within its time.
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = parts.timeouts;
+  const server = http.createServer(
+    // Node looks for overdue requests every connectionsCheckingInterval (30 s by default): often enough here that the limits hold.
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) },
+    app,
+  );
   app.disable("x-powered-by");
   // The REST shim sets the ETags that If-Match can use; express would hash every other answer too.
   app.set("etag", false);
@@ -158,6 +179,23 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   await apollo.start();
 
+  /** A refusal in the interface's own form: GraphQL errors on /graphql, the error body on /api. */
+  const refuse = (req: Request, res: Response, e: Pick<ClientError, "code" | "message" | "status" | "details">) => {
+    if (req.baseUrl === "/graphql") {
+      res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
+    } else {
+      sendError(res, req, e);
+    }
+  };
+
+  // Text the database cannot store is refused here, once, wherever it comes: path, query string or body.
+  app.use(["/graphql", "/api"], (req: Request, res: Response, next: NextFunction) => {
+    const body = req.baseUrl === "/graphql" && req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>).variables : req.body;
+    const field = unstorableTextIn(pathSegments(req.path)) !== undefined ? "path" : (unstorableTextIn(req.query) ?? unstorableTextIn(body));
+    if (field === undefined) return next();
+    refuse(req, res, toClientError(unstorableText(field)));
+  });
+
   // Every GraphQL and REST request gets its context (and a bad token its 401) here, once.
   app.use(["/graphql", "/api"], async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -168,12 +206,18 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       const ifMatch = recordVersionOf(req.get("if-match"));
       requestActor.run({ staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id, ...(ifMatch ? { ifMatch } : {}) }, next);
     } catch (error) {
-      const e = toClientError(error as Error);
-      if (req.baseUrl === "/graphql") {
-        res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
-      } else {
-        sendError(res, req, e);
-      }
+      refuse(req, res, toClientError(error as Error));
+    }
+  });
+  // A GraphQL request is sized up, and an anonymous one held to the public operations, before
+  // Apollo validates it: validation itself is what a hostile document makes slow.
+  app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
+    try {
+      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor));
+      next();
+    } catch (error) {
+      if (!(error instanceof RefusedRequest)) return next(error);
+      res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
   app.use(idempotency({ db, logger, sendError }));
@@ -184,7 +228,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
-  app.use("/api", (req, res) => {
+  app.use((req, res) => {
     sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
   });
 

@@ -45,7 +45,7 @@ export function carriesId(type: GraphQLInputType, name: string, seen = new Set<s
  * a timestamp where the schema says so (an open shift's `startDate`), zones that exist. Never the
  * word the isolation matrix looks for in answers.
  */
-function stringFor(name: string, description: string): string {
+export function stringFor(name: string, description: string): string {
   if (/zone$/i.test(name)) return "UTC";
   const end = /end/i.test(name);
   if (/time$/i.test(name) || /timestamp/i.test(description)) return end ? "2026-03-02T17:00:00Z" : "2026-03-02T09:00:00Z";
@@ -54,7 +54,7 @@ function stringFor(name: string, description: string): string {
 }
 
 /** Literals of the other scalars the schema's inputs may use; a new one fails loudly until added. */
-const SCALAR_LITERALS: Record<string, string> = {
+export const SCALAR_LITERALS: Record<string, string> = {
   Int: "10",
   Float: "1.5",
   Boolean: "true",

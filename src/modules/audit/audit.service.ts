@@ -42,8 +42,7 @@ export class AuditService {
     if (args.from) add("occurred_at >= ?", parseTimestamp(args.from, "UTC", "from"));
     if (args.to) add("occurred_at < ?", parseTimestamp(args.to, "UTC", "to"));
     if (args.after) {
-      const [at, id] = decodeCursor(args.after);
-      if (typeof at !== "string" || !isUuid(id)) throw invalidField("after", "The cursor is not one this service handed out");
+      const [at, id] = decodeCursor(args.after, "timestamp");
       params.push(at, id);
       where.push(`(occurred_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
     }

@@ -159,13 +159,15 @@ export class TimeOffPolicyService {
       if (input.locationId !== null) await requireIn(manager, "locations", org, [input.locationId], "locationId");
       policy.locationId = input.locationId?.toLowerCase() ?? null;
     }
-    if (input.paid !== undefined) policy.paid = input.paid;
-    if (input.units !== undefined) policy.units = input.units;
-    if (input.requiresApproval !== undefined) policy.requiresApproval = input.requiresApproval;
-    if (input.allowNegativeBalance !== undefined) policy.allowNegativeBalance = input.allowNegativeBalance;
+    // A null on a field that always has a value means "not given" (a new policy keeps its default;
+    // an update refuses it first, in rejectNulls); carryoverLimit's null means "no limit".
+    if (input.paid != null) policy.paid = input.paid;
+    if (input.units != null) policy.units = input.units;
+    if (input.requiresApproval != null) policy.requiresApproval = input.requiresApproval;
+    if (input.allowNegativeBalance != null) policy.allowNegativeBalance = input.allowNegativeBalance;
     if (input.carryoverLimit !== undefined) policy.carryoverLimit = input.carryoverLimit;
-    if (input.fullDayDuration !== undefined) policy.fullDayDuration = input.fullDayDuration;
-    if (input.limitSettings !== undefined || !policy.limitSettings) policy.limitSettings = normalizeLimitSettings(input.limitSettings, weekStart);
+    if (input.fullDayDuration != null) policy.fullDayDuration = input.fullDayDuration;
+    if (input.limitSettings != null || !policy.limitSettings) policy.limitSettings = normalizeLimitSettings(input.limitSettings ?? undefined, weekStart);
     if (input.defaultSettings !== undefined) await this.applyDefaultSettings(manager, policy, input.defaultSettings);
   }
 

@@ -1,0 +1,76 @@
+import { ASTNode, DocumentNode, getOperationAST, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, parse, visit } from "graphql";
+import { isStorableText, unstorableText } from "../common/validation";
+import { AppError, badRequest, unauthenticated } from "../errors/app-error";
+import { limitErrors } from "./limits";
+
+/**
+ * Tokens a document may have. The largest real one, GraphiQL's introspection query, has about 300;
+ * a document over the limit is refused while it is being read, before any of it is kept.
+ */
+export const MAX_TOKENS = 5_000;
+
+/** What an anonymous request may call: creating an organization (with the platform key) and exchanging a key for a token. */
+const PUBLIC_FIELDS = new Set(["createOrganization", "exchangeToken", "__typename"]);
+
+/** A request refused before Apollo sees it: the HTTP status and the GraphQL errors to answer. */
+export class RefusedRequest extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: GraphQLError[],
+  ) {
+    super(errors[0]?.message);
+  }
+}
+
+const refusal = (error: AppError, nodes?: ASTNode[]) =>
+  new RefusedRequest(error.status, [new GraphQLError(error.message, { nodes, extensions: { code: error.code, details: error.details } })]);
+
+/** The argument or input field a string literal belongs to, for the error's details. */
+function fieldOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): string {
+  const names: string[] = [];
+  for (const node of ancestors) {
+    if ("kind" in node && (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD)) names.push(node.name.value);
+  }
+  return names.join(".") || "query";
+}
+
+/**
+ * Everything about a GraphQL request that can be refused before validation: its shape, its size
+ * (tokens, then the query limits, so validation's pairwise field comparisons never meet a document
+ * that would make them slow), the operation it names, what an anonymous caller may ask (which also
+ * keeps introspection behind a token), and text the database could not store. Answers the operation.
+ */
+export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean): OperationDefinitionNode {
+  if (Array.isArray(body)) throw refusal(badRequest("Batched operations are not supported: send one operation per request"));
+  const { query, operationName, variables } = (body ?? {}) as Record<string, unknown>;
+  if (typeof query !== "string") throw refusal(badRequest("The request must carry the operation text as a string in `query`"));
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") throw refusal(badRequest("`operationName` must be a string"));
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: MAX_TOKENS, noLocation: false });
+  } catch (error) {
+    const e = error as GraphQLError;
+    throw new RefusedRequest(400, [new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: "GRAPHQL_PARSE_FAILED", details: [] } })]);
+  }
+  const operation = getOperationAST(document, (operationName as string | null | undefined) ?? undefined);
+  if (!operation) {
+    const named = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+    const message = operationName
+      ? `The document has no operation named "${operationName}"`
+      : named === 0
+        ? "The document holds no operation"
+        : "The document holds several operations: name the one to run in `operationName`";
+    throw refusal(badRequest(message));
+  }
+  if (!authenticated && (operation.operation !== "mutation" || operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !PUBLIC_FIELDS.has(s.name.value)))) {
+    throw refusal(unauthenticated(), [operation]);
+  }
+  const tooLarge = limitErrors(schema, document, operation, typeof variables === "object" && variables !== null ? (variables as Record<string, unknown>) : {});
+  if (tooLarge.length) throw new RefusedRequest(400, tooLarge.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, details: [] } })));
+  visit(document, {
+    StringValue(node, _key, parent, _path, ancestors) {
+      if (!isStorableText(node.value)) throw refusal(unstorableText(fieldOf([...ancestors, parent ?? []])), [node]);
+    },
+  });
+  return operation;
+}
