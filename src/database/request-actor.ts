@@ -12,10 +12,15 @@ export interface RequestActor {
 
 const RECORD_VERSION = /^"?([0-9a-f-]{36})@([0-9T:.Z-]{20,30})"?$/i;
 
-/** The record version an If-Match header names, if it names one. */
-export function recordVersionOf(ifMatch: string | undefined): RequestActor["ifMatch"] {
-  const m = RECORD_VERSION.exec(ifMatch?.trim().replace(/^W\//, "") ?? "");
-  return m ? { id: m[1].toLowerCase(), version: m[2] } : undefined;
+/**
+ * The record version an If-Match header names: undefined without a condition (no header, or "*");
+ * null when the header names no record version ("x@y", a hash), which no record can match.
+ */
+export function recordVersionOf(ifMatch: string | undefined): RequestActor["ifMatch"] | null {
+  const given = ifMatch?.trim().replace(/^W\//, "");
+  if (given === undefined || given === "*") return undefined;
+  const m = RECORD_VERSION.exec(given);
+  return m ? { id: m[1].toLowerCase(), version: m[2] } : null;
 }
 
 /** Carries the request's actor through every await of the request, down to its database calls. */

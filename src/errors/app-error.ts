@@ -47,3 +47,7 @@ export const conflict = (message: string, code = "CONFLICT") => new AppError(cod
 
 export const serviceUnavailable = (message = "The database is unavailable; retry shortly") =>
   new AppError("SERVICE_UNAVAILABLE", message, 503);
+
+/** An If-Match that does not name the record as it is now, in REST and GraphQL alike. */
+export const ifMatchFailed = () =>
+  new AppError("PRECONDITION_FAILED", "The resource has changed since it was read (If-Match does not match its ETag)", 412);

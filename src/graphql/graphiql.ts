@@ -35,15 +35,18 @@ const PAGE = `<!doctype html>
   <script src="/graphiql/react-dom.js"></script>
   <script src="/graphiql/graphiql.js"></script>
   <script>
+    // The token comes in the fragment (#token=…), which the browser never sends to a server, and is
+    // wiped from the address bar at once; the tab keeps it (sessionStorage) until it closes.
     const KEY = "workforce.token";
     const input = document.getElementById("token");
-    const fromUrl = new URLSearchParams(location.search).get("token");
-    input.value = fromUrl || localStorage.getItem(KEY) || "";
+    const fromFragment = new URLSearchParams(location.hash.slice(1)).get("token");
+    if (fromFragment !== null) history.replaceState(null, "", location.pathname + location.search);
+    input.value = fromFragment || sessionStorage.getItem(KEY) || "";
     const fetcher = GraphiQL.createFetcher({ url: "/graphql" });
     const root = ReactDOM.createRoot(document.getElementById("graphiql"));
     function render() {
       const token = input.value.trim();
-      localStorage.setItem(KEY, token);
+      sessionStorage.setItem(KEY, token);
       root.render(React.createElement(GraphiQL, {
         key: token,
         fetcher,

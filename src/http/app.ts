@@ -12,7 +12,7 @@ import { DataSource } from "typeorm";
 import { Services } from "../app/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
-import { AppError } from "../errors/app-error";
+import { AppError, ifMatchFailed } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
@@ -26,6 +26,7 @@ import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
 import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
+import { loggableUrl } from "./logger";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
@@ -93,7 +94,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ reqId: req.id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+      logger.info({ reqId: req.id, method: req.method, url: loggableUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
     next();
   });
@@ -204,6 +205,9 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       const actor = context.actor;
       // Everything this request does from here on is done for this actor; the audit trail says so.
       const ifMatch = recordVersionOf(req.get("if-match"));
+      // GraphQL can check only a record version; REST compares any ETag in the shim. Both refuse a
+      // condition that cannot hold rather than write without it.
+      if (ifMatch === null && req.baseUrl === "/graphql") throw ifMatchFailed();
       requestActor.run({ staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id, ...(ifMatch ? { ifMatch } : {}) }, next);
     } catch (error) {
       refuse(req, res, toClientError(error as Error));

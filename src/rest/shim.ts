@@ -22,7 +22,7 @@ import express from "express";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { permissionsOf, requireAnyPermission } from "../auth/authorization";
 import { Permission } from "../auth/permissions";
-import { badRequest, invalidField, notFound, unauthenticated } from "../errors/app-error";
+import { badRequest, ifMatchFailed, invalidField, notFound, unauthenticated } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import { compileOperation, OperationRunner } from "../graphql/compiled-operations";
 import { queryLimitsRule } from "../graphql/limits";
@@ -214,7 +214,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
           const current = entityTag(reader.route.answer ? reader.route.answer(read) : read);
           const given = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
           if (!current || !given.includes(current)) {
-            return options.sendError(res, req, { code: "PRECONDITION_FAILED", message: "The resource has changed since it was read (If-Match does not match its ETag)", status: 412, details: [] });
+            return options.sendError(res, req, ifMatchFailed());
           }
         }
         const value = await runRoute(c, rest, context, options.schema);

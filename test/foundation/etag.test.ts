@@ -51,4 +51,22 @@ describe("ETag and If-Match", () => {
     const fresh = await rename("Dock C", `"${created.body.id}@${first.body.data.updateLocation.updatedAt}"`);
     expect(fresh.body.data.updateLocation.name).toBe("Dock C");
   });
+
+  it("refuses an If-Match that names no version, in GraphQL as in REST, and writes nothing", async () => {
+    const api = t.as(org.token);
+    const created = await api.post(`/api/organizations/${org.id}/locations`, { name: "Yard", timezone: "UTC" });
+    const path = `/api/organizations/${org.id}/locations/${created.body.id}`;
+    for (const ifMatch of ["x@y", '"x@y"', "W/nonsense"]) {
+      const rest = await api.patch(path, { name: "Yard REST" }).set("If-Match", ifMatch);
+      expect(rest.status).toBe(412);
+      const gql = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("If-Match", ifMatch)
+        .send({ query: "mutation($id: ID!) { updateLocation(id: $id, input: { name: \"Yard GraphQL\" }) { name } }", variables: { id: created.body.id } });
+      expect(gql.status).toBe(412);
+      expect(gql.body.errors[0].extensions).toMatchObject({ code: "PRECONDITION_FAILED" });
+      expect(rest.body.error.message).toBe(gql.body.errors[0].message);
+    }
+    expect((await api.get(path)).body.name).toBe("Yard");
+    // "*" sets no condition on either.
+    expect((await api.patch(path, { name: "Yard 2" }).set("If-Match", "*")).status).toBe(200);
+  });
 });

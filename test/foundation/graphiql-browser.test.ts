@@ -33,7 +33,10 @@ describe("GraphiQL in a real browser, offline", () => {
         outside.push(url);
         return route.abort();
       });
-      await page.goto(`${base}/graphql?token=${org.token}`);
+      const served: string[] = [];
+      page.on("request", (r) => served.push(r.url()));
+      // The token travels in the fragment, which no request carries, and leaves the address bar.
+      await page.goto(`${base}/graphql#token=${org.token}`);
       await page.waitForSelector(".graphiql-container", { timeout: 20000 });
       await page.evaluate(() => {
         const editor = (document.querySelector(".graphiql-query-editor .CodeMirror") as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror;
@@ -43,6 +46,8 @@ describe("GraphiQL in a real browser, offline", () => {
       await page.waitForFunction(() => document.querySelector(".graphiql-response")?.textContent?.includes("Browser Bistro"), undefined, { timeout: 20000 });
       expect(await page.textContent(".graphiql-response")).toContain("Browser Bistro");
       expect(outside).toEqual([]);
+      expect(served.filter((url) => url.includes(org.token))).toEqual([]);
+      expect(page.url()).toBe(`${base}/graphql`);
     } finally {
       await browser.close();
     }

@@ -64,7 +64,7 @@ describe("break totals kept with each shift", () => {
     const row = exported.find((r: { shiftId: string }) => r.shiftId === shiftId);
     return {
       list: { duration: listed.duration, paid: listed.totalPaidBreaks, unpaid: listed.totalUnpaidBreaks, payable: listed.payableDuration },
-      export: { duration: row.durationMinutes, paid: row.paidBreakMinutes, unpaid: row.unpaidBreakMinutes, payable: Math.round(row.payableHours * 60) },
+      export: { duration: row.durationMinutes, paid: row.paidBreakMinutes, unpaid: row.unpaidBreakMinutes, payable: row.payableMinutes },
     };
   };
 

@@ -32,9 +32,9 @@ describe("payroll export", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const lines = res.text.split("\r\n");
-    expect(lines[0]).toBe("shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_hours,hourly_wage,pay");
+    expect(lines[0]).toBe("shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_minutes,payable_hours,hourly_wage,pay");
     const cells = lines[1].split(",");
-    expect(cells.slice(2)).toEqual(["E-1", "P-1", "Store America/New_York", "Cashier", "2026-03-02", "2026-03-02T09:00:00.000-05:00", "2026-03-02T17:00:00.000-05:00", "480", "15", "30", "7.50", "18.37", "137.78"]);
+    expect(cells.slice(2)).toEqual(["E-1", "P-1", "Store America/New_York", "Cashier", "2026-03-02", "2026-03-02T09:00:00.000-05:00", "2026-03-02T17:00:00.000-05:00", "480", "15", "30", "450", "7.50", "18.37", "137.78"]);
     expect(lines.slice(2)).toEqual([""]);
   });
 
@@ -60,7 +60,7 @@ describe("payroll export", () => {
     const res = await api.get(`/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31&employeeId=${staff.id}`);
     const line = res.text.split("\r\n")[1];
     expect(line.split(",")[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(line.slice(37)).toBe(`"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,1.00,18.37,18.37`);
+    expect(line.slice(37)).toBe(`"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,60,1.00,18.37,18.37`);
   });
 
   it("refuses bad requests before streaming, and workers", async () => {
@@ -87,7 +87,7 @@ describe("payroll export", () => {
     const res = await t.as(second.org.token).get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
     const lines = res.text.trim().split("\r\n");
     expect(lines).toHaveLength(1 + 603);
-    expect(lines.slice(1).every((line) => line.endsWith(",60,0,0,1.00,10.00,10.00"))).toBe(true);
+    expect(lines.slice(1).every((line) => line.endsWith(",60,0,0,60,1.00,10.00,10.00"))).toBe(true);
     const starts = lines.slice(1).map((line) => line.split(",")[7]);
     expect([...starts].sort()).toEqual(starts);
   });

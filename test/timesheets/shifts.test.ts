@@ -230,6 +230,18 @@ describe("break types and shifts", () => {
     expect((await a2.delete("/api/timesheets")).status).toBe(400);
   });
 
+  it("answers the number of shifts it deleted on a date, whatever the number", async () => {
+    const third = await workplace(t, "America/Chicago");
+    const a3 = t.as(third.org.token);
+    const others = [await addWorker(t, third.org), await addWorker(t, third.org)];
+    const mk = (employeeId: string, day: string) => a3.post("/api/timesheets", { employeeId, locationId: third.locationId, roleId: third.roleId, startTime: `2026-03-${day}T09:00:00`, endTime: `2026-03-${day}T12:00:00` });
+    for (const employeeId of [third.workerId, ...others.map((o) => o.staff.id)]) expect((await mk(employeeId, "23")).status).toBe(201);
+    expect((await mk(third.workerId, "24")).status).toBe(201);
+    expect((await a3.delete("/api/timesheets?date=2026-03-23")).body).toEqual({ deleted: 3 });
+    expect((await a3.delete("/api/timesheets?date=2026-03-24")).body).toEqual({ deleted: 1 });
+    expect((await a3.delete("/api/timesheets?date=2026-03-24")).body).toEqual({ deleted: 0 });
+  });
+
   it("lets a worker read only their own shifts and refuses them every manager operation", async () => {
     const mine = (await shift({ startTime: "2026-03-18T09:00:00", endTime: "2026-03-18T17:00:00" })).body;
     const colleague = await addWorker(t, w.org);

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { updateReturning } from "../schedules/schedule-plans";
+import { updateReturning } from "../../database/returning";
 
 /**
  * Publishes a location's unpublished open shifts that start within the bounds, with their draft

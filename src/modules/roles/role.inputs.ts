@@ -1,5 +1,6 @@
 import { Field, Float, InputType, ObjectType } from "type-graphql";
-import { IsOptional, Length, Max, Min } from "class-validator";
+import { IsOptional, Length } from "class-validator";
+import { IsHourlyWage } from "../../common/money";
 import { Connection } from "../../common/pagination";
 import { Role } from "./role.entity";
 
@@ -13,8 +14,7 @@ export class CreateRoleInput {
 
   @Field(() => Float, { nullable: true })
   @IsOptional()
-  @Min(0)
-  @Max(MAX_HOURLY_WAGE)
+  @IsHourlyWage(MAX_HOURLY_WAGE)
   hourlyWage?: number | null;
 }
 
@@ -27,8 +27,7 @@ export class UpdateRoleInput {
 
   @Field(() => Float, { nullable: true })
   @IsOptional()
-  @Min(0)
-  @Max(MAX_HOURLY_WAGE)
+  @IsHourlyWage(MAX_HOURLY_WAGE)
   hourlyWage?: number | null;
 }
 

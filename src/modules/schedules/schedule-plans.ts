@@ -13,12 +13,6 @@ describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has
 describeConstraint("uq_schedule_drafts_entry", "This entry already has a draft; change or remove that draft instead");
 describeConstraint("fk_schedule_breaks_break_type", "A planned break names a break type that does not exist");
 
-/** The rows of an UPDATE … RETURNING run in the caller's transaction (the same shape on both drivers). */
-export async function updateReturning<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const result = await manager.queryRunner!.query(sql, params, true);
-  return result.records as T[];
-}
-
 /** The longest shift that can be planned. */
 export const MAX_PLANNED_MINUTES = 24 * 60;
 

@@ -8,7 +8,8 @@ import { inTransaction } from "../../database/transaction";
 import { forbidden, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
-import { assertNoApprovedTimeOff, breaksOf, insertEntry, planOf, replaceBreaks, resolvePlan, updateReturning } from "./schedule-plans";
+import { assertNoApprovedTimeOff, breaksOf, insertEntry, planOf, replaceBreaks, resolvePlan } from "./schedule-plans";
+import { updateReturning } from "../../database/returning";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
 import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
 

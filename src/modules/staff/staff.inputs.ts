@@ -1,5 +1,6 @@
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsEmail, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsEmail, IsOptional, Length, MaxLength, ValidateNested } from "class-validator";
+import { IsHourlyWage } from "../../common/money";
 import { Connection, PageArgs } from "../../common/pagination";
 import { MAX_HOURLY_WAGE } from "../roles/role.inputs";
 import { StaffMember } from "./staff-member.entity";
@@ -11,8 +12,7 @@ export class RoleWageInput {
 
   @Field(() => Float, { nullable: true })
   @IsOptional()
-  @Min(0)
-  @Max(MAX_HOURLY_WAGE)
+  @IsHourlyWage(MAX_HOURLY_WAGE)
   hourlyWage?: number | null;
 }
 
@@ -52,8 +52,7 @@ abstract class StaffFields {
 
   @Field(() => Float, { nullable: true })
   @IsOptional()
-  @Min(0)
-  @Max(MAX_HOURLY_WAGE)
+  @IsHourlyWage(MAX_HOURLY_WAGE)
   hourlyWage?: number | null;
 
   @Field(() => ID, { nullable: true, description: "The access role; Worker when not given" })

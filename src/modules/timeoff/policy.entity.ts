@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateNested } from "class-validator";
+import { IsBoolean, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from "class-validator";
 import { Field, Float, ID, InputType, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { numericColumn, TenantRecord } from "../../common/entity-columns";
@@ -84,13 +84,15 @@ export class LimitSettings {
   @IsBoolean()
   isFixedAmount: boolean;
 
+  // Only the branch the accrual uses is checked: the other comes back from a read as it was given
+  // (zeros or nulls, as spec 2.2 shows it), and must be accepted back unchanged.
   @Field(() => FixedAmountSettings, { nullable: true })
-  @IsOptional()
+  @ValidateIf((settings: LimitSettings) => settings.isFixedAmount && settings.fixedAmount != null)
   @ValidateNested()
   fixedAmount?: FixedAmountSettings | null;
 
   @Field(() => PerHourEarnings, { nullable: true })
-  @IsOptional()
+  @ValidateIf((settings: LimitSettings) => !settings.isFixedAmount && settings.perHourEarnings != null)
   @ValidateNested()
   perHourEarnings?: PerHourEarnings | null;
 }

@@ -6,6 +6,7 @@ import { Page } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { addDays, daysBetween, localDate, MAX_RANGE_DAYS, parseTimestamp, requireTimeZone, startOfLocalDay, utcOffsetMinutes } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
+import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
@@ -202,12 +203,10 @@ export class TimeOffRequestService {
   private async transition(manager: EntityManager, actor: Actor, request: TimeOffRequest, from: RequestStatus, to: RequestStatus, set: Record<string, unknown>): Promise<TimeOffRequest> {
     const columns = Object.keys(set);
     const assignments = columns.map((c, i) => `${c} = $${i + 5}`).join(", ");
-    // Wrapped in a SELECT so both database drivers answer with the rows.
-    const rows: { id: string }[] = await manager.query(
-      `WITH changed AS (
-         UPDATE time_off_requests SET status = $3, updated_at = now()${assignments ? `, ${assignments}` : ""}
-         WHERE organization_id = $1 AND id = $2 AND status = $4 RETURNING id)
-       SELECT id FROM changed`,
+    const rows = await updateReturning<{ id: string }>(
+      manager,
+      `UPDATE time_off_requests SET status = $3, updated_at = now()${assignments ? `, ${assignments}` : ""}
+       WHERE organization_id = $1 AND id = $2 AND status = $4 RETURNING id`,
       [actor.organizationId, request.id, to, from, ...columns.map((c) => set[c])],
     );
     if (!rows.length) {

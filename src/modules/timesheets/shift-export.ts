@@ -7,7 +7,8 @@ import { invalidField } from "../../errors/app-error";
 import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { timestamptzMs } from "../../database/timestamp-parser";
 import { localTimeAt } from "./local-time";
-import { endedShiftMinutes, minutesToHours, payCents } from "./shift-minutes";
+import { payCents } from "../../common/money";
+import { endedShiftMinutes, minutesToHours } from "./shift-minutes";
 import { MAX_LISTED_SHIFTS, shiftWhere, tooManyShifts } from "./shift.store";
 
 @ObjectType({ simpleResolvers: true, description: "One closed shift as a payroll system takes it" })
@@ -48,13 +49,16 @@ export class ShiftExportRow {
   @Field(() => Int)
   unpaidBreakMinutes: number;
 
-  @Field(() => Float)
+  @Field(() => Int, { description: "Duration less unpaid breaks, in whole minutes" })
+  payableMinutes: number;
+
+  @Field(() => Float, { description: "payableMinutes / 60, to two decimals (for reading; pay uses the minutes)" })
   payableHours: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: "The wage as stored, up to four decimals" })
   hourlyWage: number;
 
-  @Field(() => Float, { description: "payable hours × hourly wage, to the cent" })
+  @Field(() => Float, { description: "payableMinutes × hourlyWage / 60, rounded once to the cent (half away from zero)" })
   pay: number;
 }
 
@@ -119,6 +123,7 @@ function toExportRow(shift: string, names: ExportNames): ShiftExportRow {
     durationMinutes: minutes.duration,
     paidBreakMinutes: minutes.totalPaidBreaks,
     unpaidBreakMinutes: minutes.totalUnpaidBreaks,
+    payableMinutes: minutes.payableDuration,
     payableHours: minutesToHours(minutes.payableDuration),
     hourlyWage: Number(hourlyWage),
     pay: payCents(minutes.payableDuration, hourlyWage) / 100,
@@ -203,10 +208,22 @@ export const EXPORT_COLUMNS: [header: string, value: (row: ShiftExportRow) => st
   ["duration_minutes", (r) => r.durationMinutes],
   ["paid_break_minutes", (r) => r.paidBreakMinutes],
   ["unpaid_break_minutes", (r) => r.unpaidBreakMinutes],
+  ["payable_minutes", (r) => r.payableMinutes],
   ["payable_hours", (r) => r.payableHours.toFixed(2)],
-  ["hourly_wage", (r) => r.hourlyWage.toFixed(2)],
+  ["hourly_wage", (r) => wageText(r.hourlyWage)],
   ["pay", (r) => r.pay.toFixed(2)],
 ];
+
+/**
+ * A wage as stored (at most four decimals, which a number's shortest text keeps exactly), with at
+ * least two decimals as money is written: 20 → "20.00", 18.333 → "18.333".
+ */
+function wageText(wage: number): string {
+  const text = String(wage);
+  const dot = text.indexOf(".");
+  if (dot < 0) return `${text}.00`;
+  return text.length - dot === 2 ? `${text}0` : text;
+}
 
 /** Text a CSV field cannot carry as it is: a formula's first character, a quote, comma or line break. */
 const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;

@@ -53,17 +53,6 @@ export function endedShiftMinutes(startMs: number, endMs: number, paidMs: number
   return minutesOf(startMs, Math.max(startMs, endMs), paidMs, unpaidMs);
 }
 
-/**
- * Pay in cents for `minutes` at an hourly wage given exactly (numeric text such as "18.5000"):
- * the wage goes to ten-thousandths as an integer so the only rounding is the final one, to the cent.
- */
-export function payCents(minutes: number, hourlyWage: string | number, rate = 1): number {
-  const wageUnits = Math.round(Number(hourlyWage) * 10_000);
-  return Math.round((minutes * wageUnits * rate) / 6_000);
-}
-
-export const centsToAmount = (cents: number): number => cents / 100;
-
 /** Minutes as decimal hours, rounded to two decimals. */
 export function minutesToHours(minutes: number): number {
   return Math.round((minutes / 60) * 100) / 100;

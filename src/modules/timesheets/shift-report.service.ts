@@ -5,7 +5,8 @@ import { addDays, parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../app/deps";
 import { invalidField } from "../../errors/app-error";
 import { closedShiftFacts, factBreaks, factMinutes, ShiftFact } from "./shift-facts";
-import { minutesToHours, payCents } from "./shift-minutes";
+import { MINUTE_UNITS_PER_CENT, moneyUnits, roundedBigQuotient } from "../../common/money";
+import { minutesToHours } from "./shift-minutes";
 import { EmployeeReport, GroupedReportArgs, ReportArgs, ReportFigures, ReportGroup, ReportGrouping, ShiftReport } from "./shift-report.types";
 import { TimesheetSettings, weekdayNumber } from "./timesheet-settings.entity";
 import { TimesheetSettingsService } from "./timesheet-settings.service";
@@ -18,7 +19,10 @@ interface MandatoryBreakRule {
   durationMinutes: number;
 }
 
-/** One shift's part of a report: its minutes split into regular and overtime, and its cost. */
+/**
+ * One shift's part of a report: its minutes split into regular and overtime, and their pay as
+ * minutes × wage in ten-thousandths (exact integers; the overtime rate applies to the sum).
+ */
 interface ShiftOutcome {
   fact: ShiftFact;
   payable: number;
@@ -26,11 +30,16 @@ interface ShiftOutcome {
   overtime: number;
   paidBreaks: number;
   unpaidBreaks: number;
-  costCents: number;
+  regularWageMinutes: number;
+  overtimeWageMinutes: number;
   violation: boolean;
 }
 
-/** Sums of outcomes, shown as hours and money. */
+/**
+ * Sums of outcomes, shown as hours and money. Pay is summed exactly and rounded once, when shown:
+ * rounding each shift's cost and adding the cents would make the total depend on how overtime
+ * falls across shifts.
+ */
 class Tally {
   shifts = 0;
   payable = 0;
@@ -38,7 +47,8 @@ class Tally {
   overtime = 0;
   paidBreaks = 0;
   unpaidBreaks = 0;
-  costCents = 0;
+  regularWageMinutes = 0;
+  overtimeWageMinutes = 0;
   violations = 0;
 
   add(o: ShiftOutcome): void {
@@ -48,11 +58,12 @@ class Tally {
     this.overtime += o.overtime;
     this.paidBreaks += o.paidBreaks;
     this.unpaidBreaks += o.unpaidBreaks;
-    this.costCents += o.costCents;
+    this.regularWageMinutes += o.regularWageMinutes;
+    this.overtimeWageMinutes += o.overtimeWageMinutes;
     if (o.violation) this.violations++;
   }
 
-  figures(): ReportFigures {
+  figures(overtimeRateUnits: number): ReportFigures {
     return {
       shifts: this.shifts,
       totalHours: minutesToHours(this.payable),
@@ -60,9 +71,16 @@ class Tally {
       overtimeHours: minutesToHours(this.overtime),
       paidBreakMinutes: this.paidBreaks,
       unpaidBreakMinutes: this.unpaidBreaks,
-      laborCost: this.costCents / 100,
+      laborCost: Number(this.laborCostCents(overtimeRateUnits)) / 100,
       mandatoryBreakViolations: this.violations,
     };
+  }
+
+  /** Regular pay plus overtime pay × rate, in cents, rounded half away from zero. */
+  private laborCostCents(overtimeRateUnits: number): bigint {
+    const rateUnits = BigInt(moneyUnits(1));
+    const exact = BigInt(this.regularWageMinutes) * rateUnits + BigInt(this.overtimeWageMinutes) * BigInt(overtimeRateUnits);
+    return roundedBigQuotient(exact, BigInt(MINUTE_UNITS_PER_CENT) * rateUnits);
   }
 }
 
@@ -139,13 +157,13 @@ export class ShiftReportService {
 
   async employees(actor: Actor, args: ReportArgs): Promise<EmployeeReport[]> {
     const tallies = new Map<string, { fact: ShiftFact; tally: Tally }>();
-    await this.eachOutcome(actor, args, (o) => {
+    const rateUnits = await this.eachOutcome(actor, args, (o) => {
       const entry = tallies.get(o.fact.employee_id) ?? { fact: o.fact, tally: new Tally() };
       entry.tally.add(o);
       tallies.set(o.fact.employee_id, entry);
     });
     return [...tallies.values()]
-      .map(({ fact, tally }) => ({ employeeId: fact.employee_id, employee: fact.employee_name, externalEmployeeId: fact.external_employee_id, payrollId: fact.payroll_id, ...tally.figures() }))
+      .map(({ fact, tally }) => ({ employeeId: fact.employee_id, employee: fact.employee_name, externalEmployeeId: fact.external_employee_id, payrollId: fact.payroll_id, ...tally.figures(rateUnits) }))
       .sort((a, b) => a.employee.localeCompare(b.employee) || a.employeeId.localeCompare(b.employeeId));
   }
 
@@ -157,23 +175,24 @@ export class ShiftReportService {
     };
     const groups = new Map<string, { label: string; tally: Tally }>();
     const totals = new Tally();
-    await this.eachOutcome(actor, args, (o) => {
+    const rateUnits = await this.eachOutcome(actor, args, (o) => {
       const [key, label] = keyOf[args.groupBy](o.fact);
       const group = groups.get(key) ?? { label, tally: new Tally() };
       group.tally.add(o);
       groups.set(key, group);
       totals.add(o);
     });
-    const rows: ReportGroup[] = [...groups].map(([key, { label, tally }]) => ({ key, label, ...tally.figures() }));
+    const rows: ReportGroup[] = [...groups].map(([key, { label, tally }]) => ({ key, label, ...tally.figures(rateUnits) }));
     rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
-    return { groupBy: args.groupBy, groups: rows, totals: totals.figures() };
+    return { groupBy: args.groupBy, groups: rows, totals: totals.figures(rateUnits) };
   }
 
   /**
    * Walks the closed shifts of the range in (employee, start) order from a database cursor. Shifts
    * from the start of the first week are read too, so that overtime counts the whole week.
+   * Answers the overtime rate in ten-thousandths, for the figures.
    */
-  private async eachOutcome(actor: Actor, args: ReportArgs, visit: (o: ShiftOutcome) => void): Promise<void> {
+  private async eachOutcome(actor: Actor, args: ReportArgs, visit: (o: ShiftOutcome) => void): Promise<number> {
     requirePermission(actor, "timesheets:read");
     const range = parseDateRange(args.startDate, args.endDate);
     if (args.locationId !== undefined && !isUuid(args.locationId)) throw invalidField("locationId", "locationId must be a UUID");
@@ -189,6 +208,7 @@ export class ShiftReportService {
         const overtime = counter.overtime(fact.employee_id, fact.day, minutes.payableDuration);
         if (fact.day < range.start || (args.locationId && fact.location_id !== args.locationId.toLowerCase())) continue;
         const regular = minutes.payableDuration - overtime;
+        const wageUnits = moneyUnits(fact.hourly_wage);
         visit({
           fact,
           payable: minutes.payableDuration,
@@ -196,11 +216,13 @@ export class ShiftReportService {
           overtime,
           paidBreaks: minutes.totalPaidBreaks,
           unpaidBreaks: minutes.totalUnpaidBreaks,
-          costCents: payCents(regular, fact.hourly_wage) + payCents(overtime, fact.hourly_wage, settings.overtimeRate),
+          regularWageMinutes: regular * wageUnits,
+          overtimeWageMinutes: overtime * wageUnits,
           violation: violatesMandatoryBreaks(fact, rules.get(fact.location_id) ?? []),
         });
       }
     }
+    return moneyUnits(settings.overtimeRate);
   }
 
   private async mandatoryBreakRules(organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {

@@ -1,5 +1,6 @@
 import { ArgsType, Field, Float, ID, InputType, Int } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
+import { IsHourlyWage } from "../../common/money";
 import { MAX_HOURLY_WAGE } from "../roles/role.inputs";
 
 const MINUTES_PER_DAY = 1440;
@@ -65,8 +66,7 @@ export class CreateShiftInput {
 
   @Field(() => Float, { nullable: true, description: "Default: the staff member's wage for the role, else the role's wage" })
   @IsOptional()
-  @Min(0)
-  @Max(MAX_HOURLY_WAGE)
+  @IsHourlyWage(MAX_HOURLY_WAGE)
   hourlyWage?: number;
 }
 
@@ -83,8 +83,7 @@ export class UpdateShiftInput {
 
   @Field(() => Float, { nullable: true })
   @IsOptional()
-  @Min(0)
-  @Max(MAX_HOURLY_WAGE)
+  @IsHourlyWage(MAX_HOURLY_WAGE)
   hourlyWage?: number;
 
   @Field(() => [ShiftBreakInput], { nullable: true })

@@ -4,6 +4,7 @@ import { isUuid, requireUuid } from "../../common/ids";
 import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../app/deps";
+import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
@@ -161,7 +162,8 @@ export class ShiftService {
       }
       const ids = rows.map((r) => r.id);
       if (!ids.length) return { deleted: 0 };
-      const deleted: unknown[] = await manager.query(
+      const deleted = await updateReturning<{ id: string }>(
+        manager,
         "UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id",
         [org, ids, this.deps.clock.now()],
       );

@@ -1,0 +1,60 @@
+import { Max, Min, ValidateBy, ValidationOptions } from "class-validator";
+
+/**
+ * Money is exact until the one rounding of the figure shown. Wages (numeric(14, 4) in the database)
+ * and rates are counted here as integers of ten-thousandths, so sums of minutes × wage stay integers.
+ */
+export const MONEY_DECIMALS = 4;
+const UNITS = 10 ** MONEY_DECIMALS;
+
+/** A wage or rate ("18.3330" as the database gives it, or a number) in ten-thousandths. */
+export function moneyUnits(value: string | number): number {
+  return Math.round(Number(value) * UNITS);
+}
+
+/** `numerator / denominator` (safe integers, denominator > 0) rounded half away from zero. */
+export function roundedQuotient(numerator: number, denominator: number): number {
+  const magnitude = Math.abs(numerator);
+  const whole = Math.floor(magnitude / denominator);
+  const rounded = 2 * (magnitude - whole * denominator) >= denominator ? whole + 1 : whole;
+  return numerator < 0 ? -rounded : rounded;
+}
+
+/** The same for sums too large for a safe integer. */
+export function roundedBigQuotient(numerator: bigint, denominator: bigint): bigint {
+  const magnitude = numerator < 0n ? -numerator : numerator;
+  const whole = magnitude / denominator;
+  const rounded = 2n * (magnitude - whole * denominator) >= denominator ? whole + 1n : whole;
+  return numerator < 0n ? -rounded : rounded;
+}
+
+/** Minutes × wage units to cents: a minute is 1/60 hour and a cent 100 units. */
+export const MINUTE_UNITS_PER_CENT = 60 * (UNITS / 100);
+
+/** Pay in cents for `minutes` at an hourly wage, rounded once, half away from zero. */
+export function payCents(minutes: number, hourlyWage: string | number): number {
+  return roundedQuotient(minutes * moneyUnits(hourlyWage), MINUTE_UNITS_PER_CENT);
+}
+
+/**
+ * An hourly wage: from 0 to `max`, with at most four decimals (the database keeps four and would
+ * round a fifth away silently).
+ */
+export function IsHourlyWage(max: number, options?: ValidationOptions): PropertyDecorator {
+  const decimals = ValidateBy(
+    {
+      name: "isHourlyWage",
+      validator: {
+        // A number sent with at most four decimals is the double nearest to its four-decimal text.
+        validate: (value: unknown) => typeof value !== "number" || Number(value.toFixed(MONEY_DECIMALS)) === value,
+        defaultMessage: (args) => `${args?.property ?? "hourlyWage"} must have at most ${MONEY_DECIMALS} decimals`,
+      },
+    },
+    options,
+  );
+  return (target, key) => {
+    Min(0, options)(target, key);
+    Max(max, options)(target, key);
+    decimals(target, key);
+  };
+}
