@@ -18,8 +18,9 @@ import { graphiqlRouter } from "../graphql/graphiql";
 import { queryLimitsRule } from "../graphql/limits";
 import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
+import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
-import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
+import { rawRestRouter } from "../rest/raw-routes";
 import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
@@ -57,7 +58,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger } = parts;
   const schema = graphqlSchema();
   const compiled = compileRoutes(schema, restRoutes);
-  const openapi = withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes);
+  const openapi = openApiDocument(schema, compiled, rawRestRoutes);
   const app = express();
   const server = http.createServer(app);
   app.disable("x-powered-by");
@@ -184,9 +185,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
-  app.use("/api", (req, res) => {
-    sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
-  });
+  app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
 
   // Errors of the body parser and anything else that escaped a handler.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
