@@ -15,4 +15,8 @@ module.exports = {
   // Pools and timers of a stopped service can outlive a file by a moment; do not wait on them.
   forceExit: true,
   setupFiles: [`<rootDir>/${dist}/test/support/setup.js`],
+  // Every REST answer is checked against the OpenAPI document; the run prints how many were.
+  setupFilesAfterEnv: [`<rootDir>/${dist}/test/support/contract-setup.js`],
+  globalSetup: `<rootDir>/${dist}/test/support/contract-global-setup.js`,
+  globalTeardown: `<rootDir>/${dist}/test/support/contract-global-teardown.js`,
 };

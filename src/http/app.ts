@@ -21,8 +21,9 @@ import { queryLimitsRule } from "../graphql/limits";
 import { guardRequest, RefusedRequest } from "../graphql/request-guard";
 import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
+import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
-import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
+import { rawRestRouter } from "../rest/raw-routes";
 import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
@@ -73,7 +74,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger } = parts;
   const schema = graphqlSchema();
   const compiled = compileRoutes(schema, restRoutes);
-  const openapi = withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes);
+  const openapi = openApiDocument(schema, compiled, rawRestRoutes);
   const app = express();
   // Slow clients are closed rather than held: headers, then the whole request, each within its time.
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = parts.timeouts;
@@ -232,6 +233,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
+  app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
   app.use((req, res) => {
     sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
   });

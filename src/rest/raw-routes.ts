@@ -21,11 +21,13 @@ export interface RawQueryParameter {
 export interface RawRestRoute {
   method: HttpMethod;
   path: string;
+  /** The document's operationId, camelCase like the GraphQL-backed routes' operation names. */
+  operationId: string;
   summary: string;
   tag: string;
   query: Record<string, RawQueryParameter>;
-  /** Content types of the success answer. */
-  produces: string[];
+  /** The success answer's content types: plain text, or a JSON array of a GraphQL object type's rows. */
+  produces: Record<string, "text" | { arrayOf: string }>;
   /** Writes the answer; may throw an error of the service while nothing has been sent. */
   handle(context: RequestContext & { actor: Actor }, query: Record<string, string>, res: Response): Promise<void>;
 }
@@ -69,34 +71,4 @@ export function rawRestRouter(routes: RawRestRoute[], options: RawRouterOptions)
     });
   }
   return router;
-}
-
-/** Adds the raw routes to an OpenAPI document built from the GraphQL routes. */
-export function withRawRoutes(document: Record<string, unknown>, routes: RawRestRoute[]): Record<string, unknown> {
-  const paths = { ...(document.paths as Record<string, Record<string, unknown>>) };
-  const error = { content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-  for (const route of routes) {
-    paths[route.path] = {
-      ...paths[route.path],
-      [route.method.toLowerCase()]: {
-        operationId: route.path.replace(/^\/api\//, "").replace(/\W+(\w)/g, (_m, c: string) => c.toUpperCase()),
-        summary: route.summary,
-        tags: [route.tag],
-        parameters: Object.entries(route.query).map(([name, spec]) => ({
-          name,
-          in: "query",
-          required: Boolean(spec.required),
-          description: spec.description,
-          schema: spec.enum ? { type: "string", enum: spec.enum } : { type: "string" },
-        })),
-        responses: {
-          "200": { description: "Success, streamed", content: Object.fromEntries(route.produces.map((type) => [type, { schema: { type: "string" } }])) },
-          "400": { description: "Bad request", ...error },
-          "401": { description: "Unauthenticated", ...error },
-          "403": { description: "Forbidden", ...error },
-        },
-      },
-    };
-  }
-  return { ...document, paths };
 }

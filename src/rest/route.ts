@@ -1,5 +1,8 @@
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/** Who may call: a bearer token, the platform key, or anyone. */
+export type RouteAuth = "token" | "platform" | "none";
+
 /** The parts of an HTTP request a route maps onto GraphQL variables. */
 export interface RestRequest {
   params: Record<string, string>;
@@ -23,16 +26,10 @@ export interface RestRoute {
   operation: string;
   /** Success status; 204 sends no body. */
   status?: number;
-  /** Who may call: a bearer token (default), the platform key, or anyone. */
-  auth?: "token" | "platform" | "none";
+  /** Who may call (default "token": without a valid bearer token the answer is 401 before anything is read). */
+  auth?: RouteAuth;
   /** Path parameters copied into `$input` (for paths such as …/locations/{id}/breaks). */
   inputFromPath?: Record<string, string>;
-  /** Query parameters read under another variable name. */
-  queryAliases?: Record<string, string>;
-  /** Replaces the default variables entirely. */
-  variables?: (req: RestRequest) => Record<string, unknown>;
   /** The root field's value is a connection: answer its nodes as an array, the next cursor in headers. */
   list?: boolean;
-  /** Turns the root field's value into the response body. */
-  answer?: (value: unknown) => unknown;
 }

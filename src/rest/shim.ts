@@ -6,6 +6,7 @@ import {
   getNullableType,
   GraphQLInputType,
   GraphQLSchema,
+  isEnumType,
   isInputType,
   isListType,
   isInputObjectType,
@@ -14,6 +15,7 @@ import {
   parse,
   specifiedRules,
   TypeNode,
+  typeFromAST,
   validate,
   VariableDefinitionNode,
 } from "graphql";
@@ -22,12 +24,13 @@ import express from "express";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { permissionsOf, requireAnyPermission } from "../auth/authorization";
 import { Permission } from "../auth/permissions";
-import { badRequest, ifMatchFailed, invalidField, notFound, unauthenticated } from "../errors/app-error";
+import { badRequest, ifMatchFailed, invalidField, notFound, unauthenticated, validationFailed } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
 import { compileOperation, OperationRunner } from "../graphql/compiled-operations";
 import { queryLimitsRule } from "../graphql/limits";
 import type { RequestContext } from "../graphql/context";
 import { Loaders } from "../loaders/loaders";
+import { checkBody } from "./body-check";
 import { RestRequest, RestRoute } from "./route";
 
 export interface CompiledRoute {
@@ -56,6 +59,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
     const roots = operation.selectionSet.selections;
     if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`REST route ${route.path}: the operation must select one root field`);
     const root = roots[0];
+    // The operation's name is the document's operationId: one style for all of them.
+    if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`REST route ${route.method} ${route.path}: name the operation in camelCase`);
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     return {
       route,
@@ -78,9 +83,10 @@ function namedTypeOf(type: TypeNode): { name: string; list: boolean } {
 }
 
 /** Query strings are text: read them as the variable's GraphQL type says, with a 400 naming the parameter. */
-function coerceQueryValue(name: string, raw: unknown, definition: VariableDefinitionNode): unknown {
+function coerceQueryValue(name: string, raw: unknown, definition: VariableDefinitionNode, schema: GraphQLSchema): unknown {
   if (Array.isArray(raw) || typeof raw !== "string") throw invalidField(name, `${name} must be given once, as plain text`);
   const { name: typeName, list } = namedTypeOf(definition.type);
+  const type = schema.getType(typeName);
   const one = (text: string): unknown => {
     switch (typeName) {
       case "Int": {
@@ -97,6 +103,7 @@ function coerceQueryValue(name: string, raw: unknown, definition: VariableDefini
         if (text === "false" || text === "0") return false;
         throw invalidField(name, `${name} must be true or false`);
       default:
+        if (isEnumType(type) && !type.getValue(text)) throw invalidField(name, `${name} must be one of ${type.getValues().map((v) => v.name).join(", ")}`);
         return text;
     }
   };
@@ -109,19 +116,23 @@ function isEmptyObject(value: unknown): boolean {
 
 function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQLSchema): Record<string, unknown> {
   const { route, variables } = compiled;
-  if (route.variables) return route.variables(req);
   const values: Record<string, unknown> = {};
   for (const param of compiled.pathParams) {
     if (variables.has(param)) values[param] = req.params[param];
   }
-  const aliases: Record<string, string> = { ...(route.list ? { limit: "first", cursor: "after" } : {}), ...route.queryAliases };
+  const aliases: Record<string, string> = route.list ? { limit: "first", cursor: "after" } : {};
   for (const [key, raw] of Object.entries(req.query)) {
     const name = aliases[key] ?? key;
     const definition = variables.get(name);
     if (!definition || compiled.pathParams.includes(name) || name === "input") {
       throw invalidField(key, `Unknown query parameter "${key}"`);
     }
-    values[name] = coerceQueryValue(key, raw, definition);
+    values[name] = coerceQueryValue(key, raw, definition, schema);
+  }
+  const queryNames = Object.fromEntries(Object.entries(aliases).map(([key, name]) => [name, key]));
+  for (const [name, definition] of variables) {
+    if (name === "input" || compiled.pathParams.includes(name) || values[name] !== undefined) continue;
+    if (definition.type.kind === Kind.NON_NULL_TYPE && !definition.defaultValue) throw invalidField(queryNames[name] ?? name, `${queryNames[name] ?? name} is required`);
   }
   if (route.list && values.first === undefined && variables.has("first")) values.first = MAX_PAGE_SIZE;
   const inputDef = variables.get("input");
@@ -135,6 +146,8 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
     }
     if (inputType && isInputType(inputType)) refuseLoneValuesForLists(body, inputType, "");
     values.input = isInputObjectType(getNamedType(inputType ?? undefined)) ? { ...(body as object), ...fromPath } : body;
+    const details = checkBody(typeFromAST(schema, inputDef.type as never) as GraphQLInputType, values.input);
+    if (details.length) throw validationFailed(details.map((d) => d.message).join("; "), details);
   } else if (req.body !== undefined && !isEmptyObject(req.body)) {
     throw badRequest("This path takes no request body");
   }
@@ -167,6 +180,7 @@ export interface ShimOptions {
 /** Runs a route's operation; a GraphQL error is thrown as it came. */
 async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestContext, schema: GraphQLSchema): Promise<unknown> {
   const params = req.params;
+  if ((c.route.auth ?? "token") === "token" && !context.actor) throw unauthenticated();
   if (c.pathParams.includes(ORG_PARAM) && (!context.actor || context.actor.organizationId !== String(params[ORG_PARAM]).toLowerCase())) {
     if (!context.actor) throw unauthenticated();
     throw notFound("Organization");
@@ -206,12 +220,15 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
     router[method](c.expressPath, async (req: Request, res: Response) => {
       try {
         const context = res.locals.context as RequestContext;
+        if (c.variables.has("input") && req.is(["application/json", "application/*+json"]) === false) {
+          return options.sendError(res, req, { code: "UNSUPPORTED_MEDIA_TYPE", message: `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`, status: 415, details: [] });
+        }
         const rest: RestRequest = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
         // If-Match guards a change against a lost update: it must name the representation as it is now.
         const ifMatch = req.get("if-match");
         if (reader && ifMatch !== undefined && ifMatch.trim() !== "*") {
           const read = await runRoute(reader, { params: rest.params, query: {}, body: undefined }, { ...context, loaders: new Loaders() }, options.schema);
-          const current = entityTag(reader.route.answer ? reader.route.answer(read) : read);
+          const current = entityTag(read);
           const given = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
           if (!current || !given.includes(current)) {
             return options.sendError(res, req, ifMatchFailed());
@@ -231,7 +248,6 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
           }
           body = page.nodes;
         }
-        if (c.route.answer) body = c.route.answer(body);
         // Serialized once for both the ETag and the body: large answers cost it twice otherwise.
         const json = JSON.stringify(body);
         const tag = tagged ? entityTag(body, json, hashed) : undefined;

@@ -4,6 +4,7 @@ import type { MigrationInterface } from "typeorm";
 import { FixedClock } from "../../src/common/clock";
 import { loadConfig, Config } from "../../src/config";
 import { Runtime, startRuntime } from "../../src/app/runtime";
+import { checkAnswer } from "./contract";
 import { createTestDatabase, TestDatabase } from "./test-database";
 
 export const PLATFORM_KEY = "wfp_test_platform_key";
@@ -45,8 +46,19 @@ export class TestService {
     return this.database.url;
   }
 
-  get http() {
-    return request(this.runtime.app);
+  /** Supertest on the app; every answer is checked against the OpenAPI document (test/support/contract.ts). */
+  get http(): ReturnType<typeof request> {
+    const agent = request(this.runtime.app);
+    return new Proxy(agent, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== "function" || !["get", "post", "put", "patch", "delete", "head", "options"].includes(String(property))) return value;
+        return (url: string) => {
+          const test = value.call(target, url) as request.Test;
+          return test.expect((res) => checkAnswer(test.method, url, res));
+        };
+      },
+    });
   }
 
   async stop(): Promise<void> {

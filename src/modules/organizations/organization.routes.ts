@@ -10,20 +10,20 @@ export const organizationRoutes: RestRoute[] = [
     tag: "Organizations",
     auth: "platform",
     status: 201,
-    operation: `mutation CreateOrganization($input: CreateOrganizationInput!) { createOrganization(input: $input) { organization { ${ORGANIZATION} } apiKey } }`,
+    operation: `mutation createOrganization($input: CreateOrganizationInput!) { createOrganization(input: $input) { organization { ${ORGANIZATION} } apiKey } }`,
   },
   {
     method: "GET",
     path: "/api/organizations/{org}",
     summary: "Read the organization",
     tag: "Organizations",
-    operation: `query Organization { organization { ${ORGANIZATION} } }`,
+    operation: `query organization { organization { ${ORGANIZATION} } }`,
   },
   {
     method: "PATCH",
     path: "/api/organizations/{org}",
     summary: "Change the organization",
     tag: "Organizations",
-    operation: `mutation UpdateOrganization($input: UpdateOrganizationInput!) { updateOrganization(input: $input) { ${ORGANIZATION} } }`,
+    operation: `mutation updateOrganization($input: UpdateOrganizationInput!) { updateOrganization(input: $input) { ${ORGANIZATION} } }`,
   },
 ];

@@ -41,9 +41,10 @@ export const shiftExportRoutes: RawRestRoute[] = [
   {
     method: "GET",
     path: "/api/timesheets/export",
+    operationId: "exportTimesheets",
     summary: "Export closed shifts for payroll as CSV (default) or JSON, streamed as they are read",
     tag: "Timesheets",
-    produces: [FORMATS.csv.type, FORMATS.json.type],
+    produces: { [FORMATS.csv.type]: "text", [FORMATS.json.type]: { arrayOf: "ShiftExportRow" } },
     query: {
       startDate: { required: true, description: "First local day, YYYY-MM-DD" },
       endDate: { required: true, description: "Last local day (inclusive), YYYY-MM-DD" },

@@ -1,0 +1,3 @@
+import { setup } from "./contract-count";
+
+export default setup;

@@ -1,0 +1,3 @@
+import { teardown } from "./contract-count";
+
+export default teardown;

@@ -1,0 +1,3 @@
+import { recordValidated } from "./contract";
+
+afterAll(() => recordValidated());
