@@ -8,7 +8,7 @@ import { PGliteDatabase, pgliteDriver } from "./src/database/pglite-pool";
  * The TypeORM data source: PostgreSQL through `pg` when DATABASE_URL is set, else the embedded
  * PGlite in DATA_DIR. Schema changes come only from the migrations; nothing is synchronized.
  */
-export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir" | "statementTimeoutMs">): DataSourceOptions {
+export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir">): DataSourceOptions {
   const common = {
     type: "postgres" as const,
     entities: [path.join(__dirname, "src/modules/**/*.entity.js")],
@@ -25,7 +25,6 @@ export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir"
       url: config.databaseUrl,
       poolSize: 20,
       connectTimeoutMS: 5000,
-      extra: { statement_timeout: config.statementTimeoutMs, idle_in_transaction_session_timeout: 60000 },
     };
   }
   const database = new PGliteDatabase(config.dataDir);

@@ -29,8 +29,9 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
   const db = await openDatabase(config);
   tellDatabaseTheActor(db);
   try {
-    const applied = await migrate(db);
+    const { applied, warning } = await migrate(db, config);
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");
+    if (warning) logger.warn(warning);
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const services = createServices({ db, clock, config }, platform);
     const running = await createApp({ db, services, logger, timeouts: config });

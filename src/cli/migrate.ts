@@ -3,9 +3,11 @@ import { loadConfig } from "../config";
 import { migrate, openDatabase } from "../database/data-source";
 
 async function main(): Promise<void> {
-  const db = await openDatabase(loadConfig());
+  const config = loadConfig();
+  const db = await openDatabase(config);
   try {
-    const applied = await migrate(db);
+    const { applied, warning } = await migrate(db, config);
+    if (warning) console.warn(warning);
     console.log(applied.length ? `Applied: ${applied.join(", ")}` : "The database is up to date");
   } finally {
     await db.destroy();

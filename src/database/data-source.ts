@@ -1,5 +1,5 @@
 import { types as pgTypes } from "pg";
-import { DataSource } from "typeorm";
+import { DataSource, QueryRunner } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
 // Timestamps are read by a parser of our own: see timestamp-parser.ts.
@@ -16,22 +16,60 @@ export async function openDatabase(config: Config): Promise<DataSource> {
   return db;
 }
 
+/** How long a session may sit idle inside a transaction before PostgreSQL ends it. */
+const IDLE_IN_TRANSACTION_MS = 60000;
+
 /**
- * Applies pending migrations. On a PostgreSQL server an advisory lock keeps two starting
- * processes from running them at once.
+ * Applies pending migrations, then makes the service's timeouts the database's defaults. On a
+ * PostgreSQL server a transaction-scoped advisory lock, held by a transaction open for the whole
+ * run, keeps two starting processes from running them at once: a session lock would be taken and
+ * released on different server sessions behind a pooler in transaction mode.
+ *
+ * The timeouts are defaults of the database (`ALTER DATABASE … SET`), not options of the
+ * connection: PgBouncer refuses them as startup parameters, and a `SET` would stay on a server
+ * session that the pooler hands to other clients. A session opened after the change has them.
  */
-export async function migrate(db: DataSource): Promise<string[]> {
+export async function migrate(db: DataSource, config: Pick<Config, "statementTimeoutMs">): Promise<{ applied: string[]; warning?: string }> {
   const lockRunner = db.createQueryRunner();
   const isServer = !(db.options as { driver?: unknown }).driver;
   try {
-    if (isServer) await lockRunner.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    else await lockRunner.release();
-    const applied = await db.runMigrations({ transaction: "each" });
-    return applied.map((m) => m.name);
+    if (isServer) {
+      await lockRunner.startTransaction();
+      await lockRunner.query("SET LOCAL idle_in_transaction_session_timeout = 0");
+      await lockRunner.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    } else await lockRunner.release();
+    const applied = (await db.runMigrations({ transaction: "each" })).map((m) => m.name);
+    const warning = isServer ? await keepTimeouts(lockRunner, config) : undefined;
+    if (isServer) await lockRunner.commitTransaction();
+    return { applied, warning };
   } finally {
     if (isServer) {
-      await lockRunner.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+      if (lockRunner.isTransactionActive) await lockRunner.rollbackTransaction().catch(() => undefined);
       await lockRunner.release();
     }
+  }
+}
+
+async function keepTimeouts(runner: QueryRunner, config: Pick<Config, "statementTimeoutMs">): Promise<string | undefined> {
+  const wanted = [`statement_timeout=${Math.trunc(config.statementTimeoutMs)}`, `idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`];
+  const rows: { setting: string }[] = await runner.query(
+    `SELECT unnest(setconfig) AS setting FROM pg_db_role_setting
+      WHERE setrole = 0 AND setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
+  const missing = wanted.filter((w) => !rows.some((r) => r.setting === w));
+  if (!missing.length) return undefined;
+  await runner.query("SAVEPOINT timeouts");
+  try {
+    for (const setting of missing) {
+      const [name, value] = setting.split("=");
+      await runner.query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET ${name} = ${value}', current_database()); END $$`);
+    }
+    await runner.query("RELEASE SAVEPOINT timeouts");
+    return undefined;
+  } catch (error) {
+    // Only the database's owner may change its defaults; the service still runs, without them.
+    if ((error as { driverError?: { code?: string } }).driverError?.code !== "42501") throw error;
+    await runner.query("ROLLBACK TO SAVEPOINT timeouts");
+    return `The database's timeouts could not be set (${wanted.join(", ")}): the service's role does not own the database`;
   }
 }

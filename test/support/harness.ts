@@ -25,8 +25,9 @@ export class TestService {
     private readonly database: TestDatabase,
   ) {}
 
-  static async start(options: { now?: string; env?: Record<string, string>; logger?: Logger } = {}): Promise<TestService> {
-    const database = await createTestDatabase();
+  /** `serverUrl` names the PostgreSQL server (or pooler) of the file's database instead of TEST_DATABASE_URL. */
+  static async start(options: { now?: string; env?: Record<string, string>; logger?: Logger; serverUrl?: string } = {}): Promise<TestService> {
+    const database = await createTestDatabase(options.serverUrl);
     const clock = new FixedClock(new Date(options.now ?? TEST_NOW));
     const config: Config = loadConfig({
       NODE_ENV: "test",

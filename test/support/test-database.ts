@@ -10,8 +10,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
+export async function createTestDatabase(serverUrl = process.env.TEST_DATABASE_URL): Promise<TestDatabase> {
   if (!serverUrl) return { url: undefined, drop: async () => undefined };
   const name = `wf_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new Client({ connectionString: serverUrl });
