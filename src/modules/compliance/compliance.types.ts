@@ -4,9 +4,10 @@ import { CompliancePreset, ComplianceFigures, NUMERIC_FIGURES, NumericFigure } f
 
 registerEnumType(CompliancePreset, { name: "CompliancePreset", description: "The labor-law rule set a location follows (docs/compliance.md)" });
 
+// Lower-case names: the API spells severities "error" and "warning".
 export enum ViolationSeverity {
-  ERROR = "error",
-  WARNING = "warning",
+  error = "error",
+  warning = "warning",
 }
 registerEnumType(ViolationSeverity, { name: "ViolationSeverity", description: "error: a hard limit, publishing refuses it unless acknowledged; warning: allowed at a price" });
 
