@@ -13,6 +13,7 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { benchComplianceCheck } from "./compliance-check";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 
@@ -199,6 +200,7 @@ async function main(): Promise<void> {
     gqlNested1000: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-26" } })),
   };
   const weekSize = (await app.get(restPath).set(auth)).body.shifts.length;
+  console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}`);
   const world = await mixedLoadWorld(runtime, organization.id, token, bench.locationIds.slice(0, 5));
   await runtime.close();
 

@@ -9,6 +9,7 @@ import { StaffService } from "../modules/staff/staff.service";
 import { createTimesheetServices } from "../modules/timesheets/timesheets.module";
 import { createScheduleServices } from "../modules/schedules/schedules.module";
 import { createTimeOffServices, seedTimeOff } from "../modules/timeoff/timeoff.module";
+import { createComplianceServices } from "../modules/compliance/compliance.module";
 import { ServiceDeps } from "./deps";
 
 /** Every domain service, built once per process and shared by GraphQL, REST and the CLIs. */
@@ -26,6 +27,7 @@ export function createServices(deps: ServiceDeps, platform: PlatformSecrets) {
     ...createTimesheetServices(deps),
     ...createScheduleServices(deps),
     ...timeOff,
+    ...createComplianceServices(deps),
   };
   return services;
 }

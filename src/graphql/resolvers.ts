@@ -8,6 +8,7 @@ import { StaffResolver } from "../modules/staff/staff.resolver";
 import { scheduleResolvers } from "../modules/schedules/schedules.module";
 import { timesheetResolvers } from "../modules/timesheets/timesheets.module";
 import { timeOffResolvers } from "../modules/timeoff/timeoff.module";
+import { complianceResolvers } from "../modules/compliance/compliance.module";
 
 /** Every resolver of the schema; a new module adds its own here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -20,4 +21,5 @@ export const resolvers: NonEmptyArray<Function> = [
   ...timesheetResolvers,
   ...scheduleResolvers,
   ...timeOffResolvers,
+  ...complianceResolvers,
 ];

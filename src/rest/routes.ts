@@ -7,6 +7,7 @@ import { staffRoutes } from "../modules/staff/staff.routes";
 import { scheduleRestRoutes } from "../modules/schedules/schedules.module";
 import { timesheetRawRoutes, timesheetRestRoutes } from "../modules/timesheets/timesheets.module";
 import { timeOffRestRoutes } from "../modules/timeoff/timeoff.module";
+import { complianceRestRoutes } from "../modules/compliance/compliance.module";
 import { RawRestRoute } from "./raw-routes";
 import { RestRoute } from "./route";
 
@@ -21,6 +22,7 @@ export const restRoutes: RestRoute[] = [
   ...timesheetRestRoutes,
   ...scheduleRestRoutes,
   ...timeOffRestRoutes,
+  ...complianceRestRoutes,
 ];
 
 /** Paths answered by handlers of their own (streamed downloads), authenticated and documented like the rest. */

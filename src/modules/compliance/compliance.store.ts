@@ -1,0 +1,139 @@
+import { EntityManager } from "typeorm";
+import { CompliancePreset, ComplianceFigures } from "./compliance-presets";
+import { PlannedShift, ScheduleChange, TimeOffSpan } from "./compliance-rules";
+
+/** A location's stored profile and the organization's workweek, in one read. */
+export interface StoredProfile {
+  preset: CompliancePreset;
+  overrides: Partial<ComplianceFigures>;
+  updatedAt: Date | null;
+  weekStart: string;
+}
+
+export async function loadProfile(manager: EntityManager, organizationId: string, locationId: string): Promise<StoredProfile> {
+  const [row] = await manager.query(
+    `SELECT p.preset, p.overrides, p.updated_at,
+            COALESCE((SELECT week_start FROM timesheet_settings WHERE organization_id = $1), 'Monday') AS week_start
+       FROM (SELECT 1) one
+       LEFT JOIN compliance_profiles p ON p.organization_id = $1 AND p.location_id = $2`,
+    [organizationId, locationId],
+  );
+  return {
+    preset: (row.preset ?? CompliancePreset.NONE) as CompliancePreset,
+    overrides: typeof row.overrides === "string" ? JSON.parse(row.overrides) : (row.overrides ?? {}),
+    updatedAt: row.updated_at ? new Date(row.updated_at) : null,
+    weekStart: row.week_start,
+  };
+}
+
+export async function saveProfile(manager: EntityManager, organizationId: string, locationId: string, preset: CompliancePreset, overrides: Partial<ComplianceFigures>): Promise<void> {
+  await manager.query(
+    `INSERT INTO compliance_profiles (organization_id, location_id, preset, overrides) VALUES ($1, $2, $3, $4::jsonb)
+     ON CONFLICT (organization_id, location_id) DO UPDATE SET preset = EXCLUDED.preset, overrides = EXCLUDED.overrides, updated_at = now()`,
+    [organizationId, locationId, preset, JSON.stringify(overrides)],
+  );
+}
+
+interface PlanRow {
+  id: string;
+  entry_id: string | null;
+  action: "ADD" | "CHANGE" | "REMOVE" | null;
+  worker_id: string;
+  start_ms: string;
+  end_ms: string;
+  before_start_ms: string | null;
+  before_end_ms: string | null;
+  checked: boolean;
+  wage: string;
+  breaks: { paid: boolean; minutes: number; start: string | null }[] | string | null;
+}
+
+/** What a check reads: the shifts as they will stand, the pending changes, and approved time off. */
+export interface PlannedSchedule {
+  shifts: PlannedShift[];
+  changes: ScheduleChange[];
+  timeOff: TimeOffSpan[];
+}
+
+/**
+ * The schedule of everybody planned at the location in [from, to) once its drafts there are
+ * published, with their other entries in [contextFrom, contextTo) (other days and locations,
+ * for rest and weekly hours), in one statement; and their approved time off in a second.
+ */
+export async function loadPlannedSchedule(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  range: { from: Date; to: Date },
+  context: { from: Date; to: Date },
+): Promise<PlannedSchedule> {
+  const rows: PlanRow[] = await manager.query(
+    `WITH drafts AS (
+       SELECT d.id, d.entry_id, d.action, d.worker_id, d.role_id, d.start_time, d.end_time
+         FROM schedule_drafts d
+        WHERE d.organization_id = $1 AND d.location_id = $2 AND d.start_time >= $3 AND d.start_time < $4
+     ),
+     workers AS (
+       SELECT worker_id FROM schedule_entries
+        WHERE organization_id = $1 AND location_id = $2 AND deleted_at IS NULL AND start_time >= $3 AND start_time < $4
+       UNION
+       SELECT worker_id FROM drafts
+     ),
+     plans AS (
+       SELECT e.id, e.id AS entry_id, NULL::text AS action, e.worker_id, e.role_id, e.start_time, e.end_time,
+              NULL::timestamptz AS before_start, NULL::timestamptz AS before_end,
+              (e.location_id = $2 AND e.start_time >= $3 AND e.start_time < $4) AS checked,
+              (SELECT json_agg(json_build_object('paid', b.paid, 'minutes', b.duration_minutes, 'start', epoch_ms(b.start_time)) ORDER BY b.position)
+                 FROM schedule_breaks b WHERE b.entry_id = e.id) AS breaks
+         FROM schedule_entries e
+        WHERE e.organization_id = $1 AND e.deleted_at IS NULL AND e.start_time >= $5 AND e.start_time < $6
+          AND e.worker_id IN (SELECT worker_id FROM workers)
+          AND NOT EXISTS (SELECT 1 FROM drafts d WHERE d.entry_id = e.id)
+       UNION ALL
+       SELECT d.id, d.entry_id, d.action, d.worker_id, d.role_id, d.start_time, d.end_time,
+              e.start_time, e.end_time, true,
+              (SELECT json_agg(json_build_object('paid', b.paid, 'minutes', b.duration_minutes, 'start', epoch_ms(b.start_time)) ORDER BY b.position)
+                 FROM schedule_breaks b WHERE b.draft_id = d.id)
+         FROM drafts d
+         LEFT JOIN schedule_entries e ON e.organization_id = $1 AND e.id = d.entry_id
+     )
+     SELECT p.id, p.entry_id, p.action, p.worker_id, epoch_ms(p.start_time) AS start_ms, epoch_ms(p.end_time) AS end_ms,
+            epoch_ms(p.before_start) AS before_start_ms, epoch_ms(p.before_end) AS before_end_ms, p.checked, p.breaks,
+            COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text AS wage
+       FROM plans p
+       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = p.worker_id AND sr.role_id = p.role_id
+       LEFT JOIN roles r ON r.organization_id = $1 AND r.id = p.role_id
+       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = p.worker_id
+      ORDER BY p.worker_id, p.start_time, p.id`,
+    [organizationId, locationId, range.from, range.to, context.from, context.to],
+  );
+  const shifts: PlannedShift[] = [];
+  const changes: ScheduleChange[] = [];
+  for (const row of rows) {
+    const span = { startsAt: new Date(Number(row.start_ms)), endsAt: new Date(Number(row.end_ms)) };
+    if (row.action !== "REMOVE") {
+      const breaks = (typeof row.breaks === "string" ? JSON.parse(row.breaks) : (row.breaks ?? [])) as Exclude<PlanRow["breaks"], string | null>;
+      shifts.push({
+        id: row.id,
+        workerId: row.worker_id,
+        ...span,
+        breaks: breaks.map((b) => ({ paid: b.paid, durationMinutes: b.minutes, startsAt: b.start === null ? null : new Date(Number(b.start)) })),
+        hourlyWage: row.wage,
+        checked: row.checked,
+      });
+    }
+    if (row.action !== null) {
+      const before = row.before_start_ms === null ? null : { startsAt: new Date(Number(row.before_start_ms)), endsAt: new Date(Number(row.before_end_ms)) };
+      changes.push({ id: row.id, workerId: row.worker_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
+    }
+  }
+  const workers = [...new Set(rows.map((r) => r.worker_id))];
+  const timeOff: { worker_id: string; start_time: Date; end_time: Date }[] = workers.length
+    ? await manager.query(
+        `SELECT worker_id, start_time, end_time FROM time_off_requests
+          WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3`,
+        [organizationId, workers, context.from, context.to],
+      )
+    : [];
+  return { shifts, changes, timeOff: timeOff.map((t) => ({ workerId: t.worker_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
+}
