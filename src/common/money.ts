@@ -31,9 +31,10 @@ export function roundedBigQuotient(numerator: bigint, denominator: bigint): bigi
 /** Minutes × wage units to cents: a minute is 1/60 hour and a cent 100 units. */
 export const MINUTE_UNITS_PER_CENT = 60 * (UNITS / 100);
 
-/** Pay in cents for `minutes` at an hourly wage, rounded once, half away from zero. */
-export function payCents(minutes: number, hourlyWage: string | number): number {
-  return roundedQuotient(minutes * moneyUnits(hourlyWage), MINUTE_UNITS_PER_CENT);
+/** Pay in cents for `minutes` at an hourly wage (times a premium `rate`), rounded once, half away from zero. */
+export function payCents(minutes: number, hourlyWage: string | number, rate: string | number = 1): number {
+  if (rate === 1) return roundedQuotient(minutes * moneyUnits(hourlyWage), MINUTE_UNITS_PER_CENT);
+  return roundedQuotient(minutes * moneyUnits(hourlyWage) * moneyUnits(rate), MINUTE_UNITS_PER_CENT * UNITS);
 }
 
 /**

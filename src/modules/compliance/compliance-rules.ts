@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { formatLocal, localDate } from "../../common/time";
-import { minutesToHours, payCents } from "../timesheets/shift-minutes";
+import { payCents } from "../../common/money";
+import { minutesToHours } from "../timesheets/shift-minutes";
 import { ComplianceRules, RuleId } from "./compliance-presets";
 
 /**
