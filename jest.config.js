@@ -10,7 +10,8 @@ module.exports = {
   testMatch: ["**/*.test.js"],
   // Fault tests stop the PostgreSQL server: they run alone, through `npm run test:faults`.
   testPathIgnorePatterns: process.env.FAULTS ? [] : ["/faults/"],
-  testTimeout: 60000,
+  // A busy shared machine takes over a minute to start a service; the limit only ends a hang.
+  testTimeout: 300000,
   maxWorkers: 2,
   // Pools and timers of a stopped service can outlive a file by a moment; do not wait on them.
   forceExit: true,

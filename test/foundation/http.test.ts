@@ -34,16 +34,19 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
   });
 
   it("refuses a query that is too deep or too costly, with a clear code", async () => {
-    const deep = "{ staffMembers { nodes { locations { id } roles { id } accessRole { id } } } }";
-    expect((await t.gql(org.token, deep)).errors).toBeUndefined();
-    let nested = "id";
-    for (let i = 0; i < 14; i++) nested = `nodes { roles { ${"id"} } } pageInfo { hasNextPage }`.replace("id", nested);
-    const tooDeep = await t.gql(org.token, `{ staffMembers { ${nested} } }`);
-    expect(tooDeep.errors?.[0].extensions.code).toBeDefined();
-    const costly = await t.gql(org.token, "{ a: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } b: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } c: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } d: staffMembers(first: 1000) { nodes { roles { id name } locations { id name timezone } } } }");
-    expect(costly.errors?.[0].extensions.code).toBe("QUERY_TOO_COSTLY");
-    const aliases = Array.from({ length: 60 }, (_, i) => `a${i}: organization { id }`).join(" ");
-    expect((await t.gql(org.token, `{ ${aliases} }`)).errors?.[0].extensions.code).toBe("QUERY_TOO_MANY_ALIASES");
+    const codes = async (query: string) => (await t.gql(org.token, query)).errors?.map((e) => e.extensions.code);
+    // A valid chain through the schema's one cycle (a staff member's shifts, a shift's employee), `levels` deep.
+    const chain = (pairs: number, leaf: string) =>
+      `{ timeOffRequests(first: 1) { nodes { workerPolicy { worker { ${'shifts(startDate: "2026-03-01", endDate: "2026-03-02") { employee { '.repeat(pairs)}${leaf}${" } }".repeat(pairs)} } } } } }`;
+    // 12 levels (the limit) are answered; 13 are refused as too deep (the four lists of shifts make them too costly besides).
+    expect(await codes(chain(3, "accessRole { id }"))).toBeUndefined();
+    expect(await codes(chain(4, "createdAt"))).toEqual(["QUERY_TOO_DEEP", "QUERY_TOO_COSTLY"]);
+    const page = (first: number) => `staffMembers(first: ${first}) { nodes { roles { id name } locations { id name timezone } } }`;
+    expect(await codes(`{ a: ${page(100)} b: ${page(100)} }`)).toBeUndefined();
+    expect(await codes(`{ a: ${page(1000)} b: ${page(1000)} c: ${page(1000)} d: ${page(1000)} }`)).toEqual(["QUERY_TOO_COSTLY"]);
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: organization { id }`).join(" ")} }`;
+    expect(await codes(aliases(50))).toBeUndefined();
+    expect(await codes(aliases(51))).toEqual(["QUERY_TOO_MANY_ALIASES"]);
   });
 
   it("serves GraphiQL and its assets from the service itself", async () => {

@@ -11,7 +11,7 @@ describe("limits and internal errors", () => {
   let logged = "";
   beforeAll(async () => {
     const sink = new Writable({ write: (chunk, _enc, done) => ((logged += chunk.toString()), done()) });
-    t = await TestService.start({ env: { STATEMENT_TIMEOUT_MS: "300" }, logger: pino({ level: "error" }, sink) });
+    t = await TestService.start({ logger: pino({ level: "error" }, sink) });
     org = await t.organization();
   });
   afterAll(() => t.stop());
@@ -23,20 +23,22 @@ describe("limits and internal errors", () => {
 
   onServer("cancels a statement that runs past the statement timeout with a clear 503", async () => {
     const staff = await t.as(org.token).post(`/api/organizations/${org.id}/staff`, { name: "Locked" });
+    // A second service on the same, already migrated, database with a short statement timeout:
+    // migrations never run under it, however slow the machine.
+    const timed = await TestService.start({ env: { STATEMENT_TIMEOUT_MS: "300", DATABASE_URL: t.databaseUrl! } });
     // Another session holds the staff row, so the change waits on its lock until the timeout.
     const holder = new Client({ connectionString: t.databaseUrl });
     await holder.connect();
     await holder.query("BEGIN");
     await holder.query("SELECT id FROM staff_members WHERE id = $1 FOR UPDATE", [staff.body.id]);
     try {
-      const started = Date.now();
-      const res = await t.as(org.token).patch(`/api/organizations/${org.id}/staff/${staff.body.id}`, { name: "Changed" });
+      const res = await timed.as(org.token).patch(`/api/organizations/${org.id}/staff/${staff.body.id}`, { name: "Changed" });
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe("STATEMENT_TIMEOUT");
-      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await holder.query("ROLLBACK");
       await holder.end();
+      await timed.stop();
     }
     expect((await t.as(org.token).get(`/api/organizations/${org.id}/staff/${staff.body.id}`)).body.name).toBe("Locked");
   });

@@ -120,10 +120,15 @@ describe("locations, roles, staff and access roles", () => {
   });
 
   it("resolves staff relations in GraphQL", async () => {
-    const res = await t.gql(org.token, "{ staffMembers(first: 50) { nodes { name roles { name } locations { name } accessRole { name } roleWages { roleId hourlyWage } } } }");
+    // Staff of each access role, so that a loader answering one node's role for another shows.
+    await t.staffWithToken(org, "Admin");
+    await t.staffWithToken(org, "Manager");
+    const roleNames = new Map(((await t.as(org.token).get(`${base()}/access-roles`)).body as { id: string; name: string }[]).map((r) => [r.id, r.name]));
+    const res = await t.gql(org.token, "{ staffMembers(first: 50) { nodes { name accessRoleId roles { name } locations { name } accessRole { id name } roleWages { roleId hourlyWage } } } }");
     expect(res.errors).toBeUndefined();
-    expect(res.data?.staffMembers.nodes.length).toBeGreaterThan(0);
-    expect(res.data?.staffMembers.nodes[0].accessRole.name).toBe("Worker");
+    const nodes = res.data?.staffMembers.nodes as { accessRoleId: string; accessRole: { id: string; name: string } }[];
+    expect(new Set(nodes.map((n) => n.accessRole.name))).toEqual(new Set(["Admin", "Manager", "Worker"]));
+    for (const node of nodes) expect(node.accessRole).toEqual({ id: node.accessRoleId, name: roleNames.get(node.accessRoleId) });
   });
 
   it("manages access roles; built-in ones are fixed and one in use cannot be deleted", async () => {

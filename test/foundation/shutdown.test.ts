@@ -2,9 +2,13 @@ import http from "node:http";
 import { ServiceProcess } from "../support/service-process";
 import { PLATFORM_KEY } from "../support/harness";
 
-/** A POST whose connection is opened now and whose request is sent when `send` is called. */
+/**
+ * A POST whose headers are sent now and whose body is sent when `send` is called. It asks the
+ * server to confirm it has read the headers (`Expect: 100-continue`): `read` resolves on that
+ * answer, the child's own word that the request is in flight.
+ */
 function preparedPost(url: string, path: string, body: object, token: string) {
-  const req = http.request(`${url}${path}`, { method: "POST", agent: false, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` } });
+  const req = http.request(`${url}${path}`, { method: "POST", agent: false, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Expect: "100-continue" } });
   const answer = new Promise<number | string>((resolve) => {
     req.on("response", (res) => {
       res.resume();
@@ -12,9 +16,9 @@ function preparedPost(url: string, path: string, body: object, token: string) {
     });
     req.on("error", (e) => resolve(String((e as NodeJS.ErrnoException).code)));
   });
-  const connected = new Promise<void>((resolve) => req.on("socket", (s) => s.on("connect", () => resolve())));
+  const read = new Promise<void>((resolve) => req.on("continue", () => resolve()));
   req.flushHeaders();
-  return { connected, answer, send: () => req.end(JSON.stringify(body)) };
+  return { read, answer, send: () => req.end(JSON.stringify(body)) };
 }
 
 describe("graceful shutdown", () => {
@@ -29,8 +33,7 @@ describe("graceful shutdown", () => {
     const path = `/api/organizations/${created.organization.id}/locations`;
 
     const requests = Array.from({ length: 40 }, (_, i) => preparedPost(service.url, path, { name: `L${i}`, timezone: "UTC" }, token));
-    await Promise.all(requests.map((r) => r.connected));
-    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all(requests.map((r) => r.read));
     const exited = service.stop();
     for (const r of requests) r.send();
 

@@ -1,5 +1,6 @@
 import { addDays } from "../../src/common/time";
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { fileTimeOff } from "../support/time-off";
 import { scheduleWorld, ScheduleWorld } from "./fixtures";
 
@@ -243,15 +244,28 @@ describe("open shifts and their preferences", () => {
   });
 
   it("serves the same through GraphQL, with preferences' workers from loaders", async () => {
-    const shift = await openShift();
+    const shift = await openShift({ staffCountRequired: 5 });
+    const query = `query($loc: ID!, $s: String, $e: String) { openShifts(locationId: $loc, startDate: $s, endDate: $e) { nodes { id roleName preferences { status worker { id externalId name } } } } }`;
+    /** The answer, and how many SQL statements it took. */
+    const read = async () => {
+      const counter = countStatements();
+      try {
+        const res = await t.gql(w.manager, query, { loc: w.locationId, s: shift.date, e: shift.date });
+        expect(res.errors).toBeUndefined();
+        return { nodes: res.data?.openShifts.nodes, statements: counter.count };
+      } finally {
+        counter.stop();
+      }
+    };
     const ann = await w.worker();
     await t.as(ann.token).post(`${shift.path}/claim`);
-    const res = await t.gql(w.manager, `query($loc: ID!, $s: String, $e: String) { openShifts(locationId: $loc, startDate: $s, endDate: $e) { nodes { id roleName preferences { status worker { id externalId name } } } } }`, {
-      loc: w.locationId,
-      s: shift.date,
-      e: shift.date,
-    });
-    expect(res.errors).toBeUndefined();
-    expect(res.data?.openShifts.nodes).toEqual([{ id: shift.id, roleName: "Cook", preferences: [{ status: "PENDING", worker: { id: ann.id, externalId: expect.any(String), name: expect.any(String) } }] }]);
+    const one = await read();
+    expect(one.nodes).toEqual([{ id: shift.id, roleName: "Cook", preferences: [{ status: "PENDING", worker: { id: ann.id, externalId: expect.any(String), name: expect.any(String) } }] }]);
+    // Three more workers claim: their workers come in the same statements, not one more each.
+    for (let i = 0; i < 3; i++) await t.as((await w.worker()).token).post(`${shift.path}/claim`);
+    const four = await read();
+    expect(four.nodes[0].preferences).toHaveLength(4);
+    expect(new Set(four.nodes[0].preferences.map((p: { worker: { id: string } }) => p.worker.id)).size).toBe(4);
+    expect(four.statements).toBe(one.statements);
   });
 });

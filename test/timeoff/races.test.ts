@@ -91,10 +91,20 @@ describe("time-off races on PostgreSQL", () => {
     const answers = await spread([0, 1, 2, 3], (target) => call(target, "POST", "/graphql", { query: `mutation($u: String) { accrueTimeOff(until: $u) { entries } }`, variables: { u: until } }));
     const added = answers.reduce((sum, a) => sum + a.body.data.accrueTimeOff.entries, 0);
     const wp = await balanceOf(t, w, policyId, w.worker.id);
-    const rows: { n: string }[] = await t.runtime.db.query(`SELECT count(*) AS n FROM time_off_ledger WHERE worker_policy_id = $1 AND kind = 'accrual'`, [wp.id]);
-    expect(Number(rows[0].n)).toBeGreaterThanOrEqual(52);
-    expect(added).toBe(Number(rows[0].n));
-    expect(wp.hoursBalance).toBe(Number(rows[0].n));
+    const rows: { period_key: string }[] = await t.runtime.db.query(`SELECT period_key FROM time_off_ledger WHERE worker_policy_id = $1 AND kind = 'accrual' ORDER BY period_key`, [wp.id]);
+    // Every Monday from the day the worker's accrual starts to `until`, once each.
+    const [{ since }]: { since: string }[] = await t.runtime.db.query(
+      `SELECT greatest(w.accrues_from, p.accruing_since)::text AS since FROM worker_policies w JOIN time_off_policies p ON p.id = w.policy_id WHERE w.id = $1`,
+      [wp.id],
+    );
+    const mondays: string[] = [];
+    for (let d = new Date(`${since}T00:00:00Z`); d.toISOString().slice(0, 10) <= until; d = new Date(d.getTime() + 86_400_000)) {
+      if (d.getUTCDay() === 1) mondays.push(d.toISOString().slice(0, 10));
+    }
+    expect(mondays.length).toBeGreaterThanOrEqual(52);
+    expect(rows.map((r) => r.period_key)).toEqual(mondays);
+    expect(added).toBe(mondays.length);
+    expect(wp.hoursBalance).toBe(mondays.length);
   };
 
   onPostgres("ten 8-hour requests at once against 24 hours: exactly three pending, seven 409s", tenRequestsAgainst24Hours);

@@ -172,10 +172,15 @@ describe("break totals kept with each shift", () => {
     try {
       await first.startTransaction();
       await second.startTransaction();
+      const [{ pid }] = await second.query("SELECT pg_backend_pid() AS pid");
       await addBreak(first, "2026-05-06T05:30:00Z", "2026-05-06T05:45:00Z", true);
       // Waits for the first transaction's lock on the shift, then counts both breaks.
-      const waiting = addBreak(second, "2026-05-06T07:30:00Z", "2026-05-06T08:00:00Z", false);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      let secondDone = false;
+      const waiting = addBreak(second, "2026-05-06T07:30:00Z", "2026-05-06T08:00:00Z", false).finally(() => (secondDone = true));
+      // The race happens: the server shows the second transaction blocked on a lock the first holds.
+      const blockedOnLock = async () => (await t.runtime.db.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]))[0]?.wait_event_type === "Lock";
+      while (!secondDone && !(await blockedOnLock())) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(secondDone).toBe(false);
       await first.commitTransaction();
       await waiting;
       await second.commitTransaction();

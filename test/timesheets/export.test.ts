@@ -1,5 +1,6 @@
 import { MAX_LISTED_SHIFTS } from "../../src/modules/timesheets/shift.store";
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "./fixtures";
 
 describe("payroll export", () => {
@@ -81,12 +82,17 @@ describe("payroll export", () => {
     await t.runtime.db.query(
       `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
        SELECT $1, $2, $3, $4, t, t + interval '1 hour', 10
-       FROM generate_series('2026-01-01T08:00:00Z'::timestamptz, '2026-01-01T08:00:00Z'::timestamptz + interval '1204 hours', interval '2 hours') t`,
+       FROM generate_series('2026-01-01T08:00:00Z'::timestamptz, '2026-01-01T08:00:00Z'::timestamptz + interval '4200 hours', interval '2 hours') t`,
       [second.org.id, second.workerId, second.locationId, second.roleId],
     );
+    const statements = countStatements();
     const res = await t.as(second.org.token).get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
+    const fetches = statements.sql.filter((sql) => /^FETCH \d+ FROM/.test(sql));
+    statements.stop();
+    // 2101 rows come in three reads of the cursor (1000, 1000 and 101 rows), never all at once.
+    expect(fetches).toEqual(["FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor"]);
     const lines = res.text.trim().split("\r\n");
-    expect(lines).toHaveLength(1 + 603);
+    expect(lines).toHaveLength(1 + 2101);
     expect(lines.slice(1).every((line) => line.endsWith(",60,0,0,60,1.00,10.00,10.00"))).toBe(true);
     const starts = lines.slice(1).map((line) => line.split(",")[7]);
     expect([...starts].sort()).toEqual(starts);

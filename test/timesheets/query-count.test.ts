@@ -1,17 +1,6 @@
-import { PostgresQueryRunner } from "typeorm/driver/postgres/PostgresQueryRunner";
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "./fixtures";
-
-/** Counts the SQL statements sent through TypeORM (every query of the service goes through a query runner). */
-function countStatements() {
-  const spy = jest.spyOn(PostgresQueryRunner.prototype, "query");
-  return {
-    get count() {
-      return spy.mock.calls.length;
-    },
-    stop: () => spy.mockRestore(),
-  };
-}
 
 const NESTED = `query ($s: String!, $e: String!) {
   timesheets(startDate: $s, endDate: $e) {
