@@ -44,8 +44,8 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
     leaseMs: Number(env.WEBHOOK_LEASE_MS ?? 60_000),
     timeoutMs: Number(env.WEBHOOK_TIMEOUT_MS ?? 15_000),
     pollMs: Number(env.WEBHOOK_POLL_MS ?? 1000),
-    concurrency: Number(env.WEBHOOK_CONCURRENCY ?? 64),
-    perEndpointConcurrency: Number(env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 16),
+    concurrency: Number(env.WEBHOOK_CONCURRENCY ?? 128),
+    perEndpointConcurrency: Number(env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 32),
     disableAfterMs: Number(env.WEBHOOK_DISABLE_AFTER_MS ?? 5 * 24 * HOUR),
   };
 }

@@ -20,6 +20,11 @@ export class WebhookReceiver {
   answer: Answer = { status: 204 };
   /** Answers of particular paths, over `answer`. */
   readonly byPath = new Map<string, Answer>();
+  /** The webhook-id of every request that arrived, answered or not. */
+  readonly arrivals: string[] = [];
+  /** While set, requests wait for an answer until `release` (a receiver that hangs). */
+  hold = false;
+  private readonly held: (() => void)[] = [];
 
   private constructor(private readonly server: http.Server) {}
 
@@ -30,6 +35,11 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
+        receiver.arrivals.push(String(req.headers["webhook-id"]));
+        if (receiver.hold) {
+          receiver.held.push(() => res.writeHead(503).end());
+          return;
+        }
         const body = Buffer.concat(chunks).toString("utf8");
         const { status, headers, body: answer } = receiver.byPath.get(req.url ?? "") ?? receiver.answer;
         if (status >= 200 && status < 300) receiver.received.push({ headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
@@ -54,7 +64,18 @@ export class WebhookReceiver {
     return this.received;
   }
 
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  /** Answers the held requests with 503 and stops holding. */
+  release(): void {
+    this.hold = false;
+    for (const answer of this.held.splice(0)) answer();
+  }
+
   close(): Promise<void> {
+    this.release();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
