@@ -18,6 +18,7 @@ import {
   SelectionSetNode,
   typeFromAST,
 } from "graphql";
+import { webhooksDocument } from "../modules/events/event-openapi";
 import { CompiledRoute } from "./shim";
 
 type JsonSchema = Record<string, unknown>;
@@ -155,5 +156,6 @@ export function openApiDocument(schema: GraphQLSchema, routes: CompiledRoute[]):
     components: { schemas: components, securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
     security: [{ bearer: [] }],
     paths,
+    webhooks: webhooksDocument(),
   };
 }

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { EVENT_TYPES } from "../../src/modules/events/event-catalog";
 import { TestService } from "../support/harness";
 import { workplace, Workplace } from "../timesheets/fixtures";
 
@@ -90,5 +93,13 @@ describe("the event log", () => {
     await t.runtime.db.query("UPDATE events SET occurred_at = $2 WHERE id = $1", [all[0].id, new Date(t.clock.now().getTime() - 31 * 86_400_000)]);
     expect(await t.runtime.services.events.prune()).toBe(1);
     expect((await events())[0].sequence).toBe(2);
+  });
+
+  it("documents every event type in docs/events.md and under the OpenAPI document's webhooks", async () => {
+    const doc = readFileSync(path.join(__dirname, "../../../docs/events.md"), "utf8");
+    expect(EVENT_TYPES.filter((type) => !doc.includes(`\`${type}\``))).toEqual([]);
+    const openapi = await t.http.get("/api/openapi.json");
+    expect(Object.keys(openapi.body.webhooks)).toEqual(expect.arrayContaining(EVENT_TYPES));
+    expect(openapi.body.webhooks["shift.created"].post.requestBody.content["application/json"].schema.properties.type).toEqual({ const: "shift.created" });
   });
 });

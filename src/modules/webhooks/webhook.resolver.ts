@@ -54,7 +54,7 @@ export class WebhookResolver {
 
   @Query(() => WebhookDeliveryConnection, { description: "An endpoint's deliveries, newest first" })
   @Requires("webhooks:manage")
-  webhookDeliveries(@Args() args: WebhookDeliveryArgs, @Ctx() ctx: RequestContext): Promise<Page<WebhookDelivery>> {
+  webhookEndpointDeliveries(@Args() args: WebhookDeliveryArgs, @Ctx() ctx: RequestContext): Promise<Page<WebhookDelivery>> {
     return ctx.services.webhooks.deliveries(actorOf(ctx), args.id, args);
   }
 

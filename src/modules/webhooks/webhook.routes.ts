@@ -33,8 +33,8 @@ export const webhookRoutes: RestRoute[] = [
     summary: "The endpoint's deliveries, newest first: event, status, attempts, status code, duration, error, next retry (paginated)",
     tag: "Webhooks",
     list: true,
-    operation: `query WebhookDeliveries($id: ID!, $first: Int, $after: String) {
-      webhookDeliveries(id: $id, first: $first, after: $after) { nodes { ${DELIVERY_FIELDS} } pageInfo { hasNextPage endCursor } }
+    operation: `query WebhookEndpointDeliveries($id: ID!, $first: Int, $after: String) {
+      webhookEndpointDeliveries(id: $id, first: $first, after: $after) { nodes { ${DELIVERY_FIELDS} } pageInfo { hasNextPage endCursor } }
     }`,
   },
   {

@@ -187,11 +187,11 @@ export class WebhookService {
       last_duration_ms: number | null;
       last_error: string | null;
       last_response: string | null;
-      next_attempt_at: Date;
+      next_attempt_at: Date | null;
       created_at: Date;
     }[] = await this.deps.db.query(
       `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.last_attempt_at, d.last_status_code, d.last_duration_ms, d.last_error, d.last_response,
-              d.next_attempt_at, d.created_at
+              nullif(d.next_attempt_at, '-infinity') AS next_attempt_at, d.created_at
          FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id
         WHERE d.organization_id = $1 AND d.endpoint_id = $2${after}
         ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
@@ -211,7 +211,7 @@ export class WebhookService {
         durationMs: r.last_duration_ms,
         error: r.last_error,
         response: r.last_response,
-        nextAttemptAt: r.status === "pending" && Number.isFinite(r.next_attempt_at.getTime()) ? r.next_attempt_at : null,
+        nextAttemptAt: r.status === "pending" ? r.next_attempt_at : null,
         createdAt: r.created_at,
       })),
     };
