@@ -16,6 +16,7 @@ import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
+import { webhookBench } from "./webhooks";
 
 /**
  * Benchmarks against a real PostgreSQL (DATABASE_URL): seeds 50 locations, 2,000 staff and
@@ -246,6 +247,7 @@ async function main(): Promise<void> {
     }
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
+    console.log(`\n${await webhookBench(SERVER_URL)}`);
   } finally {
     ceiling.child.kill("SIGTERM");
   }

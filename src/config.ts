@@ -16,6 +16,42 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
   scheduledJobs: boolean;
+  webhooks: WebhookSettings;
+}
+
+/** How webhooks are delivered; the timings are settings so that tests need not wait for minutes. */
+export interface WebhookSettings {
+  /** Lets endpoints use private, loopback and link-local addresses and plain http (development and tests). */
+  allowPrivateTargets: boolean;
+  /** Waits before each retry after a failed attempt (jitter of ±20% is added). */
+  retryDelaysMs: number[];
+  /** How long a claimed attempt is reserved for its process: after it, another process makes the attempt. */
+  leaseMs: number;
+  /** Longest wait for a receiver's answer. */
+  timeoutMs: number;
+  /** How often due deliveries are looked for when no new event wakes the worker. */
+  pollMs: number;
+  /** Attempts in flight at once in one process, and per endpoint. */
+  concurrency: number;
+  perEndpointConcurrency: number;
+  /** An endpoint failing for this long is disabled. */
+  disableAfterMs: number;
+}
+
+const HOUR = 3_600_000;
+const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR];
+
+function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  return {
+    allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true",
+    retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS ? env.WEBHOOK_RETRY_DELAYS_MS.split(",").map(Number) : RETRY_DELAYS_MS,
+    leaseMs: Number(env.WEBHOOK_LEASE_MS ?? 60_000),
+    timeoutMs: Number(env.WEBHOOK_TIMEOUT_MS ?? 15_000),
+    pollMs: Number(env.WEBHOOK_POLL_MS ?? 1000),
+    concurrency: Number(env.WEBHOOK_CONCURRENCY ?? 128),
+    perEndpointConcurrency: Number(env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 32),
+    disableAfterMs: Number(env.WEBHOOK_DISABLE_AFTER_MS ?? 5 * 24 * HOUR),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -32,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
+    webhooks: webhookSettings(env),
   };
 }

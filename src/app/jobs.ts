@@ -10,7 +10,7 @@ export interface ScheduledJob {
 
 /** The jobs of every module; a module with background work adds its own here. */
 export function scheduledJobs(services: Services): ScheduledJob[] {
-  return [services.timeOffAccruals.job];
+  return [services.timeOffAccruals.job, services.events.job];
 }
 
 export interface RunningJobs {

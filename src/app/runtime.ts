@@ -9,6 +9,7 @@ import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
+import { EventDelivery, startEventDelivery } from "./event-delivery";
 import { scheduledJobs, startJobs } from "./jobs";
 import { createServices, Services } from "./services";
 
@@ -18,6 +19,7 @@ export interface Runtime extends RunningApp {
   services: Services;
   logger: Logger;
   clock: Clock;
+  events: EventDelivery;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -35,6 +37,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const services = createServices({ db, clock, config }, platform);
     const running = await createApp({ db, services, logger, timeouts: config });
+    const events = await startEventDelivery({ db, clock, config }, services, logger);
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -42,9 +45,10 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
         await jobs?.stop();
         await drainHttpServer(running.server);
         await running.apollo.stop();
+        await events.stop();
         await db.destroy();
       })());
-    return { ...running, config, db, services, logger, clock, close };
+    return { ...running, config, db, services, logger, clock, events, close };
   } catch (error) {
     await db.destroy();
     throw error;

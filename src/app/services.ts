@@ -10,6 +10,8 @@ import { createTimesheetServices } from "../modules/timesheets/timesheets.module
 import { createScheduleServices } from "../modules/schedules/schedules.module";
 import { createTimeOffServices, seedTimeOff } from "../modules/timeoff/timeoff.module";
 import { createComplianceServices } from "../modules/compliance/compliance.module";
+import { EventService } from "../modules/events/event.service";
+import { WebhookService } from "../modules/webhooks/webhook.service";
 import { ServiceDeps } from "./deps";
 
 /** Every domain service, built once per process and shared by GraphQL, REST and the CLIs. */
@@ -24,6 +26,8 @@ export function createServices(deps: ServiceDeps, platform: PlatformSecrets) {
     roles: new RoleService(deps),
     staff: new StaffService(deps, [timeOff.workerPolicies.onStaffChanged]),
     audit: new AuditService(deps),
+    events: new EventService(deps),
+    webhooks: new WebhookService(deps),
     ...createTimesheetServices(deps),
     ...createScheduleServices(deps),
     ...timeOff,

@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   "schedules:write": "Build, publish and assign schedules and open shifts",
   "openshifts:claim": "Claim open shifts and state preferences",
   "audit:read": "Read the audit trail",
+  "events:read": "Read the event list and subscribe to every event",
+  "webhooks:manage": "Manage webhook endpoints and their deliveries",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

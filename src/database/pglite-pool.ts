@@ -169,5 +169,5 @@ export function pgliteDriver(database: PGliteDatabase) {
       database.close().then(() => callback?.(), (err) => callback?.(err));
     }
   }
-  return { Pool, native: null, defaults: {}, types: { setTypeParser() {} } };
+  return { Pool, native: null, defaults: {}, types: { setTypeParser() {} }, database };
 }

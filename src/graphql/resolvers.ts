@@ -1,6 +1,8 @@
 import { NonEmptyArray } from "type-graphql";
 import { AccessResolver } from "../modules/access/access.resolver";
 import { AuditResolver } from "../modules/audit/audit.resolver";
+import { EventResolver } from "../modules/events/event.resolver";
+import { WebhookResolver } from "../modules/webhooks/webhook.resolver";
 import { LocationResolver } from "../modules/locations/location.resolver";
 import { OrganizationResolver } from "../modules/organizations/organization.resolver";
 import { RoleResolver } from "../modules/roles/role.resolver";
@@ -18,6 +20,8 @@ export const resolvers: NonEmptyArray<Function> = [
   RoleResolver,
   StaffResolver,
   AuditResolver,
+  EventResolver,
+  WebhookResolver,
   ...timesheetResolvers,
   ...scheduleResolvers,
   ...timeOffResolvers,

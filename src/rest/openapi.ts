@@ -21,6 +21,7 @@ import {
 import { Permission } from "../auth/permissions";
 import { RawRestRoute } from "./raw-routes";
 import { HttpMethod, RouteAuth } from "./route";
+import { webhooksDocument } from "../modules/events/event-openapi";
 import { CompiledRoute } from "./shim";
 
 type JsonSchema = Record<string, unknown>;
@@ -445,5 +446,6 @@ export function openApiDocument(schema: GraphQLSchema, routes: CompiledRoute[], 
     },
     security: [{ bearer: [] }],
     paths,
+    webhooks: webhooksDocument(),
   };
 }

@@ -1,5 +1,7 @@
 import { accessRoutes } from "../modules/access/access.routes";
 import { auditRoutes } from "../modules/audit/audit.routes";
+import { eventRoutes } from "../modules/events/event.routes";
+import { webhookRoutes } from "../modules/webhooks/webhook.routes";
 import { locationRoutes } from "../modules/locations/location.routes";
 import { organizationRoutes } from "../modules/organizations/organization.routes";
 import { roleRoutes } from "../modules/roles/role.routes";
@@ -19,6 +21,8 @@ export const restRoutes: RestRoute[] = [
   ...roleRoutes,
   ...staffRoutes,
   ...auditRoutes,
+  ...eventRoutes,
+  ...webhookRoutes,
   ...timesheetRestRoutes,
   ...scheduleRestRoutes,
   ...timeOffRestRoutes,

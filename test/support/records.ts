@@ -32,6 +32,8 @@ export async function victimRecords(t: TestService, org: TestOrganization, label
   await api.patch(`${base}/policies/${ids.policy}/activate`);
   // The policy includes every staff member: the staff member's balance on it.
   ids.workerPolicy = (await api.get(`${base}/worker-policies?policyId=${ids.policy}`)).body[0]?.id;
+  // Disabled, and for a rare type: nothing is ever sent to its (public) address from a test.
+  ids.webhookEndpoint = (await api.post(`${base}/webhook-endpoints`, { url: "https://93.184.215.14/hooks", eventTypes: ["timesheet.day_unlocked"], enabled: false })).body.id;
   ids.request = (await api.post(`${base}/time-off-requests`, { workerId: ids.staff, policyId: ids.policy, startTime: "2026-04-01T09:00:00Z", endTime: "2026-04-01T17:00:00Z" })).body.id;
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
   return ids;
@@ -53,6 +55,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   preferences: "preference",
   policies: "policy",
   "time-off-requests": "request",
+  "webhook-endpoints": "webhookEndpoint",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */

@@ -9,6 +9,7 @@ import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";
 import { publishOpenShifts } from "../open-shifts/open-shift-publishing";
+import { recordEvent } from "../events/event.service";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, breaksOf, planOf, replaceBreaks, resolvePlan, ShiftPlan } from "./schedule-plans";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
@@ -160,6 +161,15 @@ export class ScheduleDraftService {
       await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
       await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
       const openShiftIds = await publishOpenShifts(manager, org, location.id, bounds, now);
+      await recordEvent(manager, org, "schedule.published", {
+        locationId: location.id,
+        startDate: start,
+        endDate: end,
+        addedEntryIds: added.map((e) => e.id),
+        changedEntryIds: changed.map((e) => e.id),
+        removedEntryIds: removed.map((e) => e.id),
+        openShiftIds,
+      });
       return { startDate: start, endDate: end, added: inZone(added, zone), changed: inZone(changed, zone), removed: inZone(removed, zone), openShiftIds };
     });
   }

@@ -1,0 +1,60 @@
+/**
+ * Every event type the service records, with what its `data.object` is. The database's event
+ * trigger (CreateEventsAndWebhooks migration) writes them; docs/events.md and the OpenAPI
+ * document's `webhooks` are generated from or checked against this list.
+ */
+export const EVENT_CATALOG: Record<string, string> = {
+  "shift.created": "A shift was created (by a manager or by clocking in); object: the shift",
+  "shift.updated": "A shift changed; object: the shift, previousAttributes: the old values",
+  "shift.deleted": "A shift was deleted; object: the shift as it was",
+  "timeclock.clocked_in": "A worker clocked in; object: the open shift",
+  "timeclock.clocked_out": "A worker clocked out; object: the closed shift",
+  "timeclock.break_started": "A worker started a break; object: the break",
+  "timeclock.break_ended": "A worker ended a break; object: the break",
+  "timesheet.day_locked": "A location's day was locked for payroll; object: {locationId, day, lockedBy}",
+  "timesheet.day_unlocked": "A locked day was unlocked; object: the lock as it was",
+  "break_type.created": "A break type was created; object: the break type",
+  "break_type.updated": "A break type changed",
+  "break_type.deleted": "A break type was deleted",
+  "schedule.published": "A location's schedule was published, once per publish; object: {locationId, startDate, endDate, addedEntryIds, changedEntryIds, removedEntryIds, openShiftIds}",
+  "schedule_entry.created": "A schedule entry was published; object: the entry",
+  "schedule_entry.updated": "A published schedule entry changed",
+  "schedule_entry.deleted": "A published schedule entry was removed",
+  "open_shift.created": "An open shift was created; object: the open shift",
+  "open_shift.updated": "An open shift changed (including its publication)",
+  "open_shift.deleted": "An open shift was deleted",
+  "open_shift.fully_claimed": "An open shift has as many accepted workers as it needs; object: the open shift",
+  "open_shift.claimed": "A worker claimed an open shift; object: the claim (preference)",
+  "open_shift.retracted": "A worker withdrew a claim; object: the claim",
+  "open_shift.assigned": "A claim was accepted and the worker assigned; object: the claim",
+  "open_shift.claim_declined": "A manager declined a claim; object: the claim",
+  "open_shift.claim_removed": "An accepted claim was removed with its schedule entry; object: the claim",
+  "open_shift.claim_updated": "A claim changed otherwise; object: the claim",
+  "time_off_request.created": "A time-off request was filed; object: the request",
+  "time_off_request.updated": "A time-off request changed",
+  "time_off_request.approved": "A time-off request was approved",
+  "time_off_request.declined": "A time-off request was declined",
+  "time_off_request.cancelled": "A time-off request was cancelled",
+  "time_off_policy.created": "A time-off policy was created; object: the policy",
+  "time_off_policy.updated": "A time-off policy changed",
+  "time_off_policy.deleted": "A time-off policy was deleted",
+  "time_off_balance.changed": "A worker's time-off balance changed; object: the ledger row (workerId, policyId, hours, reason)",
+  "staff_member.created": "A staff member was created; object: the staff member",
+  "staff_member.updated": "A staff member changed",
+  "staff_member.deleted": "A staff member was deleted",
+  "location.created": "A location was created; object: the location",
+  "location.updated": "A location changed",
+  "location.deleted": "A location was deleted",
+  "role.created": "A role was created; object: the role",
+  "role.updated": "A role changed",
+  "role.deleted": "A role was deleted",
+  "webhook_endpoint.created": "A webhook endpoint was created; object: the endpoint (never its secret)",
+  "webhook_endpoint.updated": "A webhook endpoint changed",
+  "webhook_endpoint.deleted": "A webhook endpoint was deleted",
+  "webhook_endpoint.disabled": "A webhook endpoint was disabled: by a manager, by a 410 answer, or after failing for 5 days",
+};
+
+/** The type of the ping `POST …/webhook-endpoints/{id}/test` sends; never recorded as an event. */
+export const PING_EVENT_TYPE = "webhook_endpoint.test";
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOG);

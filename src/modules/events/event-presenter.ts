@@ -1,0 +1,36 @@
+import { DataSource } from "typeorm";
+
+/** Columns an API never shows. */
+const HIDDEN = new Set(["pin_hash", "secret_hash", "password_hash"]);
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}(:\d{2})?$/;
+
+function camelCase(column: string): string {
+  return column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Turns the rows the event trigger stores (column names, PostgreSQL's JSON timestamps) into the
+ * resource's API shape: the entity's property names where an entity maps the table, camelCase
+ * otherwise, timestamps as ISO 8601 in UTC.
+ */
+export class EventPresenter {
+  /** Table → column → property. */
+  private readonly names = new Map<string, Map<string, string>>();
+
+  constructor(db: DataSource) {
+    for (const entity of db.entityMetadatas) {
+      this.names.set(entity.tableName, new Map(entity.columns.map((c) => [c.databaseName, c.propertyName])));
+    }
+  }
+
+  present(table: string, row: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
+    if (!row) return undefined;
+    const names = this.names.get(table);
+    const out: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row)) {
+      if (HIDDEN.has(column)) continue;
+      out[names?.get(column) ?? camelCase(column)] = typeof value === "string" && TIMESTAMP.test(value) ? new Date(value).toISOString() : value;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,65 @@
+import { ArgsType, Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { GraphQLJSONObject } from "graphql-scalars";
+import { ArrayMaxSize, IsOptional, Max, Min } from "class-validator";
+import { Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../common/pagination";
+
+@ObjectType({ simpleResolvers: true, description: "Who made a change: a staff member and/or the API key behind the token" })
+export class EventActor {
+  @Field(() => ID, { nullable: true })
+  staffId: string | null;
+
+  @Field(() => ID, { nullable: true })
+  apiKeyId: string | null;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class EventData {
+  @Field(() => GraphQLJSONObject, { description: "The resource as it was right after the change (before it, for a deletion)" })
+  object: Record<string, unknown>;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: "The old values of the fields the change changed" })
+  previousAttributes?: Record<string, unknown>;
+}
+
+@ObjectType({ simpleResolvers: true, description: "A change the organization's integrations can follow (catalog: docs/events.md)" })
+export class Event {
+  @Field(() => ID)
+  id: string;
+
+  @Field({ description: "shift.created, timeclock.clocked_in, … (docs/events.md)" })
+  type: string;
+
+  @Field()
+  occurredAt: Date;
+
+  @Field(() => ID)
+  organizationId: string;
+
+  @Field(() => EventActor, { nullable: true, description: "Null for a change the service made by itself" })
+  actor: EventActor | null;
+
+  @Field(() => Float, { description: "Position in the organization's commit order: 1, 2, 3, … with no gaps" })
+  sequence: number;
+
+  @Field(() => EventData)
+  data: EventData;
+}
+
+@ObjectType()
+export class EventConnection extends Connection(Event) {}
+
+@ArgsType()
+export class EventArgs {
+  @Field(() => Int, { nullable: true, description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` })
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: "Events after this sequence number (the endCursor of the previous page)" })
+  after?: string;
+
+  @Field(() => [String], { nullable: true, description: "Only events of these types" })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  types?: string[];
+}

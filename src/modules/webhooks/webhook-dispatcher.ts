@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { isIP } from "node:net";
+import type { Logger } from "pino";
+import { Webhook } from "standardwebhooks";
+import { ServiceDeps } from "../../app/deps";
+import { PING_EVENT_TYPE } from "../events/event-catalog";
+import { EVENT_COLUMNS, EventRow, EventService } from "../events/event.service";
+import { updateReturning } from "../../database/returning";
+import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
+
+/** The start of a receiver's answer that is kept with the delivery. */
+const RESPONSE_KEPT_BYTES = 4096;
+const LONGEST_RETRY_AFTER_MS = 24 * 3_600_000;
+
+interface Claimed {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event_id: string | null;
+  attempts: number;
+}
+
+interface Target {
+  id: string;
+  url: string;
+  secrets: string[] | null;
+}
+
+interface Outcome {
+  id: string;
+  token: string;
+  endpointId: string;
+  status: "pending" | "delivered" | "failed";
+  nextAttemptAt: Date;
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  response: string | null;
+  /** The receiver answered 410 Gone: the endpoint is disabled. */
+  gone: boolean;
+}
+
+interface Answer {
+  statusCode: number;
+  retryAfter: string | undefined;
+  body: string;
+}
+
+/** Seconds or an HTTP date, as Retry-After allows; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: Date): number | undefined {
+  if (!header) return undefined;
+  const ms = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now.getTime();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), LONGEST_RETRY_AFTER_MS) : undefined;
+}
+
+/**
+ * Sends queued deliveries, in every service process. Work is claimed in PostgreSQL with
+ * `FOR UPDATE SKIP LOCKED`: a claim counts the attempt and moves the delivery's due time one
+ * lease ahead, in one statement, so no two processes make the same attempt; an attempt whose
+ * process dies is made again when its lease ends. Each endpoint has a share of the in-flight
+ * attempts, so a slow receiver holds up only its own deliveries.
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Map<string, number>();
+  private total = 0;
+  private readonly outcomes: Outcome[] = [];
+  private flushing: Promise<void> | undefined;
+  private claiming = false;
+  private again = false;
+  private stopped = true;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly sends = new Set<Promise<void>>();
+  private readonly agents = {
+    "http:": new http.Agent({ keepAlive: true }),
+    "https:": new https.Agent({ keepAlive: true }),
+  };
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly events: EventService,
+    private readonly logger: Logger,
+  ) {}
+
+  private get settings() {
+    return this.deps.config.webhooks;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.settings.pollMs).unref();
+    this.wake();
+  }
+
+  /** Looks for due work now (called when an event is committed). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.claiming = true;
+    void this.claimAndSend()
+      .catch((err) => this.logger.error({ err }, "webhook delivery: claiming failed"))
+      .finally(() => {
+        this.claiming = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Stops claiming, waits for the attempts in flight and records their outcomes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    while (this.sends.size || this.claiming) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
+    await this.flush();
+    for (const agent of Object.values(this.agents)) agent.destroy();
+  }
+
+  private async claimAndSend(): Promise<void> {
+    for (;;) {
+      const room = this.settings.concurrency - this.total;
+      if (room <= 0 || this.stopped) return;
+      const claimed = await this.claim(room);
+      if (!claimed.length) return;
+      const [events, targets] = await Promise.all([this.loadEvents(claimed), this.loadTargets(claimed)]);
+      for (const delivery of claimed) {
+        this.total += 1;
+        this.inFlight.set(delivery.endpoint_id, (this.inFlight.get(delivery.endpoint_id) ?? 0) + 1);
+        const send = this.attempt(delivery, events, targets.get(delivery.endpoint_id)).finally(() => {
+          this.sends.delete(send);
+          this.total -= 1;
+          const left = this.inFlight.get(delivery.endpoint_id)! - 1;
+          this.inFlight.set(delivery.endpoint_id, left);
+          this.scheduleFlush();
+          // Claiming again once half the room is free costs one claim per several attempts, not one each.
+          if (this.total <= this.settings.concurrency / 2 || left <= this.settings.perEndpointConcurrency / 2) this.wake();
+        });
+        this.sends.add(send);
+      }
+    }
+  }
+
+  private async claim(room: number): Promise<(Claimed & { token: string })[]> {
+    const now = this.deps.clock.now();
+    const busy = [...this.inFlight].filter(([, n]) => n > 0);
+    // Outcomes are recorded only under the token of their claim: after a lease ran out and another process claimed the delivery, a late outcome changes nothing.
+    const token = randomUUID();
+    const rows = await this.deps.db.transaction((m) =>
+      updateReturning<Claimed>(
+        m,
+        `WITH candidates AS (
+         SELECT d.id, d.endpoint_id FROM webhook_deliveries d
+          WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+            AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled)
+          ORDER BY d.next_attempt_at
+          LIMIT $2
+          FOR UPDATE OF d SKIP LOCKED
+       ), ranked AS (
+         SELECT c.id, c.endpoint_id, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.id) AS n FROM candidates c
+       )
+       UPDATE webhook_deliveries d SET next_attempt_at = $3, lease_token = $4, attempts = d.attempts + 1
+         FROM ranked r
+        WHERE d.id = r.id AND r.n <= $5 - COALESCE((SELECT f.n FROM unnest($6::uuid[], $7::int[]) AS f(e, n) WHERE f.e = r.endpoint_id), 0)
+       RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.attempts`,
+        [now, room, new Date(now.getTime() + this.settings.leaseMs), token, this.settings.perEndpointConcurrency, busy.map(([e]) => e), busy.map(([, n]) => n)],
+      ),
+    );
+    return rows.map((r) => ({ ...r, token }));
+  }
+
+  private async loadEvents(claimed: Claimed[]): Promise<Map<string, string>> {
+    const ids = [...new Set(claimed.map((c) => c.event_id).filter((id): id is string => id !== null))];
+    const rows: EventRow[] = ids.length ? await this.deps.db.query(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ANY($1::uuid[])`, [ids]) : [];
+    return new Map(rows.map((r) => [r.id, JSON.stringify(this.events.present(r))]));
+  }
+
+  private async loadTargets(claimed: Claimed[]): Promise<Map<string, Target>> {
+    const rows: Target[] = await this.deps.db.query(
+      `SELECT e.id, e.url, array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.expires_at IS NULL OR s.expires_at > $2) AS secrets
+         FROM webhook_endpoints e LEFT JOIN webhook_endpoint_secrets s ON s.organization_id = e.organization_id AND s.endpoint_id = e.id
+        WHERE e.id = ANY($1::uuid[]) GROUP BY e.id`,
+      [[...new Set(claimed.map((c) => c.endpoint_id))], this.deps.clock.now()],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  private async attempt(delivery: Claimed & { token: string }, events: Map<string, string>, target: Target | undefined): Promise<void> {
+    const startedAt = this.deps.clock.now();
+    const started = performance.now();
+    const msgId = delivery.event_id ?? delivery.id;
+    const payload =
+      delivery.event_id === null
+        ? JSON.stringify({ id: delivery.id, type: PING_EVENT_TYPE, occurredAt: startedAt, organizationId: delivery.organization_id, data: { object: { endpointId: delivery.endpoint_id } } })
+        : events.get(delivery.event_id);
+    let answer: Answer | undefined;
+    let error: string | null = null;
+    if (!target || payload === undefined) {
+      error = "The endpoint or the event no longer exists";
+    } else {
+      try {
+        answer = await this.post(target, msgId, payload);
+      } catch (err) {
+        error = (err as Error).message;
+      }
+    }
+    this.outcomes.push(this.judge(delivery, startedAt, Math.round(performance.now() - started), answer, error));
+  }
+
+  /** What an attempt's answer means for its delivery. */
+  private judge(delivery: Claimed & { token: string }, at: Date, durationMs: number, answer: Answer | undefined, error: string | null): Outcome {
+    const base = { id: delivery.id, token: delivery.token, endpointId: delivery.endpoint_id, at, durationMs, statusCode: answer?.statusCode ?? null, response: answer?.body ?? null };
+    const code = answer?.statusCode ?? 0;
+    if (code >= 200 && code < 300) return { ...base, status: "delivered", nextAttemptAt: at, error: null, gone: false };
+    const reason = error ?? `The receiver answered ${code}`;
+    if (code === 410) return { ...base, status: "failed", nextAttemptAt: at, error: reason, gone: true };
+    const delays = this.settings.retryDelaysMs;
+    if (delivery.attempts > delays.length) return { ...base, status: "failed", nextAttemptAt: at, error: reason, gone: false };
+    const asked = code === 429 || code === 503 ? retryAfterMs(answer?.retryAfter, at) : undefined;
+    const delay = asked ?? delays[delivery.attempts - 1] * (0.8 + Math.random() * 0.4);
+    return { ...base, status: "pending", nextAttemptAt: new Date(at.getTime() + delay), error: reason, gone: false };
+  }
+
+  /** One POST as Standard Webhooks says: no redirect followed, a public address only (unless allowed), the answer's start kept. */
+  private post(target: Target, msgId: string, payload: string): Promise<Answer> {
+    const url = new URL(target.url);
+    const allowPrivate = this.settings.allowPrivateTargets;
+    const protocol = url.protocol as "http:" | "https:";
+    if (!(protocol === "https:" || (allowPrivate && protocol === "http:"))) return Promise.reject(new Error("The endpoint's URL is not https"));
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.reject(new Error(`${host} is not a public address`));
+    // The signature's time is the wall clock's: receivers compare it with theirs to refuse replays.
+    const sentAt = new Date();
+    const signature = (target.secrets ?? []).map((s) => new Webhook(s).sign(msgId, sentAt, payload)).join(" ");
+    const transport = protocol === "https:" ? https : http;
+    return new Promise<Answer>((resolve, reject) => {
+      const req = transport.request(
+        url,
+        {
+          method: "POST",
+          agent: this.agents[protocol],
+          lookup: allowPrivate ? undefined : (publicOnlyLookup as never),
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(payload),
+            "user-agent": "workforce-webhooks/1",
+            "webhook-id": msgId,
+            "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+            "webhook-signature": signature,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          res.on("data", (chunk: Buffer) => {
+            if (kept < RESPONSE_KEPT_BYTES) {
+              chunks.push(chunk);
+              kept += chunk.length;
+            }
+          });
+          res.on("end", () =>
+            resolve({
+              statusCode: res.statusCode ?? 0,
+              retryAfter: res.headers["retry-after"],
+              body: Buffer.concat(chunks).subarray(0, RESPONSE_KEPT_BYTES).toString("utf8"),
+            }),
+          );
+          res.on("error", reject);
+        },
+      );
+      req.on("error", (err) => reject(err.name === "AbortError" || err.name === "TimeoutError" ? new Error(`No answer within ${this.settings.timeoutMs} ms`) : err));
+      req.end(payload);
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.flush())
+      .catch((err) => this.logger.error({ err }, "webhook delivery: recording outcomes failed"))
+      .finally(() => {
+        this.flushing = undefined;
+        if (this.outcomes.length) this.scheduleFlush();
+      });
+  }
+
+  /** Records the outcomes gathered so far in a few statements (only for attempts whose lease is still theirs). */
+  private async flush(): Promise<void> {
+    const batch = this.outcomes.splice(0);
+    if (!batch.length) return;
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction(async (m) => {
+      await m.query(
+        `UPDATE webhook_deliveries d
+            SET status = o.status, next_attempt_at = o.next_at, last_attempt_at = o.at, last_status_code = o.code, last_duration_ms = o.ms,
+                last_error = o.error, last_response = o.response, lease_token = NULL
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
+                AS o(id, token, status, next_at, at, code, ms, error, response)
+          WHERE d.id = o.id AND d.lease_token = o.token`,
+        [
+          batch.map((o) => o.id),
+          batch.map((o) => o.token),
+          batch.map((o) => o.status),
+          batch.map((o) => o.nextAttemptAt),
+          batch.map((o) => o.at),
+          batch.map((o) => o.statusCode),
+          batch.map((o) => o.durationMs),
+          batch.map((o) => o.error),
+          batch.map((o) => o.response),
+        ],
+      );
+      const healthy = new Set(batch.filter((o) => o.status === "delivered").map((o) => o.endpointId));
+      const failing = [...new Set(batch.filter((o) => o.status !== "delivered" && !healthy.has(o.endpointId)).map((o) => o.endpointId))];
+      const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
+      if (healthy.size) await m.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL", [[...healthy]]);
+      if (failing.length) {
+        await m.query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL", [failing, now]);
+        await m.query(
+          "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing for 5 days', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled AND failing_since <= $3",
+          [failing, now, new Date(now.getTime() - this.settings.disableAfterMs)],
+        );
+      }
+      if (gone.length) {
+        await m.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [gone, now]);
+      }
+    });
+  }
+}
