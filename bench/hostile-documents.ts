@@ -54,7 +54,7 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 export async function measureHostileDocuments(service: ServiceProcess, token: string, repeats = 20): Promise<string[]> {
   const lines: string[] = [];
   const pid = service.child.pid!;
-  const perDocument: { name: string; cpu: number }[] = [];
+  const perDocument: { name: string; cpu: number; refused: boolean }[] = [];
   for (const [name, query] of Object.entries(documents())) {
     const cells: string[] = [];
     for (const who of [token, null]) {
@@ -62,13 +62,13 @@ export async function measureHostileDocuments(service: ServiceProcess, token: st
       let status = 0;
       for (let i = 0; i < repeats; i++) status = await post(service.url, query, who);
       const cpu = (cpuMs(pid) - before) / repeats;
-      perDocument.push({ name, cpu });
+      perDocument.push({ name, cpu, refused: status >= 400 });
       cells.push(`${who ? "token" : "anonymous"} ${status} ${cpu.toFixed(1).padStart(5)} ms CPU`);
     }
     lines.push(`  ${name.padEnd(50)} ${(Buffer.byteLength(query) / 1024).toFixed(0).padStart(5)} KiB   ${cells.join("   ")}`);
   }
-  const worst = perDocument.reduce((a, b) => (b.cpu > a.cpu ? b : a));
-  lines.push(`  most CPU per request: ${worst.cpu.toFixed(1)} ms (${worst.name}); target < 50 ms`);
+  const worst = perDocument.filter((d) => d.refused).reduce((a, b) => (b.cpu > a.cpu ? b : a));
+  lines.push(`  most CPU for a refused document: ${worst.cpu.toFixed(1)} ms (${worst.name}); target < 50 ms`);
 
   const query = documents()[worst.name];
   let running = true;
