@@ -14,6 +14,7 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
+import { measureHostileDocuments } from "./hostile-documents";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
@@ -216,6 +217,7 @@ async function main(): Promise<void> {
       runs.graphql.push(await load(service.child.pid!, { url: `${service.url}/graphql`, method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: gqlBody }));
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
+    const documents = await measureHostileDocuments(service, token);
     await service.stop();
 
     const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -248,6 +250,8 @@ async function main(): Promise<void> {
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
+    console.log("\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request):");
+    for (const documentLine of documents) console.log(documentLine);
   } finally {
     ceiling.child.kill("SIGTERM");
   }
