@@ -35,7 +35,11 @@ export class ServiceProcess {
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 30000);
+      const timer = setTimeout(() => {
+        // A service that did not start in time must not outlive the test.
+        child.kill("SIGKILL");
+        reject(new Error(`service did not start:\n${output}`));
+      }, 120_000);
       child.on("message", (message: { listening?: number }) => {
         if (message.listening === undefined) return;
         clearTimeout(timer);
