@@ -19,6 +19,9 @@ function command(name: string, dataDir: string): Promise<{ code: number; output:
   });
 }
 
+// Each test starts processes that create and migrate a new embedded database: slow on a busy machine.
+const PROCESS_TESTS_MS = 600_000;
+
 describe("one process at a time on an embedded database directory", () => {
   const root = mkdtempSync(path.join(tmpdir(), "wf-lock-"));
   const dataDir = path.join(root, "data");
@@ -41,7 +44,7 @@ describe("one process at a time on an embedded database directory", () => {
     }
     expect(existsSync(`${dataDir}.lock`)).toBe(false);
     expect((await command("migrate", dataDir)).code).toBe(0);
-  });
+  }, PROCESS_TESTS_MS);
 
   it("takes over the lock of a process that is gone", async () => {
     const gone = spawn(process.execPath, ["-e", ""]);
@@ -51,5 +54,5 @@ describe("one process at a time on an embedded database directory", () => {
     expect(migrated.output).not.toContain("in use");
     expect(migrated.code).toBe(0);
     expect(existsSync(`${dataDir}.lock`)).toBe(false);
-  });
+  }, PROCESS_TESTS_MS);
 });

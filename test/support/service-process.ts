@@ -39,7 +39,7 @@ export class ServiceProcess {
         // A service that did not start in time must not outlive the test.
         child.kill("SIGKILL");
         reject(new Error(`service did not start:\n${output}`));
-      }, 120_000);
+      }, 300_000);
       child.on("message", (message: { listening?: number }) => {
         if (message.listening === undefined) return;
         clearTimeout(timer);
