@@ -15,6 +15,7 @@ import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
 import { measureHostileDocuments } from "./hostile-documents";
+import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
@@ -23,7 +24,8 @@ import { webhookBench } from "./webhooks";
  * Benchmarks against a real PostgreSQL (DATABASE_URL): seeds 50 locations, 2,000 staff and
  * 500,000 shifts with breaks into a database of its own, then prints figures for the
  * location-week list (REST, GraphQL, and a hand-written SQL + JSON.stringify ceiling), SQL
- * statements per request, and the streamed export. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
+ * statements per request, and the streamed export. First, without a server, `npm start` to its
+ * first answer on the embedded database and its idle memory. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
  * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run.
  */
 const SERVER_URL = process.env.DATABASE_URL;
@@ -168,6 +170,7 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
 }
 
 async function main(): Promise<void> {
+  console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     console.log(`Demo organization "${demo.name}" (${demo.organizationId})`);
     console.log(`API key (keep it; shown once): ${demo.apiKey}`);
     console.log(`Bearer token (valid ${demo.expiresIn / 60} minutes; exchange the key again for a new one):\n${demo.token}`);
-    console.log(`\nOpen http://localhost:${config.port}/graphql?token=${demo.token}`);
+    console.log(`\nOpen http://localhost:${config.port}/graphql#token=${demo.token} (the part after # stays in the browser)`);
   } finally {
     await runtime.close();
   }

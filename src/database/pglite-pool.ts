@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Extension } from "@electric-sql/pglite";
+import { DataDirLock } from "./data-dir-lock";
 
 // The contrib extension ships as its own entry point, which TypeScript's CommonJS resolution does not map.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -33,19 +34,36 @@ interface QueryResultLike {
 
 const LEASE_TIMEOUT_MS = 20_000;
 
+/**
+ * PGlite's WebAssembly memory only grows: its default 128 MB of shared buffers, sized for a server
+ * shared by many sessions, cost about 95 MB of resident memory at idle in one session that the
+ * operating system caches the files for anyway.
+ */
+const EMBEDDED_SETTINGS = ["shared_buffers = 16MB", "wal_buffers = 1MB"];
+
 export class PGliteDatabase {
   private opened: Promise<PGlite> | undefined;
   private queue: Promise<void> = Promise.resolve();
+  private lock: DataDirLock | undefined;
 
   constructor(private readonly dataDir: string) {}
 
   /** The database, opened on first use (merely building a data source must not touch DATA_DIR). */
   instance(): Promise<PGlite> {
-    this.opened ??= PGlite.create(this.dataDir === "memory://" ? undefined : this.dataDir, {
-      extensions: { btree_gist },
-      parsers,
-    });
+    this.opened ??= this.open();
     return this.opened;
+  }
+
+  private async open(): Promise<PGlite> {
+    const inMemory = this.dataDir === "memory://";
+    // Before PGlite touches a file: another process may hold the directory.
+    this.lock = inMemory ? undefined : DataDirLock.acquire(this.dataDir);
+    try {
+      return await PGlite.create(inMemory ? undefined : this.dataDir, { extensions: { btree_gist }, parsers, postgresqlconf: EMBEDDED_SETTINGS });
+    } catch (error) {
+      this.lock?.release();
+      throw error;
+    }
   }
 
   /**
@@ -93,8 +111,9 @@ export class PGliteDatabase {
 
   async close(): Promise<void> {
     if (!this.opened) return;
-    const db = await this.opened;
-    if (!db.closed) await db.close();
+    const db = await this.opened.catch(() => undefined);
+    if (db && !db.closed) await db.close();
+    this.lock?.release();
   }
 }
 

@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = path.join(__dirname, "../..");
+
+/** A port free at this moment (a bench, alone on its ports, can afford the gap). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** The process running dist/src/main.js in process group `group` (npm runs it through a shell). */
+function servicePid(group: number): number | undefined {
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      // pid (comm) state ppid pgrp …
+      const pgrp = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[2]);
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      // The node process itself, not the shell whose command line names it.
+      if (pgrp === group && path.basename(argv[0]) === "node" && argv.includes("dist/src/main.js")) return Number(entry);
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return undefined;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function residentMb(pid: number): number {
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
+}
+
+/** `npm start` on the embedded database in `dataDir`: milliseconds to the first 200 of /healthz, then idle RSS. */
+async function startOnce(dataDir: string, idleMs: number): Promise<{ ms: number; idleRssMb: number }> {
+  const port = await freePort();
+  const started = process.hrtime.bigint();
+  const npm = spawn("npm", ["start", "--silent"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", PLATFORM_API_KEY: "wfp_bench_platform_key", SCHEDULED_JOBS: "off" },
+    stdio: ["ignore", "pipe", "pipe"],
+    // A group of its own: npm, its shell and the service stop together.
+    detached: true,
+  });
+  let output = "";
+  npm.stdout!.on("data", (d) => (output += d));
+  npm.stderr!.on("data", (d) => (output += d));
+  try {
+    for (;;) {
+      if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}:\n${output}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const pid = servicePid(npm.pid!);
+    return { ms, idleRssMb: pid ? residentMb(pid) : NaN };
+  } finally {
+    const service = servicePid(npm.pid!);
+    const exited = npm.exitCode === null ? new Promise((resolve) => npm.once("exit", resolve)) : undefined;
+    try {
+      process.kill(-npm.pid!, "SIGTERM");
+    } catch {
+      // The group is gone already.
+    }
+    await exited;
+    // The service finishes its shutdown (and gives the data directory back) before the next start.
+    while (service !== undefined && isRunning(service)) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * Start to first answer of `npm start` on the embedded database: on a new data directory (it is
+ * created and migrated) and on the same directory again; and the idle service's resident memory.
+ */
+export async function measureFirstAnswer(): Promise<string> {
+  const root = mkdtempSync(path.join(tmpdir(), "wf-bench-start-"));
+  try {
+    const dataDir = path.join(root, "data");
+    const fresh = await startOnce(dataDir, 0);
+    const existing = await startOnce(dataDir, 3000);
+    return (
+      `npm start to first answer (PGlite): new data directory ${(fresh.ms / 1000).toFixed(2)} s (target < 5 s), ` +
+      `existing ${(existing.ms / 1000).toFixed(2)} s (target < 3 s); idle RSS ${existing.idleRssMb} MB`
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
