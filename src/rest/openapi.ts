@@ -332,8 +332,12 @@ function graphqlOperation(schema: GraphQLSchema, c: CompiledRoute, components: C
   const aliases: Record<string, string> = route.list ? { first: "limit", after: "cursor" } : {};
   let requestBody: JsonSchema | undefined;
   let bodyRequired = false;
+  if (c.bodyType) {
+    requestBody = components.input(new GraphQLNonNull(c.bodyType));
+    bodyRequired = Object.values(c.bodyType.getFields()).some((f) => isNonNullType(f.type));
+  }
   for (const [name, def] of c.variables) {
-    if (c.pathParams.includes(name)) continue;
+    if (c.pathParams.includes(name) || c.bodyType) continue;
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType;
     if (name === "input") {
       requestBody = components.input(isNonNullType(type) ? type : new GraphQLNonNull(type), Object.values(route.inputFromPath ?? {}));

@@ -53,6 +53,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   preferences: "preference",
   policies: "policy",
   "time-off-requests": "request",
+  "worker-policies": "workerPolicy",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */
