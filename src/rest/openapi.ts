@@ -281,7 +281,9 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     [String(op.status)]: success,
     "400": responseRef("BadRequest"),
     "401": responseRef("Unauthenticated"),
-    ...(authenticated ? { "403": responseRef("Forbidden"), "404": responseRef("NotFound") } : {}),
+    ...(authenticated ? { "403": responseRef("Forbidden") } : {}),
+    // Without a credential only a body can name a record that may be missing (the token exchange's staffId).
+    ...(authenticated || op.requestBody ? { "404": responseRef("NotFound") } : {}),
     ...(write ? { "409": responseRef("Conflict") } : {}),
     ...(write && authenticated ? { "412": responseRef("PreconditionFailed") } : {}),
     ...(op.requestBody ? { "413": responseRef("PayloadTooLarge"), "415": responseRef("UnsupportedMediaType") } : {}),
