@@ -49,6 +49,8 @@ export interface RunningApp {
   app: express.Express;
   server: http.Server;
   apollo: ApolloServer<RequestContext>;
+  /** The OpenAPI document served at /api/openapi.json. */
+  openapi: Record<string, unknown>;
 }
 
 /** The error body of every REST answer: {error: {code, message, details, requestId}}. */
@@ -251,5 +253,5 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     sendError(res, req, clientError);
   });
 
-  return { app, server, apollo };
+  return { app, server, apollo, openapi };
 }

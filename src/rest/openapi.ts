@@ -282,7 +282,9 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     [String(op.status)]: success,
     "400": responseRef("BadRequest"),
     "401": responseRef("Unauthenticated"),
-    ...(authenticated ? { "403": responseRef("Forbidden"), "404": responseRef("NotFound") } : {}),
+    ...(authenticated ? { "403": responseRef("Forbidden") } : {}),
+    // Without a credential only a body can name a record that may be missing (the token exchange's staffId).
+    ...(authenticated || op.requestBody ? { "404": responseRef("NotFound") } : {}),
     ...(write ? { "409": responseRef("Conflict") } : {}),
     ...(write && authenticated ? { "412": responseRef("PreconditionFailed") } : {}),
     ...(op.requestBody ? { "413": responseRef("PayloadTooLarge"), "415": responseRef("UnsupportedMediaType") } : {}),
@@ -333,8 +335,12 @@ function graphqlOperation(schema: GraphQLSchema, c: CompiledRoute, components: C
   const aliases: Record<string, string> = route.list ? { first: "limit", after: "cursor" } : {};
   let requestBody: JsonSchema | undefined;
   let bodyRequired = false;
+  if (c.bodyType) {
+    requestBody = components.input(new GraphQLNonNull(c.bodyType));
+    bodyRequired = Object.values(c.bodyType.getFields()).some((f) => isNonNullType(f.type));
+  }
   for (const [name, def] of c.variables) {
-    if (c.pathParams.includes(name)) continue;
+    if (c.pathParams.includes(name) || c.bodyType) continue;
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType;
     if (name === "input") {
       requestBody = components.input(isNonNullType(type) ? type : new GraphQLNonNull(type), Object.values(route.inputFromPath ?? {}));

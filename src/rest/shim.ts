@@ -2,8 +2,10 @@ import { createHash } from "node:crypto";
 import {
   DocumentNode,
   GraphQLError,
+  GraphQLNonNull,
   getNamedType,
   getNullableType,
+  GraphQLInputObjectType,
   GraphQLInputType,
   GraphQLSchema,
   isEnumType,
@@ -45,6 +47,8 @@ export interface CompiledRoute {
   variables: Map<string, VariableDefinitionNode>;
   expressPath: string;
   pathParams: string[];
+  /** A write without `$input` takes its other variables from the JSON body, as this type's fields. */
+  bodyType?: GraphQLInputObjectType;
 }
 
 const ORG_PARAM = "org";
@@ -62,6 +66,14 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
     // The operation's name is the document's operationId: one style for all of them.
     if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`REST route ${route.method} ${route.path}: name the operation in camelCase`);
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const bodyVariables = (operation.variableDefinitions ?? []).filter((v) => !pathParams.includes(v.variable.name.value));
+    const takesBody = route.method !== "GET" && route.method !== "DELETE" && bodyVariables.length > 0 && !bodyVariables.some((v) => v.variable.name.value === "input");
+    const bodyType = takesBody
+      ? new GraphQLInputObjectType({
+          name: `${operation.name!.value.charAt(0).toUpperCase()}${operation.name!.value.slice(1)}Body`,
+          fields: Object.fromEntries(bodyVariables.map((v) => [v.variable.name.value, { type: typeFromAST(schema, v.type as never) as GraphQLInputType }])),
+        })
+      : undefined;
     return {
       route,
       permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
@@ -72,6 +84,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
       variables: new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v])),
       expressPath: route.path.replace(/\{(\w+)\}/g, ":$1"),
       pathParams,
+      bodyType,
     };
   });
 }
@@ -124,7 +137,7 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
   for (const [key, raw] of Object.entries(req.query)) {
     const name = aliases[key] ?? key;
     const definition = variables.get(name);
-    if (!definition || compiled.pathParams.includes(name) || name === "input") {
+    if (!definition || compiled.pathParams.includes(name) || name === "input" || compiled.bodyType) {
       throw invalidField(key, `Unknown query parameter "${key}"`);
     }
     values[name] = coerceQueryValue(key, raw, definition, schema);
@@ -133,6 +146,12 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
   for (const [name, definition] of variables) {
     if (name === "input" || compiled.pathParams.includes(name) || values[name] !== undefined) continue;
     if (definition.type.kind === Kind.NON_NULL_TYPE && !definition.defaultValue) throw invalidField(queryNames[name] ?? name, `${queryNames[name] ?? name} is required`);
+  }
+  if (compiled.bodyType) {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const details = checkBody(new GraphQLNonNull(compiled.bodyType), body);
+    if (details.length) throw validationFailed(details.map((d) => d.message).join("; "), details);
+    Object.assign(values, body);
   }
   if (route.list && values.first === undefined && variables.has("first")) values.first = MAX_PAGE_SIZE;
   const inputDef = variables.get("input");
@@ -148,7 +167,7 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
     values.input = isInputObjectType(getNamedType(inputType ?? undefined)) ? { ...(body as object), ...fromPath } : body;
     const details = checkBody(typeFromAST(schema, inputDef.type as never) as GraphQLInputType, values.input);
     if (details.length) throw validationFailed(details.map((d) => d.message).join("; "), details);
-  } else if (req.body !== undefined && !isEmptyObject(req.body)) {
+  } else if (!compiled.bodyType && req.body !== undefined && !isEmptyObject(req.body)) {
     throw badRequest("This path takes no request body");
   }
   return values;
@@ -220,7 +239,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
     router[method](c.expressPath, async (req: Request, res: Response) => {
       try {
         const context = res.locals.context as RequestContext;
-        if (c.variables.has("input") && req.is(["application/json", "application/*+json"]) === false) {
+        if ((c.variables.has("input") || c.bodyType) && req.is(["application/json", "application/*+json"]) === false) {
           return options.sendError(res, req, { code: "UNSUPPORTED_MEDIA_TYPE", message: `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`, status: 415, details: [] });
         }
         const rest: RestRequest = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };

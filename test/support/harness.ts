@@ -50,13 +50,14 @@ export class TestService {
   /** Supertest on the app; every answer is checked against the OpenAPI document (test/support/contract.ts). */
   get http(): ReturnType<typeof request> {
     const agent = request(this.runtime.app);
+    const openapi = this.runtime.openapi;
     return new Proxy(agent, {
       get(target, property, receiver) {
         const value = Reflect.get(target, property, receiver);
         if (typeof value !== "function" || !["get", "post", "put", "patch", "delete", "head", "options"].includes(String(property))) return value;
         return (url: string) => {
           const test = value.call(target, url) as request.Test;
-          return test.expect((res) => checkAnswer(test.method, url, res));
+          return test.expect((res) => checkAnswer(openapi, test.method, url, res));
         };
       },
     });

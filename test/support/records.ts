@@ -56,6 +56,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   policies: "policy",
   "time-off-requests": "request",
   "webhook-endpoints": "webhookEndpoint",
+  "worker-policies": "workerPolicy",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */

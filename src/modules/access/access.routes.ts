@@ -38,6 +38,13 @@ export const accessRoutes: RestRoute[] = [
   },
   {
     method: "GET",
+    path: `${base}/permissions`,
+    summary: "List every permission an access role can hold",
+    tag: "Access roles",
+    operation: "query permissions { permissions { name description } }",
+  },
+  {
+    method: "GET",
     path: `${base}/access-roles`,
     summary: "List access roles",
     tag: "Access roles",

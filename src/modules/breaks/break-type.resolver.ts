@@ -18,6 +18,12 @@ export class BreakTypeResolver {
     return ctx.services.breakTypes.list(actorOf(ctx), locationId, includeDeleted ?? false);
   }
 
+  @Query(() => BreakType, { description: "One break type of a location, deleted ones too" })
+  @Requires("breaks:read")
+  breakType(@Arg("locationId", () => ID) locationId: string, @Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<BreakType> {
+    return ctx.services.breakTypes.get(actorOf(ctx), locationId, id);
+  }
+
   @Mutation(() => BreakType)
   @Requires("breaks:write")
   createBreakType(@Arg("input") input: CreateBreakTypeInput, @Ctx() ctx: RequestContext): Promise<BreakType> {

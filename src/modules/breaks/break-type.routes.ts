@@ -21,6 +21,13 @@ export const breakTypeRoutes: RestRoute[] = [
     operation: `query breakTypes($id: ID!, $includeDeleted: Boolean) { breakTypes(locationId: $id, includeDeleted: $includeDeleted) { ${FIELDS} } }`,
   },
   {
+    method: "GET",
+    path: `${BASE}/{breakId}`,
+    summary: "Read a break type (deleted ones too)",
+    tag: "Breaks",
+    operation: `query breakType($id: ID!, $breakId: ID!) { breakType(locationId: $id, id: $breakId) { ${FIELDS} } }`,
+  },
+  {
     method: "PATCH",
     path: `${BASE}/{breakId}`,
     summary: "Change a break type",

@@ -86,6 +86,23 @@ export const timeOffRoutes: RestRoute[] = [
   },
   {
     method: "GET",
+    path: `${ORG}/worker-policies/{id}/ledger`,
+    summary: "Every movement of one worker policy's balance, oldest first (paginated: limit, cursor)",
+    tag: TAG,
+    list: true,
+    operation: `query timeOffLedger($id: ID!, $first: Int, $after: String) {
+      timeOffLedger(workerPolicyId: $id, first: $first, after: $after) {
+        nodes { id workerPolicyId kind hours effectiveDate periodKey requestId shiftId note recordedBy recordedAt } pageInfo { hasNextPage endCursor } } }`,
+  },
+  {
+    method: "POST",
+    path: `${ORG}/time-off-accruals`,
+    summary: "Apply the accruals due up to a day (body: {until?}, default today); repeating it adds nothing",
+    tag: TAG,
+    operation: "mutation accrueTimeOff($until: String) { accrueTimeOff(until: $until) { entries workerPolicies } }",
+  },
+  {
+    method: "GET",
     path: `${ORG}/staff/{workerId}/policies`,
     summary: "Get a worker's policies",
     tag: TAG,

@@ -6,7 +6,7 @@ import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../app/deps";
 import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { AppError, conflict, invalidField, notFound } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
 import { BreakType } from "../breaks/break-type.entity";
@@ -85,6 +85,7 @@ export class ShiftService {
 
   async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
     const org = actor.organizationId;
+    let attempt: ShiftTime | undefined;
     const id = await inTransaction(this.deps.db, async (manager) => {
       const place = await this.place(manager, org, input.locationId);
       const employeeId = await this.requireEmployee(manager, org, input.employeeId, "employeeId");
@@ -95,7 +96,10 @@ export class ShiftService {
       await this.assertUnlocked(manager, org, place, [start]);
       const breaks = await this.resolveBreaks(manager, org, place, input.breaks ?? [], start, end);
       const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, employeeId, roleId));
+      attempt = { employeeId, start, end };
       return this.insertShift(manager, org, { employeeId, locationId: place.locationId, roleId, start, end, wage }, breaks);
+    }).catch(async (error: unknown) => {
+      throw await this.shiftInTheWay(error, org, attempt);
     });
     return this.get(actor, id);
   }
@@ -104,6 +108,7 @@ export class ShiftService {
     rejectNulls(input, ["startTime", "endTime", "roleId", "hourlyWage", "breaks"]);
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
+    let attempt: ShiftTime | undefined;
     await inTransaction(this.deps.db, async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
@@ -112,6 +117,7 @@ export class ShiftService {
       const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, place.timezone, "endTime");
       checkOrder(start, end);
       await this.assertUnlocked(manager, org, place, [row.start_time, start]);
+      attempt = { employeeId: row.employee_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
       const breaks = input.breaks && (await this.resolveBreaks(manager, org, place, input.breaks, start, end));
       await manager.query(
@@ -127,6 +133,8 @@ export class ShiftService {
         // A shift closed by hand closes its running break with it.
         await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [org, shiftId, end]);
       }
+    }).catch(async (error: unknown) => {
+      throw await this.shiftInTheWay(error, org, attempt);
     });
     return this.get(actor, shiftId);
   }
@@ -214,6 +222,33 @@ export class ShiftService {
     await guardDays(manager, organizationId, place.locationId, days, "shared");
     const locked = await lockedAmong(manager, organizationId, place.locationId, days);
     if (locked.length) throw conflict(`The shift's day ${locked[0]} is locked for payroll; unlock it first`, SHIFT_LOCKED);
+  }
+
+  /**
+   * A refused overlap names the shift in the way, read after the refusal: the exclusion
+   * constraint only says that there is one, and the caller needs to know which to move.
+   */
+  private async shiftInTheWay(error: unknown, org: string, attempt: ShiftTime | undefined): Promise<unknown> {
+    const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+    const cause = e.driverError ?? e;
+    if (!attempt || cause.code !== "23P01" || cause.constraint !== "ex_shifts_no_overlap") return error;
+    const [other]: { id: string; start_time: Date | string; end_time: Date | string | null }[] = await this.deps.db.query(
+      `SELECT id, start_time, end_time FROM shifts
+       WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
+         AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
+       ORDER BY start_time LIMIT 1`,
+      [org, attempt.employeeId, attempt.start, attempt.end, attempt.shiftId ?? null],
+    );
+    if (!other) return error;
+    const from = new Date(other.start_time).toISOString();
+    const to = other.end_time === null ? "still open" : new Date(other.end_time).toISOString();
+    const message = `The staff member already has a shift that overlaps this time: shift ${other.id}, ${from} to ${to}`;
+    return new AppError("CONFLICT", message, 409, [
+      { field: "startTime", message },
+      { field: "conflictingShift.id", message: other.id },
+      { field: "conflictingShift.startTime", message: from },
+      { field: "conflictingShift.endTime", message: to },
+    ]);
   }
 
   async insertShift(
@@ -312,6 +347,14 @@ export class ShiftService {
     requireSelfOr(actor, "timesheets:read", "timesheets:self", id);
     return id;
   }
+}
+
+/** Where a shift is being put: the times a refused overlap is about. */
+interface ShiftTime {
+  employeeId: string;
+  start: Date;
+  end: Date | null;
+  shiftId?: string;
 }
 
 function checkOrder(start: Date, end: Date | null): void {
