@@ -10,6 +10,11 @@ export interface Config {
   statementTimeoutMs: number;
   /** Lifetime of exchanged access tokens, in seconds. */
   tokenTtlSeconds: number;
+  /** Points one token or API key may spend per window (a REST call costs 1, a GraphQL operation its cost); 0 turns rate limiting off. */
+  rateLimitPoints: number;
+  rateLimitWindowSeconds: number;
+  /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
+  rateLimitAnonymousPoints: number;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
   scheduledJobs: boolean;
 }
@@ -24,6 +29,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "silent" : "info"),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 3600),
+    rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250000),
+    rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
+    rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
   };
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_SIZE } from "../common/pagination";
 import {
+  DocumentNode,
   FieldNode,
   FragmentDefinitionNode,
   GraphQLError,
@@ -131,4 +132,20 @@ export function queryLimitsRule(variables: Record<string, unknown> = {}): Valida
       },
     };
   };
+}
+
+/**
+ * What an operation costs by the measure above (fields times page sizes), with the variables it
+ * is sent with: the points it spends of a rate limit. The named operation, else the first.
+ */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
+  const fragments: Fragments = {};
+  let operation: OperationDefinitionNode | undefined;
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+    if (def.kind === Kind.OPERATION_DEFINITION && !operation && (!operationName || def.name?.value === operationName)) operation = def;
+  }
+  const root = operation?.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  if (!operation || !root) return 1;
+  return Math.max(1, measure(schema, root, operation.selectionSet, fragments, variables, new Set()).cost);
 }

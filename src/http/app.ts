@@ -5,7 +5,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
-import { GraphQLFormattedError } from "graphql";
+import { GraphQLFormattedError, parse } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
@@ -15,14 +15,16 @@ import { ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
-import { queryLimitsRule } from "../graphql/limits";
+import { operationCost, queryLimitsRule } from "../graphql/limits";
 import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
 import { openApiDocument } from "../rest/openapi";
+import { withRateLimitHeaders } from "../rest/openapi-rate-limits";
 import { rawRestRouter, withRawRoutes } from "../rest/raw-routes";
 import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
+import { RateLimits, rateLimiting } from "./rate-limits";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
@@ -37,6 +39,7 @@ export interface AppParts {
   db: DataSource;
   services: Services;
   logger: Logger;
+  rateLimits: RateLimits;
 }
 
 export interface RunningApp {
@@ -54,10 +57,10 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
-  const { db, services, logger } = parts;
+  const { db, services, logger, rateLimits } = parts;
   const schema = graphqlSchema();
   const compiled = compileRoutes(schema, restRoutes);
-  const openapi = withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes);
+  const openapi = withRateLimitHeaders(withRawRoutes(openApiDocument(schema, compiled), rawRestRoutes));
   const app = express();
   const server = http.createServer(app);
   app.disable("x-powered-by");
@@ -106,6 +109,19 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   );
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
+
+  /** The points a GraphQL request spends: its operation's cost; 1 when it cannot be read (it fails anyway). */
+  const graphqlCost = (req: Request): number => {
+    const given = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown; operationName?: unknown } | undefined;
+    if (typeof given?.query !== "string") return 1;
+    try {
+      const variables = typeof given.variables === "string" ? JSON.parse(given.variables) : given.variables;
+      const name = typeof given.operationName === "string" ? given.operationName : undefined;
+      return operationCost(schema, parse(given.query), variables && typeof variables === "object" ? variables : {}, name);
+    } catch {
+      return 1;
+    }
+  };
 
   /** The context of one request, for GraphQL and REST alike. */
   const contextFor = async (req: Request): Promise<RequestContext> => {
@@ -176,6 +192,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       }
     }
   });
+  app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req) => (req.baseUrl === "/graphql" ? graphqlCost(req) : 1), sendError));
   app.use(idempotency({ db, logger, sendError }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
