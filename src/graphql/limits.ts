@@ -147,5 +147,9 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
   }
   const root = operation?.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
   if (!operation || !root) return 1;
-  return Math.max(1, measure(schema, root, operation.selectionSet, fragments, variables, new Set()).cost);
+  const cost = (given: Record<string, unknown>) => measure(schema, root, operation.selectionSet, fragments, given, new Set()).cost;
+  const withVariables = cost(variables);
+  // One that queryLimitsRule (which sees no variables) refuses before it runs costs a call: the refusal says why.
+  if (withVariables > MAX_COST && cost({}) > MAX_COST) return 1;
+  return Math.max(1, withVariables);
 }

@@ -76,12 +76,12 @@ describe("rate limits in one process", () => {
 
 (process.env.TEST_DATABASE_URL ? describe : describe.skip)("rate limits across processes", () => {
   let database: TestDatabase;
-  let services: ServiceProcess[];
+  const services: ServiceProcess[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
     const env = { RATE_LIMIT_POINTS: "10", RATE_LIMIT_WINDOW_SECONDS: "3600" };
     // One after the other: the second finds the migrations applied.
-    services = [await ServiceProcess.start(database.url, env)];
+    services.push(await ServiceProcess.start(database.url, env));
     services.push(await ServiceProcess.start(database.url, env));
   });
   afterAll(async () => {
