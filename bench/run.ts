@@ -36,7 +36,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_DAY = "2026-01-05";
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
 // Service processes run as in production and share the signing secret the first start kept in the database.
-const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "" };
+/** Rate limits off: the loads below are one token's, far over any budget; their cost is measured on its own. */
+const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "", RATE_LIMIT_POINTS: "0" };
 
 function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL!);
@@ -229,6 +230,18 @@ async function main(): Promise<void> {
     const peak = peakMemoryMb(exporter.child.pid!);
     await exporter.stop();
 
+    // The rate limiter's cost per request: a small read with the limits on (a budget never spent) and off, rounds alternating.
+    const limited = await ServiceProcess.start(url, { ...BENCH_SERVICE_ENV, RATE_LIMIT_POINTS: "1000000000" });
+    const unlimited = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
+    const smallRead = `/api/organizations/${organization.id}/locations?limit=5`;
+    const limiterRuns: Record<"on" | "off", LoadResult[]> = { on: [], off: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      limiterRuns.on.push(await load(limited.child.pid!, { url: `${limited.url}${smallRead}`, headers: auth }));
+      limiterRuns.off.push(await load(unlimited.child.pid!, { url: `${unlimited.url}${smallRead}`, headers: auth }));
+    }
+    await Promise.all([limited.stop(), unlimited.stop()]);
+    const [limiterOn, limiterOff] = [median(limiterRuns.on), median(limiterRuns.off)];
+
     const mixedProcesses = [await ServiceProcess.start(url, BENCH_SERVICE_ENV), await ServiceProcess.start(url, BENCH_SERVICE_ENV)];
     const mixed = await Promise.all(mixedProcesses.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
     for (const p of mixedProcesses) await p.stop();
@@ -246,6 +259,8 @@ async function main(): Promise<void> {
       `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`);
     console.log(`\nexport (CSV, streamed): ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rows / exported.seconds)} rows/s ` +
       `(target > 100000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (target < 200 MB)`);
+    console.log(`\nrate limiter (counters in PostgreSQL), GET of 5 locations, median of ${ROUNDS} rounds: p50 ${limiterOn.p50} ms with, ${limiterOff.p50} ms without; ` +
+      `${limiterOn.rps} vs ${limiterOff.rps} req/s; server CPU ${limiterOn.cpuMsPerRequest.toFixed(2)} vs ${limiterOff.cpuMsPerRequest.toFixed(2)} ms/req`);
     console.log(`\nmixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections (timesheet and schedule reads, clock-ins and -outs, time-off requests, open-shift claims):`);
     for (const [i, m] of mixed.entries()) {
       console.log(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, answers ${JSON.stringify(m.byStatus)}`);

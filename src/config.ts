@@ -14,6 +14,11 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** Points one token or API key may spend per window (a REST call costs 1, a GraphQL operation its cost); 0 turns rate limiting off. */
+  rateLimitPoints: number;
+  rateLimitWindowSeconds: number;
+  /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
+  rateLimitAnonymousPoints: number;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
   scheduledJobs: boolean;
   webhooks: WebhookSettings;
@@ -67,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
+    rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250000),
+    rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
+    rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
     webhooks: webhookSettings(env),
   };

@@ -7,6 +7,7 @@ import { migrate, openDatabase } from "../database/data-source";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
+import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
@@ -36,7 +37,8 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     if (warning) logger.warn(warning);
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const services = createServices({ db, clock, config }, platform);
-    const running = await createApp({ db, services, logger, timeouts: config });
+    const rateLimits = RateLimits.open(config);
+    const running = await createApp({ db, services, logger, rateLimits, timeouts: config });
     const events = await startEventDelivery({ db, clock, config }, services, logger);
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
@@ -46,6 +48,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
         await drainHttpServer(running.server);
         await running.apollo.stop();
         await events.stop();
+        await rateLimits.close();
         await db.destroy();
       })());
     return { ...running, config, db, services, logger, clock, events, close };

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_SIZE } from "../common/pagination";
 import {
+  DocumentNode,
   FieldNode,
   FragmentDefinitionNode,
   GraphQLError,
@@ -16,7 +17,6 @@ import {
   GraphQLOutputType,
   GraphQLSchema,
   GraphQLField,
-  DocumentNode,
   isIntrospectionType,
   SchemaMetaFieldDef,
   TypeMetaFieldDef,
@@ -147,6 +147,14 @@ function measure(walk: Walk, parent: GraphQLObjectType | GraphQLInterfaceType, s
   return { depth, cost, aliases };
 }
 
+function fragmentsOf(document: DocumentNode): Fragments {
+  const fragments: Fragments = {};
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  }
+  return fragments;
+}
+
 /**
  * The limits an operation breaks, cheapest first: its size (selections with fragments inlined, and
  * repeats of one response name in one place), then depth, cost and aliases. The walk stops at the
@@ -155,10 +163,7 @@ function measure(walk: Walk, parent: GraphQLObjectType | GraphQLInterfaceType, s
 export function limitErrors(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): GraphQLError[] {
   const root = operation.operation === "mutation" ? schema.getMutationType() : operation.operation === "subscription" ? schema.getSubscriptionType() : schema.getQueryType();
   if (!root) return [];
-  const fragments: Fragments = {};
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-  }
+  const fragments = fragmentsOf(document);
   let m: Measure;
   try {
     m = measure({ schema, fragments, variables, seen: new Set(), selections: 0 }, root, operation.selectionSet, new Map());
@@ -191,4 +196,27 @@ export function queryLimitsRule(variables: Record<string, unknown> = {}): Valida
       for (const error of limitErrors(context.getSchema(), context.getDocument(), node, variables)) context.reportError(error);
     },
   });
+}
+
+/**
+ * What an operation costs by the measure above (fields times page sizes), with the variables it
+ * is sent with: the points it spends of a rate limit. The named operation, else the first.
+ */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
+  const operation = document.definitions.find(
+    (def): def is OperationDefinitionNode => def.kind === Kind.OPERATION_DEFINITION && (!operationName || def.name?.value === operationName),
+  );
+  const root = operation?.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  if (!operation || !root) return 1;
+  const fragments = fragmentsOf(document);
+  const cost = (given: Record<string, unknown>) => measure({ schema, fragments, variables: given, seen: new Set(), selections: 0 }, root, operation.selectionSet, new Map()).cost;
+  try {
+    const withVariables = cost(variables);
+    // One the limits refuse before it runs (they see no variables) costs a call: the refusal says why.
+    if (withVariables > MAX_COST && cost({}) > MAX_COST) return 1;
+    return Math.max(1, withVariables);
+  } catch (error) {
+    if (error instanceof TooLarge) return 1;
+    throw error;
+  }
 }

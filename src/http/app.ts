@@ -5,7 +5,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
-import { GraphQLFormattedError } from "graphql";
+import { GraphQLFormattedError, parse } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
@@ -17,7 +17,7 @@ import { ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
-import { queryLimitsRule } from "../graphql/limits";
+import { operationCost, queryLimitsRule } from "../graphql/limits";
 import { guardRequest, RefusedRequest } from "../graphql/request-guard";
 import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
@@ -28,6 +28,7 @@ import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
+import { RateLimits, rateLimiting } from "./rate-limits";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
@@ -43,6 +44,7 @@ export interface AppParts {
   services: Services;
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
+  rateLimits: RateLimits;
 }
 
 export interface RunningApp {
@@ -73,7 +75,7 @@ function pathSegments(path: string): string[] {
 
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
-  const { db, services, logger } = parts;
+  const { db, services, logger, rateLimits } = parts;
   const schema = graphqlSchema();
   const compiled = compileRoutes(schema, restRoutes);
   const openapi = openApiDocument(schema, compiled, rawRestRoutes);
@@ -131,6 +133,19 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   );
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
+
+  /** The points a GraphQL request spends: its operation's cost; 1 when it cannot be read (it fails anyway). */
+  const graphqlCost = (req: Request): number => {
+    const given = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown; operationName?: unknown } | undefined;
+    if (typeof given?.query !== "string") return 1;
+    try {
+      const variables = typeof given.variables === "string" ? JSON.parse(given.variables) : given.variables;
+      const name = typeof given.operationName === "string" ? given.operationName : undefined;
+      return operationCost(schema, parse(given.query), variables && typeof variables === "object" ? variables : {}, name);
+    } catch {
+      return 1;
+    }
+  };
 
   /** The context of one request, for GraphQL and REST alike. */
   const contextFor = async (req: Request): Promise<RequestContext> => {
@@ -227,6 +242,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
+  app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req) => (req.baseUrl === "/graphql" ? graphqlCost(req) : 1), sendError));
   app.use(idempotency({ db, logger, sendError }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));

@@ -193,8 +193,12 @@ const HEADERS: Record<string, JsonSchema> = {
   Link: { description: 'The next page as `<…>; rel="next"` (absent on the last page)', schema: { type: "string" } },
   IdempotentReplayed: { description: "`true` when this is the kept answer of an earlier call with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
   RetryAfter: { description: "Seconds to wait before calling again", schema: { type: "integer", minimum: 0 } },
-  RateLimitPolicy: { description: "The quota that applies (IETF RateLimit-Policy)", schema: { type: "string" } },
-  RateLimit: { description: "What is left of the quota (IETF RateLimit)", schema: { type: "string" } },
+  RateLimitPolicy: {
+    description:
+      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
+    schema: { type: "string" },
+  },
+  RateLimit: { description: 'What is left of that budget and in how many seconds it is full again (IETF RateLimit): `"<policy>";r=<remaining>;t=<seconds>`', schema: { type: "string" } },
 };
 
 const PARAMETERS: Record<string, JsonSchema> = {
@@ -209,9 +213,12 @@ const PARAMETERS: Record<string, JsonSchema> = {
   },
 };
 
+/** Every answer but the health checks' carries the rate limit it spent from. */
+const RATE_LIMIT_HEADERS = { "RateLimit-Policy": headerRef("RateLimitPolicy"), RateLimit: headerRef("RateLimit") };
+
 const errorResponse = (description: string, headers: Record<string, unknown> = {}) => ({
   description,
-  headers: { "X-Request-Id": headerRef("XRequestId"), ...headers },
+  headers: { "X-Request-Id": headerRef("XRequestId"), ...RATE_LIMIT_HEADERS, ...headers },
   content: { "application/json": { schema: schemaRef("Error") } },
 });
 
@@ -225,11 +232,7 @@ const RESPONSES = {
   PayloadTooLarge: errorResponse("The body is larger than 1 MB"),
   UnsupportedMediaType: errorResponse("The body is not application/json"),
   IdempotencyKeyReused: errorResponse("The Idempotency-Key was used with another request"),
-  TooManyRequests: errorResponse("Too many requests: retry after Retry-After seconds", {
-    "Retry-After": headerRef("RetryAfter"),
-    "RateLimit-Policy": headerRef("RateLimitPolicy"),
-    RateLimit: headerRef("RateLimit"),
-  }),
+  TooManyRequests: errorResponse("Too many requests: retry after Retry-After seconds", { "Retry-After": headerRef("RetryAfter") }),
   ServiceUnavailable: errorResponse("The database is unreachable; retry shortly"),
 };
 
@@ -271,6 +274,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
   const authenticated = op.auth !== "none";
   const successHeaders = {
     "X-Request-Id": headerRef("XRequestId"),
+    ...RATE_LIMIT_HEADERS,
     ...(op.tagged ? { ETag: headerRef("ETag") } : {}),
     ...(op.list ? { "X-Next-Cursor": headerRef("XNextCursor"), Link: headerRef("Link") } : {}),
     ...(op.method === "POST" ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
@@ -289,7 +293,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     ...(write && authenticated ? { "412": responseRef("PreconditionFailed") } : {}),
     ...(op.requestBody ? { "413": responseRef("PayloadTooLarge"), "415": responseRef("UnsupportedMediaType") } : {}),
     ...(op.method === "POST" ? { "422": responseRef("IdempotencyKeyReused") } : {}),
-    ...(authenticated ? { "429": responseRef("TooManyRequests") } : {}),
+    "429": responseRef("TooManyRequests"),
     "503": responseRef("ServiceUnavailable"),
   };
   return {
