@@ -1,8 +1,7 @@
-import { DateTime } from "luxon";
-import { formatLocal, localDate } from "../../common/time";
 import { payCents } from "../../common/money";
 import { minutesToHours } from "../timesheets/shift-minutes";
 import { ComplianceRules, RuleId } from "./compliance-presets";
+import { ZoneCalendar } from "./zone-calendar";
 
 /**
  * The labor rules as pure functions of planned shifts: no database, no clock of their own. Each
@@ -69,6 +68,14 @@ export interface CheckContext {
   now: Date;
 }
 
+const calendars = new WeakMap<CheckContext, ZoneCalendar>();
+/** The zone's calendar, one per check (it caches the offsets it looks up). */
+function calendarOf(ctx: CheckContext): ZoneCalendar {
+  let calendar = calendars.get(ctx);
+  if (!calendar) calendars.set(ctx, (calendar = new ZoneCalendar(ctx.zone)));
+  return calendar;
+}
+
 const minutesBetween = (a: Date, b: Date): number => Math.round((b.getTime() - a.getTime()) / MINUTE_MS);
 const hoursText = (minutes: number): string => `${minutesToHours(minutes)} h`;
 
@@ -80,7 +87,11 @@ export function workedMinutes(shift: Pick<PlannedShift, "startsAt" | "endsAt" | 
 
 function byWorker<T extends { workerId: string }>(items: T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(item.workerId, [...(groups.get(item.workerId) ?? []), item]);
+  for (const item of items) {
+    const group = groups.get(item.workerId);
+    if (group) group.push(item);
+    else groups.set(item.workerId, [item]);
+  }
   return groups;
 }
 
@@ -95,6 +106,7 @@ function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["
  * shift worked inside the rest period at the rate above regular pay, or the flat amount per shift.
  */
 export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
+  const calendar = calendarOf(ctx);
   const { minRestHours, restPayRate, restPremiumAmount } = rules.figures;
   if (minRestHours === null) return [];
   const found: Violation[] = [];
@@ -103,7 +115,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
     for (let i = 1; i < sorted.length; i++) {
       const [first, second] = [sorted[i - 1], sorted[i]];
       if (!first.checked && !second.checked) continue;
-      if (localDate(first.startsAt, ctx.zone) === localDate(second.startsAt, ctx.zone)) continue;
+      if (calendar.day(first.startsAt) === calendar.day(second.startsAt)) continue;
       const restMinutes = minutesBetween(first.endsAt, second.startsAt);
       const shortMinutes = minRestHours * 60 - restMinutes;
       if (shortMinutes <= 0) continue;
@@ -116,7 +128,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
             : null;
       found.push(
         violation(rules, "REST_BETWEEN_SHIFTS", "warning", workerId, [first, second],
-          `Only ${hoursText(restMinutes)} of rest between the shift ending ${formatLocal(first.endsAt, ctx.zone)} and the one starting ${formatLocal(second.startsAt, ctx.zone)}; the minimum is ${minRestHours} h`,
+          `Only ${hoursText(restMinutes)} of rest between the shift ending ${calendarOf(ctx).format(first.endsAt)} and the one starting ${calendarOf(ctx).format(second.startsAt)}; the minimum is ${minRestHours} h`,
           premium),
       );
     }
@@ -132,7 +144,7 @@ export function shiftLength(shifts: PlannedShift[], rules: ComplianceRules, ctx:
     .filter((s) => s.checked && minutesBetween(s.startsAt, s.endsAt) > maxShiftHours * 60)
     .map((s) =>
       violation(rules, "MAX_SHIFT_LENGTH", "error", s.workerId, [s],
-        `The shift starting ${formatLocal(s.startsAt, ctx.zone)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`),
+        `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`),
     );
 }
 
@@ -142,7 +154,10 @@ function hoursOverCap(shifts: PlannedShift[], rules: ComplianceRules, ruleId: Ru
   const found: Violation[] = [];
   for (const [workerId, own] of byWorker(shifts)) {
     const periods = new Map<string, PlannedShift[]>();
-    for (const s of own) periods.set(periodOf(s), [...(periods.get(periodOf(s)) ?? []), s]);
+    for (const s of own) {
+      const period = periodOf(s);
+      periods.set(period, [...(periods.get(period) ?? []), s]);
+    }
     for (const [period, inPeriod] of [...periods].sort(([a], [b]) => a.localeCompare(b))) {
       if (!inPeriod.some((s) => s.checked)) continue;
       const minutes = inPeriod.reduce((sum, s) => sum + workedMinutes(s), 0);
@@ -157,18 +172,14 @@ function hoursOverCap(shifts: PlannedShift[], rules: ComplianceRules, ruleId: Ru
 
 /** Hours of work planned on one calendar day (the day a shift starts) over the daily cap. */
 export function dailyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  return hoursOverCap(shifts, rules, "MAX_DAILY_HOURS", rules.figures.maxDailyHours, (s) => localDate(s.startsAt, ctx.zone), "on");
-}
-
-/** The first day of the workweek that holds `instant`. */
-export function workweekOf(instant: Date, ctx: Pick<CheckContext, "zone" | "weekStart">): string {
-  const day = DateTime.fromJSDate(instant, { zone: ctx.zone }).startOf("day");
-  return day.minus({ days: (day.weekday - ctx.weekStart + 7) % 7 }).toISODate()!;
+  const calendar = calendarOf(ctx);
+  return hoursOverCap(shifts, rules, "MAX_DAILY_HOURS", rules.figures.maxDailyHours, (s) => calendar.day(s.startsAt), "on");
 }
 
 /** Hours of work planned in one workweek over the weekly cap. */
 export function weeklyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  return hoursOverCap(shifts, rules, "MAX_WEEKLY_HOURS", rules.figures.maxWeeklyHours, (s) => workweekOf(s.startsAt, ctx), "in the workweek starting");
+  const calendar = calendarOf(ctx);
+  return hoursOverCap(shifts, rules, "MAX_WEEKLY_HOURS", rules.figures.maxWeeklyHours, (s) => calendar.weekOf(s.startsAt, ctx.weekStart), "in the workweek starting");
 }
 
 /**
@@ -195,7 +206,7 @@ export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: 
       const ordinal = n === 0 ? "a meal break" : "a second meal break";
       found.push(
         violation(rules, "MEAL_BREAK", "error", s.workerId, [s],
-          `The shift starting ${formatLocal(s.startsAt, ctx.zone)} lasts ${hoursText(length)} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${formatLocal(new Date(by), ctx.zone)}`),
+          `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(length)} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(new Date(by))}`),
       );
     });
   }
@@ -211,7 +222,7 @@ export function overTimeOff(shifts: PlannedShift[], timeOff: TimeOffSpan[], rule
     if (hit) {
       found.push(
         violation(rules, "TIME_OFF", "error", s.workerId, [s],
-          `The shift starting ${formatLocal(s.startsAt, ctx.zone)} falls in approved time off from ${formatLocal(hit.startsAt, ctx.zone)} to ${formatLocal(hit.endsAt, ctx.zone)}`),
+          `The shift starting ${calendarOf(ctx).format(s.startsAt)} falls in approved time off from ${calendarOf(ctx).format(hit.startsAt)} to ${calendarOf(ctx).format(hit.endsAt)}`),
       );
     }
   }
@@ -263,7 +274,7 @@ export function noticeWindow(changes: ScheduleChange[], rules: ComplianceRules, 
     const shift = (change.before ?? change.after)!;
     found.push(
       violation(rules, "NOTICE_WINDOW", "warning", change.workerId, [change],
-        `A change ${CHANGE_WORDS[pay.kind]} starting ${formatLocal(shift.startsAt, ctx.zone)} with ${hoursText(pay.noticeMinutes)} of notice; the schedule must be given ${rules.figures.noticeDays} days ahead`,
+        `A change ${CHANGE_WORDS[pay.kind]} starting ${calendarOf(ctx).format(shift.startsAt)} with ${hoursText(pay.noticeMinutes)} of notice; the schedule must be given ${rules.figures.noticeDays} days ahead`,
         { minutes: pay.minutes, cents: pay.cents }),
     );
   }

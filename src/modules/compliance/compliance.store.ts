@@ -34,6 +34,13 @@ export async function saveProfile(manager: EntityManager, organizationId: string
   );
 }
 
+/** Joins giving `wage`: the worker's wage for the role, else the role's, else the worker's own (the rule shifts follow). */
+const WAGE_OF = (worker: string, role: string) => `
+       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = ${worker} AND sr.role_id = ${role}
+       LEFT JOIN roles r ON r.organization_id = $1 AND r.id = ${role}
+       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = ${worker}`;
+const WAGE = "COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text";
+
 interface PlanRow {
   id: string;
   entry_id: string | null;
@@ -99,11 +106,8 @@ export async function loadPlannedSchedule(
      )
      SELECT p.id, p.entry_id, p.action, p.worker_id, epoch_ms(p.start_time) AS start_ms, epoch_ms(p.end_time) AS end_ms,
             epoch_ms(p.before_start) AS before_start_ms, epoch_ms(p.before_end) AS before_end_ms, p.checked, p.breaks,
-            COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text AS wage
-       FROM plans p
-       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = p.worker_id AND sr.role_id = p.role_id
-       LEFT JOIN roles r ON r.organization_id = $1 AND r.id = p.role_id
-       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = p.worker_id
+            ${WAGE} AS wage
+       FROM plans p ${WAGE_OF("p.worker_id", "p.role_id")}
       ORDER BY p.worker_id, p.start_time, p.id`,
     [organizationId, locationId, range.from, range.to, context.from, context.to],
   );
@@ -136,4 +140,54 @@ export async function loadPlannedSchedule(
       )
     : [];
   return { shifts, changes, timeOff: timeOff.map((t) => ({ workerId: t.worker_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
+}
+
+/** The wage of each (worker, role) pair, in order. */
+export async function wagesOf(manager: EntityManager, organizationId: string, pairs: { workerId: string; roleId: string }[]): Promise<string[]> {
+  const rows: { wage: string }[] = await manager.query(
+    `SELECT ${WAGE} AS wage
+       FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS p(worker_id, role_id, i) ${WAGE_OF("p.worker_id", "p.role_id")}
+      ORDER BY p.i`,
+    [organizationId, pairs.map((p) => p.workerId), pairs.map((p) => p.roleId)],
+  );
+  return rows.map((r) => r.wage);
+}
+
+export interface PredictabilityPayRow {
+  entryId: string;
+  workerId: string;
+  shiftStart: Date;
+  change: string;
+  minutes: number;
+  cents: number;
+  citation: string;
+}
+
+export async function insertPredictabilityPay(manager: EntityManager, organizationId: string, locationId: string, changedAt: Date, rows: PredictabilityPayRow[]): Promise<void> {
+  if (!rows.length) return;
+  await manager.query(
+    `INSERT INTO predictability_pay (organization_id, location_id, entry_id, worker_id, shift_start, changed_at, change, hours, amount, citation)
+     SELECT $1, $2, r.entry_id, r.worker_id, r.shift_start, $3, r.change, r.minutes / 60.0, r.cents / 100.0, r.citation
+       FROM unnest($4::uuid[], $5::uuid[], $6::timestamptz[], $7::text[], $8::numeric[], $9::numeric[], $10::text[])
+            AS r(entry_id, worker_id, shift_start, change, minutes, cents, citation)`,
+    [
+      organizationId,
+      locationId,
+      changedAt,
+      rows.map((r) => r.entryId),
+      rows.map((r) => r.workerId),
+      rows.map((r) => r.shiftStart),
+      rows.map((r) => r.change),
+      rows.map((r) => r.minutes),
+      rows.map((r) => r.cents),
+      rows.map((r) => r.citation),
+    ],
+  );
+}
+
+export async function insertAcknowledgement(manager: EntityManager, organizationId: string, locationId: string, range: { start: string; end: string }, reason: string, violations: unknown[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO compliance_acknowledgements (organization_id, location_id, start_date, end_date, reason, violations) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+    [organizationId, locationId, range.start, range.end, reason, JSON.stringify(violations)],
+  );
 }

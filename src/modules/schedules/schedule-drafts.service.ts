@@ -8,6 +8,7 @@ import { ServiceDeps } from "../../app/deps";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";
+import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance/schedule-compliance";
 import { publishOpenShifts } from "../open-shifts/open-shift-publishing";
 import { recordEvent } from "../events/event.service";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
@@ -113,7 +114,8 @@ export class ScheduleDraftService {
    * Applies every draft of the location that starts in the range, in one transaction: removals,
    * then changes, then additions; the overlap constraint is checked once all are applied (so two
    * entries may swap times), and no entry may meet its worker's approved time off. The range's
-   * open shifts are published with it.
+   * open shifts are published with it. A range that breaks a labor rule (an error) is refused
+   * unless acknowledged; changes to published entries record the predictability pay they owe.
    */
   publish(actor: Actor, locationId: string, input: PublishScheduleInput): Promise<PublishResult> {
     const { start, end } = parseDateRange(input.startDate, input.endDate);
@@ -139,6 +141,14 @@ export class ScheduleDraftService {
         return entry;
       };
       const byAction = (action: DraftAction) => drafts.filter((d) => d.action === action);
+      const violations = await gatePublishing(manager, org, location, { start, end }, input, now);
+      const payChanges: EntryChange[] = drafts.map((d) => ({
+        entryId: d.entryId!,
+        workerId: d.workerId,
+        roleId: d.roleId,
+        before: d.entryId ? { startsAt: entryOf(d).startsAt, endsAt: entryOf(d).endsAt } : null,
+        after: d.action === DraftAction.REMOVE ? null : { startsAt: d.startsAt, endsAt: d.endsAt },
+      }));
 
       const removed = byAction(DraftAction.REMOVE).map(entryOf);
       await removeEntries(manager, org, removed, now);
@@ -155,8 +165,10 @@ export class ScheduleDraftService {
         const { workerId, roleId, startsAt, endsAt, note } = draft;
         const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, workerId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
         added.push(entry);
+        payChanges[drafts.indexOf(draft)].entryId = entry.id;
         await this.moveBreaks(manager, org, draft, entry);
       }
+      await recordPredictabilityPay(manager, org, location.id, payChanges, now);
       await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND id = ANY($2::uuid[])", [org, drafts.map((d) => d.id)]);
       await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
       await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
@@ -170,7 +182,7 @@ export class ScheduleDraftService {
         removedEntryIds: removed.map((e) => e.id),
         openShiftIds,
       });
-      return { startDate: start, endDate: end, added: inZone(added, zone), changed: inZone(changed, zone), removed: inZone(removed, zone), openShiftIds };
+      return { startDate: start, endDate: end, added: inZone(added, zone), changed: inZone(changed, zone), removed: inZone(removed, zone), openShiftIds, violations };
     });
   }
 

@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
 import { ArrayMaxSize, IsOptional, MaxLength, ValidateNested } from "class-validator";
 import { Connection, PageArgs } from "../../common/pagination";
+import { ComplianceViolation } from "../compliance/compliance.types";
 import { DraftAction, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 
 @InputType({ description: "A planned break: one of the location's break types, at a fixed time or not" })
@@ -106,6 +107,14 @@ export class PublishScheduleInput {
 
   @Field({ description: "Last day (YYYY-MM-DD), inclusive" })
   endDate: string;
+
+  @Field(() => Boolean, { nullable: true, description: "Publish despite the labor rules the range breaks (errors); needs a reason" })
+  acknowledge?: boolean | null;
+
+  @Field(() => String, { nullable: true, description: "Why the violations are acknowledged; kept with them in the audit trail" })
+  @IsOptional()
+  @MaxLength(2000)
+  reason?: string | null;
 }
 
 @InputType()
@@ -145,6 +154,9 @@ export class PublishResult {
 
   @Field(() => [ID], { description: "Open shifts of the range that were published" })
   openShiftIds: string[];
+
+  @Field(() => [ComplianceViolation], { description: "The labor rules the published range breaks: warnings, and errors acknowledged" })
+  violations: ComplianceViolation[];
 }
 
 @ObjectType()

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../auth/authorization";
 import { Page } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
+import { ComplianceViolation } from "../compliance/compliance.types";
 import { Role } from "../roles/role.entity";
 import { roleLoader } from "../roles/role.loaders";
 import { StaffMember } from "../staff/staff-member.entity";
@@ -85,6 +86,11 @@ export class ScheduleEntryResolver {
   breaks(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<PlannedBreak[]> {
     return plannedBreaks(ctx, entry, false);
   }
+
+  @FieldResolver(() => [ComplianceViolation], { description: "The labor rules this entry breaks (its day checked with its worker's week): one check per entry, meant for single reads and writes" })
+  violations(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<ComplianceViolation[]> {
+    return ctx.services.compliance.violationsOfRecord(actorOf(ctx), entry);
+  }
 }
 
 @Resolver(() => ScheduleDraft)
@@ -137,5 +143,10 @@ export class ScheduleDraftResolver {
   @FieldResolver(() => [PlannedBreak])
   breaks(@Root() draft: ScheduleDraft, @Ctx() ctx: RequestContext): Promise<PlannedBreak[]> {
     return plannedBreaks(ctx, draft, true);
+  }
+
+  @FieldResolver(() => [ComplianceViolation], { description: "The labor rules this draft would break once published (its day checked with its worker's week)" })
+  violations(@Root() draft: ScheduleDraft, @Ctx() ctx: RequestContext): Promise<ComplianceViolation[]> {
+    return ctx.services.compliance.violationsOfRecord(actorOf(ctx), draft);
   }
 }

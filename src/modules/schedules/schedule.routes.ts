@@ -1,4 +1,5 @@
 import { RestRoute } from "../../rest/route";
+import { VIOLATION_FIELDS } from "../compliance/compliance.routes";
 
 const BASE = "/api/organizations/{org}/locations/{locationId}/schedules";
 const TAG = "Schedules";
@@ -10,6 +11,9 @@ const ENTRY = `${ENTRY_SUMMARY} ${BREAKS}`;
 const DRAFT = `id organizationId locationId action entryId workerId roleId ${TIMES} note ${BREAKS} createdAt updatedAt`;
 const FILTERS = "$startDate: String, $endDate: String, $workerId: ID, $roleId: ID";
 const FILTER_ARGS = "startDate: $startDate, endDate: $endDate, workerId: $workerId, roleId: $roleId";
+
+/** Creating and changing one answers the labor rules it breaks beside it. */
+const WITH_VIOLATIONS = `violations { ${VIOLATION_FIELDS} }`;
 
 /** List, create, read, change and delete of entries or drafts under `path`. */
 function plannedRoutes(path: string, label: string, fields: string, names: { list: string; one: string; type: string }): RestRoute[] {
@@ -29,7 +33,7 @@ function plannedRoutes(path: string, label: string, fields: string, names: { lis
       summary: `Create a ${label}`,
       tag: TAG,
       status: 201,
-      operation: `mutation create${names.type}($locationId: ID!, $input: Create${names.type}Input!) { create${names.type}(locationId: $locationId, input: $input) { ${fields} } }`,
+      operation: `mutation create${names.type}($locationId: ID!, $input: Create${names.type}Input!) { create${names.type}(locationId: $locationId, input: $input) { ${fields} ${WITH_VIOLATIONS} } }`,
     },
     {
       method: "GET",
@@ -43,7 +47,7 @@ function plannedRoutes(path: string, label: string, fields: string, names: { lis
       path: `${path}/{id}`,
       summary: `Change a ${label}`,
       tag: TAG,
-      operation: `mutation update${names.type}(${locationAndId}, $input: Update${names.type}Input!) { update${names.type}(locationId: $locationId, id: $id, input: $input) { ${fields} } }`,
+      operation: `mutation update${names.type}(${locationAndId}, $input: Update${names.type}Input!) { update${names.type}(locationId: $locationId, id: $id, input: $input) { ${fields} ${WITH_VIOLATIONS} } }`,
     },
     {
       method: "DELETE",
@@ -75,7 +79,7 @@ export const scheduleRoutes: RestRoute[] = [
     path: `${BASE}/publish`,
     summary: "Publish every draft that starts in the date range, and the range's open shifts, at once; answers what changed",
     tag: TAG,
-    operation: `mutation publishSchedule($locationId: ID!, $input: PublishScheduleInput!) { publishSchedule(locationId: $locationId, input: $input) { startDate endDate added { ${ENTRY_SUMMARY} } changed { ${ENTRY_SUMMARY} } removed { ${ENTRY_SUMMARY} } openShiftIds } }`,
+    operation: `mutation publishSchedule($locationId: ID!, $input: PublishScheduleInput!) { publishSchedule(locationId: $locationId, input: $input) { startDate endDate added { ${ENTRY_SUMMARY} } changed { ${ENTRY_SUMMARY} } removed { ${ENTRY_SUMMARY} } openShiftIds ${WITH_VIOLATIONS} } }`,
   },
   ...plannedRoutes(`${BASE}/drafts`, "draft schedule entry", DRAFT, { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" }),
   ...entryById,

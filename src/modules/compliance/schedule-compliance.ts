@@ -1,0 +1,109 @@
+import { EntityManager } from "typeorm";
+import { round2 } from "../../common/entity-columns";
+import { addDays, startOfLocalDay } from "../../common/time";
+import { AppError, invalidField } from "../../errors/app-error";
+import { weekdayNumber, Weekday } from "../timesheets/timesheet-settings.entity";
+import { ComplianceRules } from "./compliance-presets";
+import { checkSchedule, predictabilityPay, Violation } from "./compliance-rules";
+import { insertAcknowledgement, insertPredictabilityPay, loadPlannedSchedule, loadProfile, wagesOf } from "./compliance.store";
+import { ComplianceViolation, ViolationSeverity } from "./compliance.types";
+
+/**
+ * What the schedules ask of the labor rules while they write: the violations of a range, the
+ * gate of publishing, and the predictability pay a change to the published schedule owes. Each
+ * runs in the caller's transaction.
+ */
+
+interface LocationRef {
+  id: string;
+  timezone: string;
+}
+
+/** A violation as the API shows it: hours to two decimals, the amount to the cent, each rounded once. */
+export function presentViolation(v: Violation): ComplianceViolation {
+  return {
+    ruleId: v.ruleId,
+    severity: v.severity as ViolationSeverity,
+    workerId: v.workerId,
+    entryIds: v.entryIds,
+    message: v.message,
+    citation: v.citation,
+    premium: v.premium && { hours: round2(v.premium.minutes / 60), amount: v.premium.cents / 100 },
+  };
+}
+
+/** The location's rules in force and the organization's first day of the workweek. */
+export async function rulesOf(manager: EntityManager, organizationId: string, locationId: string): Promise<{ rules: ComplianceRules; weekStart: number }> {
+  const stored = await loadProfile(manager, organizationId, locationId);
+  return { rules: new ComplianceRules(stored.preset, stored.overrides), weekStart: weekdayNumber(stored.weekStart as Weekday) };
+}
+
+/** The instants bounding a location's calendar days start..end (inclusive). */
+function rangeBounds(start: string, end: string, zone: string): { from: Date; to: Date } {
+  return { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
+}
+
+/**
+ * The violations of the location's schedule for the days start..end as it will stand once its
+ * drafts there are published, with each worker's entries of a week before and after (rest,
+ * workweeks) at any location.
+ */
+export async function scheduleViolations(manager: EntityManager, organizationId: string, location: LocationRef, start: string, end: string, now: Date): Promise<Violation[]> {
+  const zone = location.timezone;
+  const { rules, weekStart } = await rulesOf(manager, organizationId, location.id);
+  const planned = await loadPlannedSchedule(manager, organizationId, location.id, rangeBounds(start, end, zone), rangeBounds(addDays(start, -7), addDays(end, 7), zone));
+  return checkSchedule(planned.shifts, planned.changes, planned.timeOff, rules, { zone, weekStart, now });
+}
+
+/**
+ * Publishing's gate: errors refuse with 409 COMPLIANCE_VIOLATION (each error one detail, its
+ * fields beside field and message) unless acknowledged with a reason, which is stored with the
+ * errors (and so in the audit trail). Warnings never block. Answers every violation.
+ */
+export async function gatePublishing(
+  manager: EntityManager,
+  organizationId: string,
+  location: LocationRef,
+  range: { start: string; end: string },
+  acknowledgement: { acknowledge?: boolean | null; reason?: string | null },
+  now: Date,
+): Promise<ComplianceViolation[]> {
+  if (acknowledgement.acknowledge && !acknowledgement.reason?.trim()) throw invalidField("reason", "Acknowledging violations needs a reason");
+  const violations = (await scheduleViolations(manager, organizationId, location, range.start, range.end, now)).map(presentViolation);
+  const errors = violations.filter((v) => v.severity === ViolationSeverity.error);
+  if (errors.length && !acknowledgement.acknowledge) {
+    throw new AppError(
+      "COMPLIANCE_VIOLATION",
+      `The schedule breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; publish with acknowledge and a reason to go ahead`,
+      409,
+      errors.map((v, i) => ({ field: `violations.${i}`, ...v })),
+    );
+  }
+  if (errors.length) await insertAcknowledgement(manager, organizationId, location.id, range, acknowledgement.reason!.trim(), errors);
+  return violations;
+}
+
+/** A change of one published entry: added (no `before`), changed, or removed (no `after`). */
+export interface EntryChange {
+  entryId: string;
+  workerId: string;
+  roleId: string;
+  before: { startsAt: Date; endsAt: Date } | null;
+  after: { startsAt: Date; endsAt: Date } | null;
+}
+
+/** Records the predictability pay each change owes under the location's rules (nothing outside the notice window). */
+export async function recordPredictabilityPay(manager: EntityManager, organizationId: string, locationId: string, changes: EntryChange[], now: Date): Promise<void> {
+  const moved = changes.filter((c) => !c.before || !c.after || c.before.startsAt.getTime() !== c.after.startsAt.getTime() || c.before.endsAt.getTime() !== c.after.endsAt.getTime());
+  if (!moved.length) return;
+  const { rules } = await rulesOf(manager, organizationId, locationId);
+  if (rules.figures.noticeDays === null) return;
+  const wages = await wagesOf(manager, organizationId, moved);
+  const rows = moved.flatMap((c, i) => {
+    const pay = predictabilityPay({ id: c.entryId, workerId: c.workerId, before: c.before, after: c.after, hourlyWage: wages[i] }, rules, now);
+    if (!pay) return [];
+    const shiftStart = c.before?.startsAt ?? c.after!.startsAt;
+    return [{ entryId: c.entryId, workerId: c.workerId, shiftStart, change: pay.kind, minutes: pay.minutes, cents: pay.cents, citation: rules.citation("NOTICE_WINDOW") }];
+  });
+  await insertPredictabilityPay(manager, organizationId, locationId, now, rows);
+}
