@@ -9,7 +9,7 @@ export const eventRoutes: RestRoute[] = [
     summary: "Events in commit order, kept 30 days: after (the last sequence read), types (comma-separated), limit",
     tag: "Events",
     list: true,
-    operation: `query Events($first: Int, $after: String, $types: [String!]) {
+    operation: `query events($first: Int, $after: String, $types: [String!]) {
       events(first: $first, after: $after, types: $types) { nodes { ${EVENT_FIELDS} } pageInfo { hasNextPage endCursor } }
     }`,
   },

@@ -25,7 +25,7 @@ export const webhookRoutes: RestRoute[] = [
     path: `${ONE}/rotate-secret`,
     summary: "Replace the signing secret (answered once); the old one keeps signing for 24 hours",
     tag: "Webhooks",
-    operation: `mutation RotateWebhookEndpointSecret($id: ID!) { rotateWebhookEndpointSecret(id: $id) { ${FIELDS} } }`,
+    operation: `mutation rotateWebhookEndpointSecret($id: ID!) { rotateWebhookEndpointSecret(id: $id) { ${FIELDS} } }`,
   },
   {
     method: "GET",
@@ -33,7 +33,7 @@ export const webhookRoutes: RestRoute[] = [
     summary: "The endpoint's deliveries, newest first: event, status, attempts, status code, duration, error, next retry (paginated)",
     tag: "Webhooks",
     list: true,
-    operation: `query WebhookEndpointDeliveries($id: ID!, $first: Int, $after: String) {
+    operation: `query webhookEndpointDeliveries($id: ID!, $first: Int, $after: String) {
       webhookEndpointDeliveries(id: $id, first: $first, after: $after) { nodes { ${DELIVERY_FIELDS} } pageInfo { hasNextPage endCursor } }
     }`,
   },
@@ -43,7 +43,7 @@ export const webhookRoutes: RestRoute[] = [
     summary: "Send again every event since a time: {since}",
     tag: "Webhooks",
     status: 202,
-    operation: `mutation RecoverWebhookEndpoint($id: ID!, $input: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(id: $id, input: $input) { queued } }`,
+    operation: `mutation recoverWebhookEndpoint($id: ID!, $input: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(id: $id, input: $input) { queued } }`,
   },
   {
     method: "POST",
@@ -51,6 +51,6 @@ export const webhookRoutes: RestRoute[] = [
     summary: "Send a ping (webhook_endpoint.test)",
     tag: "Webhooks",
     status: 202,
-    operation: `mutation TestWebhookEndpoint($id: ID!) { testWebhookEndpoint(id: $id) { ${DELIVERY_FIELDS} } }`,
+    operation: `mutation testWebhookEndpoint($id: ID!) { testWebhookEndpoint(id: $id) { ${DELIVERY_FIELDS} } }`,
   },
 ];
