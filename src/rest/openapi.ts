@@ -160,9 +160,20 @@ class Components {
 
 const ERROR_DETAIL: JsonSchema = {
   type: "object",
-  description: "One field's complaint, the field named as the request gave it",
+  description: "One field's complaint, the field named as the request gave it. A COMPLIANCE_VIOLATION's details are the violations (`violations.<n>`), each with its rule, severity, worker, entries, citation and premium",
   additionalProperties: false,
-  properties: { field: { type: "string" }, message: { type: "string" } },
+  properties: {
+    field: { type: "string" },
+    message: { type: "string" },
+    ruleId: { type: "string" },
+    severity: { type: "string", enum: ["error", "warning"] },
+    workerId: { type: "string" },
+    entryIds: { type: "array", items: { type: "string" } },
+    citation: { type: "string" },
+    premium: {
+      anyOf: [{ type: "object", additionalProperties: false, properties: { hours: { type: "number" }, amount: { type: "number" } }, required: ["hours", "amount"] }, { type: "null" }],
+    },
+  },
   required: ["field", "message"],
 };
 

@@ -12,7 +12,8 @@ function command(name: string, dataDir: string): Promise<{ code: number; output:
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(CLI, `${name}.js`)],
+      // accrue needs its date before it opens anything
+      [path.join(CLI, `${name}.js`), ...(name === "accrue" ? ["--until", "2026-12-31"] : [])],
       { env: { ...process.env, NODE_ENV: "test", DATABASE_URL: "", DATA_DIR: dataDir, PLATFORM_API_KEY: PLATFORM_KEY, JWT_SECRET: "test-jwt-secret-that-is-long-enough-for-hs256" } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
     );

@@ -18,6 +18,8 @@ function bodyFor(method: string, path: string, ids: Record<string, string>): obj
     [/^POST .*\/\{id\}\/(claim|retract)$/, { workerId: ids.staff }],
     [/^POST .*\/preferences$/, { workerId: ids.staff, preference: "PREFERRED" }],
     [/^PATCH .*\/preferences\/\{preferenceId\}$/, { preference: "PREFERRED" }],
+    [/^POST .*\/webhook-endpoints\/\{id\}\/recover$/, { since: "2026-03-01T00:00:00.000Z" }],
+    [/^POST .*\/schedules\/compliance-check$/, { startDate: "2026-03-10", endDate: "2026-03-16" }],
   ];
   return bodies.find(([pattern]) => pattern.test(`${method} ${path}`))?.[1] ?? {};
 }

@@ -36,6 +36,8 @@ export class TestService {
       JWT_SECRET: "test-jwt-secret-that-is-long-enough-for-hs256",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
       ...(database.url ? { DATABASE_URL: database.url } : {}),
+      // The matrices send thousands of costly operations in a minute; the rate-limit tests set their own budget.
+      RATE_LIMIT_POINTS: "0",
       ...options.env,
     });
     const runtime = await startRuntime(config, { clock, logger: options.logger });

@@ -1,15 +1,25 @@
 import { PostgresQueryRunner } from "typeorm/driver/postgres/PostgresQueryRunner";
+import { requestActor } from "../../src/database/request-actor";
 
-/** Counts the SQL statements sent through TypeORM (every query of the service goes through a query runner). */
+/**
+ * Counts the SQL statements that requests send through TypeORM (every query of the service goes
+ * through a query runner). Work of the process's own (webhook delivery woken by a commit) runs
+ * outside any request and is not counted.
+ */
 export function countStatements() {
-  const spy = jest.spyOn(PostgresQueryRunner.prototype, "query");
+  const sql: string[] = [];
+  const query = PostgresQueryRunner.prototype.query;
+  const spy = jest.spyOn(PostgresQueryRunner.prototype, "query").mockImplementation(function (this: PostgresQueryRunner, ...args: Parameters<typeof query>) {
+    if (requestActor.getStore()) sql.push(String(args[0]));
+    return query.apply(this, args);
+  });
   return {
     get count() {
-      return spy.mock.calls.length;
+      return sql.length;
     },
     /** The statements' SQL, in order. */
     get sql(): string[] {
-      return spy.mock.calls.map((call) => String(call[0]));
+      return [...sql];
     },
     /** Ends the count; read `count` and `sql` before, as this forgets them. */
     stop: () => spy.mockRestore(),

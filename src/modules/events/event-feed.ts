@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { Client } from "pg";
 import { DataSource } from "typeorm";
 import type { PGliteDatabase } from "../../database/pglite-pool";
+import { requestActor } from "../../database/request-actor";
 
 /** An event committed by any process: its organization and id (the `events` notification's payload). */
 export interface CommittedEvent {
@@ -48,7 +49,9 @@ export class EventFeed extends EventEmitter {
 
   private received(payload: string): void {
     const [organizationId, eventId] = payload.split(" ");
-    this.emit("event", { organizationId, eventId } satisfies CommittedEvent);
+    // On PGlite the notice arrives inside the committing request's context: what it wakes is not
+    // that request's work, and must not be recorded under its actor.
+    requestActor.exit(() => this.emit("event", { organizationId, eventId } satisfies CommittedEvent));
   }
 
   private async connect(): Promise<void> {

@@ -36,6 +36,7 @@ export function webhooksDocument(): Record<string, unknown> {
       type,
       {
         post: {
+          operationId: `${type.replace(/[._](\w)/g, (_: string, c: string) => c.toUpperCase())}Webhook`,
           summary: description,
           tags: ["Webhooks"],
           parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header", ...h })),
