@@ -244,6 +244,7 @@ const RESPONSES = {
   UnsupportedMediaType: errorResponse("The body is not application/json"),
   IdempotencyKeyReused: errorResponse("The Idempotency-Key was used with another request"),
   TooManyRequests: errorResponse("Too many requests: retry after Retry-After seconds", { "Retry-After": headerRef("RetryAfter") }),
+  InternalError: errorResponse("An unexpected failure, said nothing of here; the log has it under the request id"),
   ServiceUnavailable: errorResponse("The database is unreachable; retry shortly"),
 };
 
@@ -305,6 +306,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     ...(op.requestBody ? { "413": responseRef("PayloadTooLarge"), "415": responseRef("UnsupportedMediaType") } : {}),
     ...(op.method === "POST" ? { "422": responseRef("IdempotencyKeyReused") } : {}),
     "429": responseRef("TooManyRequests"),
+    "500": responseRef("InternalError"),
     "503": responseRef("ServiceUnavailable"),
   };
   return {
