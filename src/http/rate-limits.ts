@@ -39,6 +39,9 @@ export class RateLimits {
       return new RateLimits(config, memory("token", config.rateLimitPoints), memory("anonymous", config.rateLimitAnonymousPoints), undefined);
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
+    // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
+    // call connects again, the memory limiter standing in meanwhile; unheard, the error would end the process.
+    pool.on("error", () => undefined);
     // Unnamed statements only: a pooler in transaction mode (PgBouncer) cannot keep named ones.
     const storeClient = { query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, values: q.values }) };
     const postgres = (keyPrefix: string, points: number) =>

@@ -15,6 +15,18 @@ function cluster(action: "start" | "stop"): void {
   execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, name, action], { stdio: "ignore" });
 }
 
+/** Whether this cluster (not another of the machine's, such as a replica) is running. */
+function clusterOnline(): boolean {
+  const [version, name] = CLUSTER.split(" ");
+  return execFileSync("pg_lsclusters", ["-h"])
+    .toString()
+    .split("\n")
+    .some((line) => {
+      const [v, n, , status] = line.trim().split(/\s+/);
+      return v === version && n === name && status.startsWith("online");
+    });
+}
+
 async function waitForServer(url: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const c = new Client({ connectionString: url });
@@ -38,7 +50,7 @@ describe("a database outage under load", () => {
   });
   afterAll(async () => {
     // The test starts the server again itself; this only matters when it failed half-way.
-    if (!/online/.test(execFileSync("pg_lsclusters", ["-h"]).toString())) cluster("start");
+    if (!clusterOnline()) cluster("start");
     await waitForServer(process.env.TEST_DATABASE_URL!);
     await service.stop();
     await database.drop();
