@@ -4,13 +4,10 @@ import {
   GraphQLError,
   GraphQLNonNull,
   getNamedType,
-  getNullableType,
   GraphQLInputObjectType,
   GraphQLInputType,
   GraphQLSchema,
   isEnumType,
-  isInputType,
-  isListType,
   isInputObjectType,
   Kind,
   OperationDefinitionNode,
@@ -163,7 +160,6 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
     for (const field of Object.keys(fromPath)) {
       if (field in (body as object)) throw invalidField(field, `${field} comes from the path and cannot be given in the body`);
     }
-    if (inputType && isInputType(inputType)) refuseLoneValuesForLists(body, inputType, "");
     values.input = isInputObjectType(getNamedType(inputType ?? undefined)) ? { ...(body as object), ...fromPath } : body;
     const details = checkBody(typeFromAST(schema, inputDef.type as never) as GraphQLInputType, values.input);
     if (details.length) throw validationFailed(details.map((d) => d.message).join("; "), details);
@@ -171,23 +167,6 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
     throw badRequest("This path takes no request body");
   }
   return values;
-}
-
-/**
- * GraphQL reads a lone value where a list is expected as a list of one; a JSON body means what it
- * says, so `"ids": "x"` for a list field is refused rather than read as `["x"]`.
- */
-function refuseLoneValuesForLists(value: unknown, type: GraphQLInputType, path: string): void {
-  if (value === null || value === undefined) return;
-  const nullable = getNullableType(type);
-  if (isListType(nullable)) {
-    if (!Array.isArray(value)) throw invalidField(path, `${path} must be a list`);
-    value.forEach((item, i) => refuseLoneValuesForLists(item, nullable.ofType, `${path}.${i}`));
-  } else if (isInputObjectType(nullable) && typeof value === "object" && !Array.isArray(value)) {
-    for (const [name, field] of Object.entries(nullable.getFields())) {
-      refuseLoneValuesForLists((value as Record<string, unknown>)[name], field.type, path ? `${path}.${name}` : name);
-    }
-  }
 }
 
 export interface ShimOptions {
