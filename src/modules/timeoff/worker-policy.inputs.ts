@@ -1,0 +1,18 @@
+import { IsNumber, IsOptional, Length, Max, Min } from "class-validator";
+import { Field, Float, InputType } from "type-graphql";
+import { MAX_POLICY_HOURS } from "./policy.entity";
+
+/** Setting one worker's balance: the difference to the ledger's sum becomes an adjustment row. */
+@InputType()
+export class SetTimeOffBalanceInput {
+  @Field(() => Float, { description: "The balance to set, in hours (at most 6 decimals)" })
+  @IsNumber({ maxDecimalPlaces: 6 }, { message: "hoursBalance must be a number with at most 6 decimals" })
+  @Min(-MAX_POLICY_HOURS)
+  @Max(MAX_POLICY_HOURS)
+  hoursBalance: number;
+
+  @Field(() => String, { nullable: true, description: "Why, kept on the ledger row (default: \"Balance set to … h\")" })
+  @IsOptional()
+  @Length(1, 500)
+  note?: string | null;
+}
