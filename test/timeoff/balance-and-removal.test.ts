@@ -104,6 +104,8 @@ describe("setting one worker's balance and removing a policy", () => {
     const removed = await api().delete(`${w.base}/policies/${policyId}`);
     expect(removed.status).toBe(204);
     expect(removed.text).toBe("");
+    const events: { type: string }[] = await t.runtime.db.query(`SELECT type FROM events WHERE organization_id = $1 AND object->>'id' = $2 ORDER BY sequence DESC LIMIT 1`, [w.org.id, policyId]);
+    expect(events).toEqual([{ type: "time_off_policy.deleted" }]);
     expect((await api().get(`${w.base}/policies/${policyId}`)).status).toBe(404);
     expect((await api().delete(`${w.base}/policies/${policyId}`)).status).toBe(404);
     expect((await api().patch(`${w.base}/policies/${policyId}`, { name: "Back" })).status).toBe(404);
