@@ -76,6 +76,32 @@ describe("setting one worker's balance and removing a policy", () => {
     expect(Number(n)).toBe(0);
   });
 
+  it("PATCH …/worker-policies/{id} includes or excludes by hand and sets the balance in one transaction", async () => {
+    const policyId = await activePolicy(t, w, onlyWorker());
+    const workerPolicy = await balanceOf(t, w, policyId, w.worker.id);
+    const path = `${w.base}/worker-policies/${workerPolicy.id}`;
+    // Excluding and setting a balance at once is refused whole: the worker stays included.
+    const refused = await api().patch(path, { isIncluded: false, hoursBalance: 5 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("NOT_IN_POLICY");
+    expect((await balanceOf(t, w, policyId, w.worker.id)).isIncluded).toBe(true);
+    expect(await ledgerRows(workerPolicy.id)).toEqual([]);
+
+    const excluded = await api().patch(path, { isIncluded: false });
+    expect(excluded.status).toBe(200);
+    expect(excluded.body).toMatchObject({ id: workerPolicy.id, policyId, workerId: w.worker.id, isIncluded: false, hoursBalance: 0 });
+    const back = await t.as(w.manager.token).patch(path, { isIncluded: true, hoursBalance: 12.5, note: "Hired mid-year" });
+    expect(back.body).toMatchObject({ isIncluded: true, hoursBalance: 12.5 });
+    expect(await ledgerRows(workerPolicy.id)).toEqual([{ kind: "adjustment", hours: "12.500000", note: "Hired mid-year", recorded_by: w.manager.id }]);
+    expect((await api().patch(path, { note: "alone" })).status).toBe(400);
+    expect((await api().patch(path, { isIncluded: null })).status).toBe(400);
+    expect((await t.as(w.worker.token).patch(path, { hoursBalance: 100 })).status).toBe(403);
+
+    const gql = await t.gql(w.org.token, `mutation($id: ID!) { updateWorkerPolicy(id: $id, input: { hoursBalance: 20 }) { hoursBalance isIncluded } }`, { id: workerPolicy.id });
+    expect(gql).toEqual({ data: { updateWorkerPolicy: { hoursBalance: 20, isIncluded: true } } });
+    expect((await ledgerRows(workerPolicy.id)).map((r) => r.hours)).toEqual(["12.500000", "7.500000"]);
+  });
+
   it("refuses to remove a policy pending or approved requests use, naming them; removes it once they are cancelled", async () => {
     const policyId = await activePolicy(t, w, onlyWorker());
     await api().put(balancePath(policyId, w.worker.id), { hoursBalance: 40 });
@@ -111,6 +137,7 @@ describe("setting one worker's balance and removing a policy", () => {
     expect((await api().patch(`${w.base}/policies/${policyId}`, { name: "Back" })).status).toBe(404);
     expect((await api().patch(`${w.base}/policies/${policyId}/deactivate`)).status).toBe(404);
     expect((await api().put(balancePath(policyId, w.worker.id), { hoursBalance: 1 })).status).toBe(404);
+    expect((await api().patch(`${w.base}/worker-policies/${workerPolicy.id}`, { hoursBalance: 1 })).status).toBe(404);
     const ids = (body: { id: string }[]) => body.map((p) => p.id);
     expect(ids((await api().get(`${w.base}/policies?fetchAllStatuses=true`)).body)).not.toContain(policyId);
     expect((await api().get(`${w.base}/worker-policies?policyId=${policyId}`)).body).toEqual([]);

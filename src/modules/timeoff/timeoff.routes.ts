@@ -101,6 +101,13 @@ export const timeOffRoutes: RestRoute[] = [
       workerPolicies(first: $first, after: $after, policyId: $policyId, workerId: $workerId) { nodes { ${WORKER_POLICY_LISTED} } pageInfo { hasNextPage endCursor } } }`,
   },
   {
+    method: "PATCH",
+    path: `${ORG}/worker-policies/{id}`,
+    summary: "Include or exclude a worker by hand and set the balance (body: {hoursBalance?, isIncluded?, note?}); a balance change is an adjustment row in the ledger",
+    tag: TAG,
+    operation: `mutation updateWorkerPolicy($id: ID!, $input: UpdateWorkerPolicyInput!) { updateWorkerPolicy(id: $id, input: $input) { ${WORKER_POLICY_LISTED} } }`,
+  },
+  {
     method: "GET",
     path: `${ORG}/worker-policies/{id}/ledger`,
     summary: "Every movement of one worker policy's balance, oldest first (paginated: limit, cursor)",

@@ -6,14 +6,15 @@ import { Page, PageArgs, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { localDate } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
-import { conflict, forbidden, notFound } from "../../errors/app-error";
+import { rejectNulls } from "../../common/validation";
+import { conflict, forbidden, invalidField, notFound } from "../../errors/app-error";
 import { byKeys } from "../../loaders/loaders";
 import { Organization } from "../organizations/organization.entity";
 import { StaffMember } from "../staff/staff-member.entity";
 import { StaffListener } from "../staff/staff.service";
 import { TimeOffPolicy } from "./policy.entity";
 import { TimeOffSettingsService } from "./settings.service";
-import { SetTimeOffBalanceInput } from "./worker-policy.inputs";
+import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput } from "./worker-policy.inputs";
 import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 
 /** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
@@ -38,6 +39,9 @@ export interface LedgerRow {
   note?: string | null;
   recordedAt: Date;
 }
+
+const notInPolicy = (worker: string, policy: string) =>
+  conflict(`${worker} is not included in the policy "${policy}"; include them first (isIncluded: true)`, "NOT_IN_POLICY");
 
 /** Staff a policy's defaultSettings match (`p` the policy, `s` the staff member); never null. */
 const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
@@ -126,34 +130,70 @@ export class WorkerPolicyService {
   }
 
   /**
-   * Sets one worker's balance: the difference between the hours given and the ledger's sum is
-   * written as one adjustment row with the note and the actor (nothing when they are equal). The
-   * difference is computed in SQL on exact numerics while the worker policy is locked, so of two
-   * concurrent sets the later one sees the earlier's row and the ledger sums to the last value.
+   * Sets one included worker's balance (see `adjustTo`). The policy is held FOR SHARE: a removal
+   * of the policy waits for this change, or goes first and this finds no policy.
    */
   async setBalance(actor: Actor, policyId: string, workerId: string, input: SetTimeOffBalanceInput): Promise<WorkerPolicy> {
     const org = actor.organizationId;
     const policyKey = requireUuid(policyId, "Policy");
     const workerKey = requireUuid(workerId, "Staff member");
     return inTransaction(this.deps.db, async (manager) => {
-      // FOR SHARE: a removal of the policy waits for this change, or goes first and this finds no policy.
-      const policy = await manager.getRepository(TimeOffPolicy).findOne({ where: { organizationId: org, id: policyKey }, lock: { mode: "pessimistic_read" } });
-      if (!policy) throw notFound("Policy");
+      const policy = await this.sharePolicy(manager, org, policyKey, "Policy");
       const worker = await manager.getRepository(StaffMember).findOneBy({ organizationId: org, id: workerKey });
       if (!worker || worker.deletedAt) throw notFound("Staff member");
       const workerPolicy = await this.lock(manager, org, policy.id, worker.id);
-      if (!workerPolicy?.isIncluded) {
-        throw conflict(`${worker.name} is not included in the policy "${policy.name}"; include them first (the policy's workerPolicies)`, "NOT_IN_POLICY");
-      }
-      await manager.query(
-        `INSERT INTO time_off_ledger (organization_id, worker_policy_id, kind, hours, effective_date, recorded_by, note, recorded_at)
-         SELECT $1, $2, 'adjustment', $3::numeric - COALESCE(sum(l.hours), 0), $4, $5, $6, $7
-         FROM time_off_ledger l WHERE l.organization_id = $1 AND l.worker_policy_id = $2
-         HAVING $3::numeric <> COALESCE(sum(l.hours), 0)`,
-        [org, workerPolicy.id, String(input.hoursBalance), await this.today(manager, org), actor.staffId, input.note ?? `Balance set to ${input.hoursBalance} h`, this.deps.clock.now()],
-      );
+      if (!workerPolicy?.isIncluded) throw notInPolicy(worker.name, policy.name);
+      await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
       return workerPolicy;
     });
+  }
+
+  /** PATCH of one worker policy: include or exclude the worker by hand, then set the balance. */
+  async update(actor: Actor, id: string, input: UpdateWorkerPolicyInput): Promise<WorkerPolicy> {
+    rejectNulls(input, ["hoursBalance", "isIncluded"]);
+    if (input.note != null && input.hoursBalance === undefined) throw invalidField("note", "A note is kept with a balance change: give hoursBalance too");
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const found = await this.records.get(actor, id, { manager });
+      const policy = await this.sharePolicy(manager, org, found.policyId, this.records.label);
+      let workerPolicy = (await this.lock(manager, org, found.policyId, found.workerId))!;
+      if (input.isIncluded != null && input.isIncluded !== workerPolicy.isIncluded) {
+        await this.setIncluded(manager, org, found.policyId, found.workerId, input.isIncluded);
+        workerPolicy = (await this.lock(manager, org, found.policyId, found.workerId))!;
+      }
+      if (input.hoursBalance != null) {
+        if (!workerPolicy.isIncluded) {
+          const worker = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.workerId });
+          throw notInPolicy(worker.name, policy.name);
+        }
+        await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
+      }
+      return workerPolicy;
+    });
+  }
+
+  /** The policy of a balance change, held FOR SHARE until commit; a removed one is not found. */
+  private async sharePolicy(manager: EntityManager, organizationId: string, id: string, label: string): Promise<TimeOffPolicy> {
+    const policy = await manager.getRepository(TimeOffPolicy).findOne({ where: { organizationId, id }, lock: { mode: "pessimistic_read" } });
+    if (!policy) throw notFound(label);
+    return policy;
+  }
+
+  /**
+   * Writes the difference between `hoursBalance` and the ledger's sum as one adjustment row with
+   * the note and the actor (nothing when they are equal). The caller holds the worker policy's
+   * lock and the difference is computed in SQL on exact numerics, so of two concurrent sets the
+   * later one sees the earlier's row and the ledger sums to the last value.
+   */
+  private async adjustTo(manager: EntityManager, actor: Actor, workerPolicy: WorkerPolicy, hoursBalance: number, note: string | null | undefined): Promise<void> {
+    const org = actor.organizationId;
+    await manager.query(
+      `INSERT INTO time_off_ledger (organization_id, worker_policy_id, kind, hours, effective_date, recorded_by, note, recorded_at)
+       SELECT $1, $2, 'adjustment', $3::numeric - COALESCE(sum(l.hours), 0), $4, $5, $6, $7
+       FROM time_off_ledger l WHERE l.organization_id = $1 AND l.worker_policy_id = $2
+       HAVING $3::numeric <> COALESCE(sum(l.hours), 0)`,
+      [org, workerPolicy.id, String(hoursBalance), await this.today(manager, org), actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now()],
+    );
   }
 
   /** Balances of many worker policies, as the ledger and the pending requests have them now. */
