@@ -110,8 +110,14 @@ describe("time-off races on PostgreSQL", () => {
 
   const balanceSetsAtOnce = async () => {
     const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
+    const { id } = await balanceOf(t, w, policyId, w.worker.id);
     const values = [5, 7.25, 12, 0.5, 40, 3.125, 16, 9];
-    const answers = await spread(values, (target, hoursBalance) => call(target, "PUT", `${w.base}/policies/${policyId}/workers/${w.worker.id}/balance`, { hoursBalance, note: `set ${hoursBalance}` }));
+    // Half by the policy and worker (PUT), half by the worker policy (PATCH): one lock serves both.
+    const answers = await spread(values, (target, hoursBalance) =>
+      values.indexOf(hoursBalance) % 2
+        ? call(target, "PATCH", `${w.base}/worker-policies/${id}`, { hoursBalance, note: `set ${hoursBalance}` })
+        : call(target, "PUT", `${w.base}/policies/${policyId}/workers/${w.worker.id}/balance`, { hoursBalance, note: `set ${hoursBalance}` }),
+    );
     expect(answers.map((a) => a.status)).toEqual(values.map(() => 200));
     // Each set wrote the difference to the sum it saw; the ledger adds up to the last one committed.
     const wp = await balanceOf(t, w, policyId, w.worker.id);
