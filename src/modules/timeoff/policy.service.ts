@@ -237,21 +237,7 @@ export class TimeOffPolicyService {
       if (include !== existing?.isIncluded) await this.workerPolicies.setIncluded(manager, actor.organizationId, policy.id, workerId, include);
       if (item.hoursBalance == null) continue;
       const workerPolicy = existing ?? (await this.workerPolicies.lock(manager, actor.organizationId, policy.id, workerId))!;
-      const { hoursBalance } = await this.workerPolicies.balance(manager, workerPolicy);
-      const difference = item.hoursBalance - hoursBalance;
-      if (Math.abs(difference) < 1e-6) continue;
-      await this.workerPolicies.record(manager, [
-        {
-          organizationId: actor.organizationId,
-          workerPolicyId: workerPolicy.id,
-          kind: "adjustment",
-          hours: difference,
-          effectiveDate: today,
-          recordedBy: actor.staffId,
-          note: `Balance set to ${item.hoursBalance} h`,
-          recordedAt: this.deps.clock.now(),
-        },
-      ]);
+      await this.workerPolicies.adjustTo(manager, actor, workerPolicy, item.hoursBalance, null, today);
     }
   }
 }

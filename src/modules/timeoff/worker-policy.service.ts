@@ -5,8 +5,8 @@ import { requireUuid } from "../../common/ids";
 import { Page, PageArgs, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { localDate } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { rejectNulls } from "../../common/validation";
+import { inTransaction } from "../../database/transaction";
 import { conflict, forbidden, invalidField, notFound } from "../../errors/app-error";
 import { byKeys } from "../../loaders/loaders";
 import { Organization } from "../organizations/organization.entity";
@@ -183,16 +183,17 @@ export class WorkerPolicyService {
    * Writes the difference between `hoursBalance` and the ledger's sum as one adjustment row with
    * the note and the actor (nothing when they are equal). The caller holds the worker policy's
    * lock and the difference is computed in SQL on exact numerics, so of two concurrent sets the
-   * later one sees the earlier's row and the ledger sums to the last value.
+   * later one sees the earlier's row and the ledger sums to the last value. Dated `today` (the
+   * organization's day) unless the caller already has it.
    */
-  private async adjustTo(manager: EntityManager, actor: Actor, workerPolicy: WorkerPolicy, hoursBalance: number, note: string | null | undefined): Promise<void> {
+  async adjustTo(manager: EntityManager, actor: Actor, workerPolicy: WorkerPolicy, hoursBalance: number, note: string | null | undefined, today?: string): Promise<void> {
     const org = actor.organizationId;
     await manager.query(
       `INSERT INTO time_off_ledger (organization_id, worker_policy_id, kind, hours, effective_date, recorded_by, note, recorded_at)
        SELECT $1, $2, 'adjustment', $3::numeric - COALESCE(sum(l.hours), 0), $4, $5, $6, $7
        FROM time_off_ledger l WHERE l.organization_id = $1 AND l.worker_policy_id = $2
        HAVING $3::numeric <> COALESCE(sum(l.hours), 0)`,
-      [org, workerPolicy.id, String(hoursBalance), await this.today(manager, org), actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now()],
+      [org, workerPolicy.id, String(hoursBalance), today ?? (await this.today(manager, org)), actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now()],
     );
   }
 
