@@ -95,6 +95,95 @@ describe("hostile input that reaches every operation", () => {
     expect(tried).toBeGreaterThan(30);
   });
 
+  it("REST: explicit null agrees with the OpenAPI document on every field of every body, nested ones included", async () => {
+    type Schema = { $ref?: string; type?: string | string[]; anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema };
+    const doc = (await t.http.get("/api/openapi.json")).body as { paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: Schema } } } }>>; components: { schemas: Record<string, Schema> } };
+    const resolved = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.split("/").pop()!] : s);
+    const nullable = (s: Schema) => (Array.isArray(s.type) && s.type.includes("null")) || Boolean(s.anyOf?.some((a) => a.type === "null"));
+    /** The object (or list of objects) schema under a possibly nullable one. */
+    const inner = (s: Schema): Schema => resolved(s.anyOf ? s.anyOf.find((a) => a.type !== "null")! : s);
+    const problems: string[] = [];
+    let accepted = 0;
+    let refused = 0;
+    for (const route of routes()) {
+      const method = route.method.toLowerCase();
+      const bodySchema = doc.paths[route.path]?.[method]?.requestBody?.content["application/json"].schema;
+      if (!bodySchema) continue;
+      const { field } = routeOperation(route.operation);
+      const idFor = (name: string) => recordIdFor(field, name, ids);
+      const fill = (type: GraphQLInputType, name: string, description?: string | null) => valueFor(type, name, idFor, () => undefined, description ?? "");
+      // The body's fields as GraphQL types: those of $input (less what the path gives), else the operation's other arguments.
+      const input = field.args.find((a) => a.name === "input");
+      const named = input && getNamedType(input.type);
+      const fromPath = Object.values(route.inputFromPath ?? {});
+      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const fields = (isInputObjectType(named) ? Object.values(named.getFields()) : field.args.filter((a) => !pathParams.includes(a.name))).filter((f) => !fromPath.includes(f.name));
+      const base = Object.fromEntries(fields.filter((f) => isNonNullType(f.type) || carriesId(f.type, f.name)).map((f) => [f.name, fill(f.type, f.name, f.description)]));
+      /** Sends `base` with the field at `path` null, its parents filled as a valid body would be. */
+      const probe = async (path: { name: string; type: GraphQLInputType; description?: string | null; list: boolean }[], schema: Schema) => {
+        const body = structuredClone(base) as Record<string, unknown>;
+        let at: Record<string, unknown> = body;
+        for (const step of path.slice(0, -1)) {
+          at[step.name] ??= fill(step.type, step.name, step.description);
+          at = (step.list ? (at[step.name] as unknown[])[0] : at[step.name]) as Record<string, unknown>;
+        }
+        const leaf = path[path.length - 1].name;
+        at[leaf] = null;
+        const name = path.map((s, i) => `${s.name}${s.list && i < path.length - 1 ? "[0]" : ""}`).join(".");
+        const send = () => call(route.method, fillPath(route.path, org.id, ids), body);
+        const about = (res: { body: { error?: { details?: { field: string; message: string }[] } } }) => (res.body?.error?.details ?? []).filter((d) => d.field === name).map((d) => d.message);
+        const res = await send();
+        const said = `${route.method} ${route.path} ${name}: null → ${res.status} ${JSON.stringify(res.body?.error ?? "").slice(0, 160)}`;
+        if (res.status >= 500) problems.push(said);
+        else if (nullable(schema)) {
+          // A 400 naming the field is fine only when it is what leaving the field out answers too (null read as "not given").
+          if (res.status === 400 && about(res).length) {
+            delete at[leaf];
+            const absent = await send();
+            if (absent.status !== 400 || JSON.stringify(about(absent)) !== JSON.stringify(about(res))) problems.push(`${said} (the document says nullable; left out → ${absent.status})`);
+          } else accepted++;
+        } else if (res.status !== 400 || !about(res).length) problems.push(`${said} (the document says not nullable)`);
+        else refused++;
+      };
+      const walk = async (objectSchema: Schema, typeFields: readonly { name: string; type: GraphQLInputType; description?: string | null }[], parents: Parameters<typeof probe>[0], seen: Set<string>) => {
+        for (const f of typeFields) {
+          const schema = objectSchema.properties?.[f.name];
+          if (!schema) continue;
+          const list = isListType(isNonNullType(f.type) ? f.type.ofType : f.type);
+          const path = [...parents, { name: f.name, type: f.type, description: f.description, list }];
+          await probe(path, schema);
+          const nested = getNamedType(f.type);
+          if (isInputObjectType(nested) && !seen.has(nested.name)) {
+            const nestedSchema = inner(schema);
+            await walk(list ? inner(nestedSchema.items!) : nestedSchema, Object.values(nested.getFields()), path, new Set([...seen, nested.name]));
+          }
+        }
+      };
+      await walk(resolved(bodySchema), fields, [], new Set());
+    }
+    expect(problems).toEqual([]);
+    // Both answers were seen many times: the sweep reached the fields rather than failing before them.
+    expect(accepted).toBeGreaterThan(50);
+    expect(refused).toBeGreaterThan(50);
+  });
+
+  it("REST: null clears a field that may be empty, and a create reads it as not given", async () => {
+    const base = `/api/organizations/${org.id}`;
+    const cleared = async (path: string, field: string, value: unknown) => {
+      expect((await t.as(org.token).patch(path, { [field]: value })).body[field]).toEqual(value);
+      const res = await t.as(org.token).patch(path, { [field]: null });
+      expect([path, field, res.status, res.body[field]]).toEqual([path, field, 200, null]);
+      expect((await t.as(org.token).get(path)).body[field]).toBeNull();
+    };
+    await cleared(`${base}/locations/${ids.location}`, "externalId", "LOC-1");
+    await cleared(`${base}/staff/${ids.staff}`, "payrollId", "PAY-1");
+    await cleared(`${base}/roles/${ids.role}`, "hourlyWage", 21.5);
+    await cleared(`${base}/locations/${ids.location}/schedules/drafts/${ids.draft}`, "note", "Bring boots");
+    // On a create, null is the field left out: the default applies.
+    const breakType = await t.as(org.token).post(`${base}/locations/${ids.location}/breaks`, { name: "Rest", durationMinutes: 10, paid: null, enabled: null });
+    expect([breakType.status, breakType.body.paid, breakType.body.enabled]).toEqual([201, false, true]);
+  });
+
   it("REST: a NUL in any body text, query parameter or path parameter is a 400 naming it, and writes nothing", async () => {
     const problems: string[] = [];
     const doc = (await t.http.get("/api/openapi.json")).body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
