@@ -34,17 +34,33 @@ function fieldOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): string {
   return names.join(".") || "query";
 }
 
+const isJsonObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Everything about a GraphQL request that can be refused before validation: its shape, its size
  * (tokens, then the query limits, so validation's pairwise field comparisons never meet a document
  * that would make them slow), the operation it names, what an anonymous caller may ask (which also
  * keeps introspection behind a token), and text the database could not store. Answers the operation.
  */
-export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean): OperationDefinitionNode {
+export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean, viaQueryString = false): OperationDefinitionNode {
   if (Array.isArray(body)) throw refusal(badRequest("Batched operations are not supported: send one operation per request"));
-  const { query, operationName, variables } = (body ?? {}) as Record<string, unknown>;
+  const { query, operationName, variables, extensions } = (body ?? {}) as Record<string, unknown>;
   if (typeof query !== "string") throw refusal(badRequest("The request must carry the operation text as a string in `query`"));
   if (operationName !== undefined && operationName !== null && typeof operationName !== "string") throw refusal(badRequest("`operationName` must be a string"));
+  // Checked here rather than left to Apollo, whose refusal of these would carry no request id.
+  for (const [name, value] of Object.entries({ variables, extensions })) {
+    if (value !== undefined && value !== null && !isJsonObject(typeof value === "string" && viaQueryString ? parsedJson(value) : value)) {
+      throw refusal(badRequest(`\`${name}\` must be a JSON object${viaQueryString ? " (JSON text in the query string)" : ""}`));
+    }
+  }
   let document: DocumentNode;
   try {
     document = parse(query, { maxTokens: MAX_TOKENS, noLocation: false });
@@ -56,12 +72,13 @@ export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated
   if (!operation) {
     const named = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
     const message = operationName
-      ? `The document has no operation named "${operationName}"`
+      ? `The document has no operation named "${(operationName as string).length > 100 ? `${(operationName as string).slice(0, 100)}…` : operationName}"`
       : named === 0
         ? "The document holds no operation"
         : "The document holds several operations: name the one to run in `operationName`";
     throw refusal(badRequest(message));
   }
+  if (!schema.getRootType(operation.operation)) throw refusal(badRequest(`This service has no ${operation.operation} operations`), [operation]);
   if (!authenticated && (operation.operation !== "mutation" || operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !PUBLIC_FIELDS.has(s.name.value)))) {
     throw refusal(unauthenticated(), [operation]);
   }

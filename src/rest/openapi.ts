@@ -23,7 +23,7 @@ import { refusesNull } from "../common/validation";
 import { RawRestRoute } from "./raw-routes";
 import { HttpMethod, RouteAuth } from "./route";
 import { webhooksDocument } from "../modules/events/event-openapi";
-import { CompiledRoute } from "./shim";
+import { CompiledRoute, PAGE_PARAMETERS } from "./shim";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -351,7 +351,7 @@ function graphqlOperation(schema: GraphQLSchema, c: CompiledRoute, components: C
             : components.output(field.type, root.selectionSet, owner),
         };
   const parameters: unknown[] = c.pathParams.map(pathParameter);
-  const aliases: Record<string, string> = route.list ? { first: "limit", after: "cursor" } : {};
+  const aliases: Record<string, string> = route.list ? PAGE_PARAMETERS : {};
   let requestBody: JsonSchema | undefined;
   let bodyRequired = false;
   if (c.bodyType) {

@@ -306,6 +306,35 @@ describe("hostile input that reaches every operation", () => {
     expect(bulk.status).toBe(400);
   });
 
+  it("REST: malformed paths, query strings and bodies are a 400 with the error body, in REST words", async () => {
+    const base = `/api/organizations/${org.id}`;
+    const refused = async (what: string, res: { status: number; body: { error?: { code: string; requestId: string } } }) => {
+      expect([what, res.status, typeof res.body.error?.code, typeof res.body.error?.requestId]).toEqual([what, 400, "string", "string"]);
+    };
+    for (const segment of ["%00", "%C0%80", "%FF", "%E0%A4", "%ED%A0%80", "%"]) {
+      await refused(`path ${segment}`, await t.as(org.token).get(`${base}/locations/${segment}`));
+      await refused(`org ${segment}`, await t.as(org.token).get(`/api/organizations/${segment}/locations`));
+    }
+    for (const query of ["limit=1&limit=2", "roleId[]=x", "a[b]=1", "roleId[a]=1", "cursor=a&cursor=b", "__proto__=1", "limit=99999999999", "limit=-1", "locationId=%FF"]) {
+      await refused(query, await t.as(org.token).get(`${base}/staff?${query}`));
+    }
+    // The page arguments are named as the query string names them, never as GraphQL does.
+    for (const [query, field] of [["limit=99999999999", "limit"], ["limit=0", "limit"], ["cursor=abc", "cursor"]]) {
+      const res = await t.as(org.token).get(`${base}/staff?${query}`);
+      expect([query, res.body.error.details.map((d: { field: string }) => d.field), /first|after/.test(res.body.error.message)]).toEqual([query, [field], false]);
+    }
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const bodies = ["null", "5", '"x"', "[]", '[{"name":"x"}]', "true", deep(10_000), `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`, `{"name":${deep(10_000)},"timezone":"UTC"}`,
+      '{"name":"x","timezone":"UTC","__proto__":{"admin":true}}', '{"name":"x","timezone":"UTC","constructor":{"prototype":{"admin":true}}}'];
+    for (const body of bodies) {
+      for (const [method, path] of [["post", `${base}/locations`], ["patch", `${base}/locations/${ids.location}`]] as const) {
+        const res = await t.http[method](path).set("Authorization", `Bearer ${org.token}`).set("Content-Type", "application/json").send(body);
+        await refused(`${method} ${body.slice(0, 40)}`, res);
+      }
+    }
+    expect((await t.as(org.token).get(`${base}/locations/${ids.location}`)).body).not.toHaveProperty("admin");
+  });
+
   it("answers the JSON error body on every path outside /api and /graphql", async () => {
     for (const path of ["/", "/nothing", "/graphiql/nothing.js", "/healthz/x"]) {
       const res = await t.http.get(path);
@@ -343,6 +372,28 @@ describe("hostile input that reaches every operation", () => {
       expect400(await post({ variables: {} }), "BAD_REQUEST");
       expect400(await post({ query: "{ organization { id " }), "GRAPHQL_PARSE_FAILED");
       expect400(await post({ query: "{ organization { nope } }" }), "BAD_REQUEST");
+    });
+
+    it("answers odd variables, extensions, operation names and operation kinds with 400 and the request id, on POST and GET", async () => {
+      const q = "{ organization { id } }";
+      for (const token of [org.token, null]) {
+        for (const variables of ["{}", "{", [1], 5, true]) expect400(await post({ query: q, variables }, token), "BAD_REQUEST");
+        for (const extensions of ["x", [1], 5]) expect400(await post({ query: q, extensions }, token), "BAD_REQUEST");
+        for (const operationName of [5, { a: 1 }, ["A"]]) expect400(await post({ query: q, operationName }, token), "BAD_REQUEST");
+        expect400(await post({ query: q, operationName: "x".repeat(500_000) }, token), "BAD_REQUEST");
+        expect400(await post({ query: "subscription { organization { id } }" }, token), "BAD_REQUEST");
+        expect400(await post([]), "BAD_REQUEST");
+      }
+      const huge = await post({ query: q, operationName: "x".repeat(500_000) });
+      expect(huge.text.length).toBeLessThan(2_000);
+      const get = (query: string) => t.http.get(`/graphql?${query}`).set("Authorization", `Bearer ${org.token}`).set("Accept", "application/json").set("apollo-require-preflight", "1");
+      const text = encodeURIComponent(q);
+      for (const query of ["", "query=1&query=2", "query[a]=1", `query=${text}&variables=%7B`, `query=${text}&variables=5`, `query=${text}&variables=%5B%5D`, `query=${text}&extensions=x`,
+        `query=${text}&operationName=X`, `query=${text}&operationName=A&operationName=B`, "query=%7B", "query=%FF"]) {
+        const res = await get(query);
+        expect([query, res.status, typeof res.body.errors?.[0]?.extensions?.requestId]).toEqual([query, 400, "string"]);
+      }
+      expect((await get(`query=${text}&variables=%7B%7D`)).body.data.organization.id).toBe(org.id);
     });
 
     it("lets an anonymous request reach only the public operations; introspection needs a token", async () => {
