@@ -14,7 +14,7 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
-import { measureHostileDocuments } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
@@ -26,7 +26,8 @@ import { webhookBench } from "./webhooks";
  * location-week list (REST, GraphQL, and a hand-written SQL + JSON.stringify ceiling), SQL
  * statements per request, and the streamed export. First, without a server, `npm start` to its
  * first answer on the embedded database and its idle memory. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
- * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run.
+ * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run. BENCH_ONLY=hostile runs
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -170,7 +171,16 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }
 
+/** Parts that run alone, without the seeded database: `BENCH_ONLY=hostile`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone };
+
 async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY;
+  if (only) {
+    if (!ALONE[only]) throw new Error(`BENCH_ONLY names a part that runs alone: ${Object.keys(ALONE).join(", ")}`);
+    console.log((await ALONE[only]()).join("\n"));
+    return;
+  }
   console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
@@ -222,6 +232,7 @@ async function main(): Promise<void> {
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
     const documents = await measureHostileDocuments(service, token);
+    const documentsLoad = loadAverage();
     await service.stop();
 
     const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -268,7 +279,7 @@ async function main(): Promise<void> {
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
-    console.log("\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request):");
+    console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
     for (const documentLine of documents) console.log(documentLine);
   } finally {
     ceiling.child.kill("SIGTERM");

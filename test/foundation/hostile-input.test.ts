@@ -270,14 +270,21 @@ describe("hostile input that reaches every operation", () => {
     expect(res.body.error.details).toEqual([expect.objectContaining({ field: "name" })]);
   });
 
-  it("REST: a tampered cursor is a 400, on lists sorted by time, by name and by sequence", async () => {
+  it("a tampered cursor is refused on both interfaces (REST 400), on lists sorted by time, by name and by sequence", async () => {
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
     const lists = [`/api/organizations/${org.id}/staff`, `/api/organizations/${org.id}/time-off-requests`, `/api/organizations/${org.id}/audit-events`, `/api/organizations/${org.id}/locations/${ids.location}/schedules?startDate=2026-03-01&endDate=2026-03-31`];
     for (const list of lists) {
       const timeSorted = !list.endsWith("/staff");
       for (const cursor of [b64([null, null]), b64([{}, ids.staff]), b64(["x", "not-an-id"]), b64([1]), "garbage!!", b64({}), ...(timeSorted ? [b64(["not a date", ids.staff])] : [])]) {
         const res = await t.as(org.token).get(`${list}${list.includes("?") ? "&" : "?"}cursor=${cursor}`);
-        expect([list, cursor, res.status, res.body.error?.code]).toEqual([list, cursor, 400, "VALIDATION_FAILED"]);
+        expect([list, cursor, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([list, cursor, 400, "VALIDATION_FAILED", "cursor"]);
+      }
+    }
+    // GraphQL's `after` refuses the same cursors with the same code.
+    for (const field of ["staffMembers", "timeOffRequests", "auditEvents"]) {
+      for (const cursor of [b64([null, null]), "garbage!!", ...(field === "staffMembers" ? [] : [b64(["not a date", ids.staff])])]) {
+        const res = await t.gql(org.token, `query($after: String) { ${field}(first: 1, after: $after) { nodes { id } } }`, { after: cursor });
+        expect([field, cursor, res.errors?.[0]?.extensions?.code, res.data?.[field] ?? null]).toEqual([field, cursor, "VALIDATION_FAILED", null]);
       }
     }
     // A cursor the service handed out still works.
@@ -375,19 +382,20 @@ describe("hostile input that reaches every operation", () => {
     });
 
     it("answers odd variables, extensions, operation names and operation kinds with 400 and the request id, on POST and GET", async () => {
-      const q = "{ organization { id } }";
       for (const token of [org.token, null]) {
+        // Without a token only a text naming a public operation is read this far.
+        const q = token ? "{ organization { id } }" : 'mutation { exchangeToken(input: { apiKey: "x" }) { accessToken } }';
         for (const variables of ["{}", "{", [1], 5, true]) expect400(await post({ query: q, variables }, token), "BAD_REQUEST");
         for (const extensions of ["x", [1], 5]) expect400(await post({ query: q, extensions }, token), "BAD_REQUEST");
         for (const operationName of [5, { a: 1 }, ["A"]]) expect400(await post({ query: q, operationName }, token), "BAD_REQUEST");
         expect400(await post({ query: q, operationName: "x".repeat(500_000) }, token), "BAD_REQUEST");
-        expect400(await post({ query: "subscription { organization { id } }" }, token), "BAD_REQUEST");
+        expect400(await post({ query: q.replace(/^(mutation)?/, "subscription") }, token), "BAD_REQUEST");
         expect400(await post([]), "BAD_REQUEST");
       }
-      const huge = await post({ query: q, operationName: "x".repeat(500_000) });
+      const huge = await post({ query: "{ organization { id } }", operationName: "x".repeat(500_000) });
       expect(huge.text.length).toBeLessThan(2_000);
       const get = (query: string) => t.http.get(`/graphql?${query}`).set("Authorization", `Bearer ${org.token}`).set("Accept", "application/json").set("apollo-require-preflight", "1");
-      const text = encodeURIComponent(q);
+      const text = encodeURIComponent("{ organization { id } }");
       for (const query of ["", "query=1&query=2", "query[a]=1", `query=${text}&variables=%7B`, `query=${text}&variables=5`, `query=${text}&variables=%5B%5D`, `query=${text}&extensions=x`,
         `query=${text}&operationName=X`, `query=${text}&operationName=A&operationName=B`, "query=%7B", "query=%FF"]) {
         const res = await get(query);
@@ -413,12 +421,21 @@ describe("hostile input that reaches every operation", () => {
 
     it("refuses oversized documents before validating them, with or without a token", async () => {
       const repeated = (n: number) => `{ organization { ${"name ".repeat(n)} } }`;
-      for (const token of [org.token, null]) {
-        const res = await post({ query: repeated(50_000) }, token);
-        expect(res.status).toBe(400);
-        expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+      const tooLong = `mutation { exchangeToken(input: { apiKey: "x" }) { ${"accessToken ".repeat(50_000)} } }`;
+      for (const [token, query] of [[org.token, repeated(50_000)], [null, tooLong]]) {
+        const res = await post({ query }, token);
+        expect([res.status, res.body.errors[0].extensions.code, res.body.errors[0].locations]).toEqual([400, "GRAPHQL_PARSE_FAILED", [{ line: 1, column: expect.any(Number) }]]);
         expect(res.body.errors[0].message).toMatch(/5000 tokens/);
       }
+      // Without a token, a document that names neither public operation is refused before it is read.
+      expect((await post({ query: repeated(50_000) }, null)).status).toBe(401);
+      expect((await post({ query: `{ organization { ${"name ".repeat(50_000)} } } # exchangeToken` }, null)).body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+      // Nesting under a field that has no such selections (unknown, or a leaf) counts as nesting: refused as too deep before validation.
+      expect400(await post({ query: `${"{ organization ".repeat(30)}${"}".repeat(30)}` }), "QUERY_TOO_DEEP");
+      expect400(await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) ${"{ accessToken ".repeat(30)}${"}".repeat(30)} }` }, null), "QUERY_TOO_DEEP");
+      // A lexical error far into a long document is placed where it is.
+      const bad = await post({ query: `{ organization {\n ${"name ".repeat(100)} ? } }` });
+      expect([bad.status, bad.body.errors[0].extensions.code, bad.body.errors[0].locations]).toEqual([400, "GRAPHQL_PARSE_FAILED", [{ line: 2, column: 503 }]]);
       expect400(await post({ query: repeated(1_000) }), "QUERY_TOO_REPETITIVE");
       expect((await post({ query: repeated(25) })).body.data.organization.name).toBe("Hostile");
       expect400(await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) { ${"accessToken ".repeat(1000)} } }` }, null), "QUERY_TOO_REPETITIVE");
