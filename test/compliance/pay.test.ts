@@ -78,6 +78,15 @@ describe("premiums and overtime owed, in reports and the export", () => {
     expect(gql.data!.employeeShiftReports.find((r: { employeeId: string }) => r.employeeId === ann)).toEqual({ employeeId: ann, overtimeHours: 1.5, overtimePremium: 14.06, laborCost: 192.19 });
   });
 
+  it("rounds each report figure once from the exact sum, each export row on its own", async () => {
+    const jo = await worker();
+    // Two 8.25-hour days: 15 minutes of daily overtime each, 15 × 18.75 × 0.5 / 60 = 2.34375 per day.
+    for (const day of ["2026-03-10", "2026-03-11"]) await work(jo, "ca", day, "07:00", "15:45", [["11:00", "11:30"]]);
+    // Report: 2 × 2.34375 = 4.6875 → 4.69 (not 2.34 + 2.34); 16.5 × 18.75 = 309.375, labor cost 314.0625 → 314.06.
+    expect(await report(jo)).toMatchObject({ overtimeHours: 0.5, overtimePremium: 4.69, laborCost: 314.06 });
+    expect(pick(await exported(jo), "overtime_minutes", "overtime_premium")).toEqual([["15", "2.34"], ["15", "2.34"]]);
+  });
+
   it("§510(a): work over twelve hours in one day at twice the regular rate", async () => {
     // "Any work in excess of 12 hours in one day shall be compensated at the rate of no less than
     // twice the regular rate of pay."
@@ -145,14 +154,18 @@ describe("premiums and overtime owed, in reports and the export", () => {
     const gus = await worker();
     await work(gus, "or", "2026-03-09", "15:00", "23:00");
     await work(gus, "or", "2026-03-10", "07:00", "15:00");
+    // A split shift the same day: the rule is about "the previous calendar day's work shift".
+    await work(gus, "or", "2026-03-10", "17:00", "20:00");
     // 8 h of rest: Tuesday's first 2 h fall inside the 10; 2 × 18.75 × 0.5 = 18.75 above regular pay.
-    expect(await report(gus)).toMatchObject({ restGapPremium: 18.75, laborCost: 300, totalCost: 318.75 });
+    // 19 h × 18.75 = 356.25; total 375.
+    expect(await report(gus)).toMatchObject({ restGapPremium: 18.75, laborCost: 356.25, totalCost: 375 });
     expect(pick(await exported(gus), "date", "rest_gap_minutes", "rest_gap_rate", "rest_gap_premium")).toEqual([
       ["2026-03-09", "0", "", "0.00"],
       ["2026-03-10", "120", "0.5", "18.75"],
+      ["2026-03-10", "0", "", "0.00"],
     ]);
     // Tuesday alone still counts Monday's closing.
-    expect(await report(gus, "startDate=2026-03-10&endDate=2026-03-10")).toMatchObject({ shifts: 1, restGapPremium: 18.75 });
+    expect(await report(gus, "startDate=2026-03-10&endDate=2026-03-10")).toMatchObject({ shifts: 2, restGapPremium: 18.75 });
   });
 
   it("NYC Admin. Code §20-1231: a flat $100 for a clopening", async () => {
