@@ -45,6 +45,8 @@ const EXACT_PER_CENT = BigInt(MINUTE_UNITS_PER_CENT * UNITS);
 
 /** `minutes` at an hourly wage times `rate`, exact. */
 export function exactPay(minutes: number, hourlyWage: string | number, rate: string | number = 1): bigint {
+  // Most premiums of most shifts are nothing: no bigint arithmetic for them (the export runs this per shift).
+  if (minutes === 0) return 0n;
   return BigInt(minutes) * BigInt(moneyUnits(hourlyWage)) * BigInt(moneyUnits(rate));
 }
 
@@ -55,6 +57,7 @@ export function exactAmount(amount: string | number): bigint {
 
 /** Exact money to cents, rounded once, half away from zero. */
 export function exactCents(exact: bigint): number {
+  if (exact === 0n) return 0;
   return Number(roundedBigQuotient(exact, EXACT_PER_CENT));
 }
 

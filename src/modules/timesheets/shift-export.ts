@@ -12,7 +12,7 @@ import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "./shift-minutes";
 import { TimesheetSettingsService } from "./timesheet-settings.service";
-import { MAX_LISTED_SHIFTS, SHIFT_LOCAL_DAY, shiftWhere, tooManyShifts } from "./shift.store";
+import { MAX_LISTED_SHIFTS, shiftWhere, tooManyShifts } from "./shift.store";
 
 export enum ExportRowKind {
   SHIFT = "SHIFT",
@@ -138,21 +138,25 @@ async function readExportNames(query: SnapshotQuery, organizationId: string): Pr
   return { staff: byId(staff), locations: byId(locations), roles: new Map(roles.map((r) => [r.id, r.name])) };
 }
 
-/** Breaks as "start:end:paid;…" (epoch ms; end empty while open), only at locations with a compliance profile (the meal rule reads them). */
-const PROFILE_BREAKS = `COALESCE(CASE WHEN s.location_id IN (SELECT p.location_id FROM compliance_profiles p WHERE p.organization_id = s.organization_id) THEN
+/**
+ * Breaks as "start:end:paid;…" (epoch ms; end empty while open), only at locations with a
+ * compliance profile (the meal rule reads them). $1 is the organization (shiftWhere's first
+ * parameter): the list of such locations is then read once, not once per shift.
+ */
+const PROFILE_BREAKS = `COALESCE(CASE WHEN s.location_id IN (SELECT p.location_id FROM compliance_profiles p WHERE p.organization_id = $1) THEN
     (SELECT string_agg(epoch_ms(b.start_time) || ':' || COALESCE(epoch_ms(b.end_time)::text, '') || ':' || b.paid::text, ';') FROM shift_breaks b WHERE b.shift_id = s.id) END, '')`;
 
 /**
  * A shift as the export reads it: one text value per row, its fields joined by commas. Every field
- * is a UUID, a timestamp, a number, a date or the breaks' text (no commas, never null) and never null
- * for an ended shift (ck_shifts_break_totals_once_ended), so none holds a comma and concat_ws skips
- * none; the driver then makes one string per row instead of eleven, which was most of a long export's time in the service. Timestamps travel as
+ * is a UUID, a timestamp, a number or the breaks' text (no commas, never null) and never null for
+ * an ended shift (ck_shifts_break_totals_once_ended), so none holds a comma and concat_ws skips
+ * none; the driver then makes one string per row instead of ten, which was most of a long export's time in the service. Timestamps travel as
  * PostgreSQL writes them (epoch arithmetic in numeric cost the database more than the rest of the
  * query). Names come from ExportNames.
  */
 const EXPORT_SELECT = `
   SELECT concat_ws(',', s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time,
-                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms, ${SHIFT_LOCAL_DAY}, ${PROFILE_BREAKS}) AS shift
+                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms, ${PROFILE_BREAKS}) AS shift
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id`;
 
@@ -162,16 +166,17 @@ interface ExportedShift {
   employeeId: string;
   locationId: string;
   roleId: string;
-  start: number;
+  /** Local, with its offset. */
+  startTime: string;
   end: number;
+  timezone: string;
   hourlyWage: string;
   minutes: ShiftMinutes;
 }
 
-function toExportRow({ shiftId, employeeId, locationId, roleId, start, end, hourlyWage, minutes }: ExportedShift, pay: ShiftPay, names: ExportNames): ShiftExportRow {
+function toExportRow({ shiftId, employeeId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift, pay: ShiftPay, names: ExportNames): ShiftExportRow {
   const employee = names.staff.get(employeeId)!;
   const location = names.locations.get(locationId)!;
-  const startTime = localTimeAt(start, location.timezone);
   return {
     shiftId,
     employee: employee.name,
@@ -179,10 +184,9 @@ function toExportRow({ shiftId, employeeId, locationId, roleId, start, end, hour
     payrollId: employee.payroll_id,
     location: location.name,
     role: names.roles.get(roleId)!,
-    // A local time begins with its local day.
     date: startTime.slice(0, 10),
     startTime,
-    endTime: localTimeAt(end, location.timezone),
+    endTime: localTimeAt(end, timezone),
     durationMinutes: minutes.duration,
     paidBreakMinutes: minutes.totalPaidBreaks,
     unpaidBreakMinutes: minutes.totalUnpaidBreaks,
@@ -291,13 +295,17 @@ export class ShiftExportService {
     yield* mapBatches(batches, (rows) => {
       const out: ShiftExportRow[] = [];
       for (const { shift } of rows) {
-        const [shiftId, employeeId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, day, breaks] = shift.split(",");
+        const [shiftId, employeeId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
         const start = timestamptzMs(startText);
         const end = timestamptzMs(endText);
+        const { timezone } = names.locations.get(shiftLocation)!;
+        const startTime = localTimeAt(start, timezone);
+        // A local time begins with its local day.
+        const day = startTime.slice(0, 10);
         const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
         const pay = calculator.pay({ employeeId, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: parseBreaks(breaks) });
         if (day < range.start || (locationId && shiftLocation !== locationId)) continue;
-        out.push(toExportRow({ shiftId, employeeId, locationId: shiftLocation, roleId, start, end, hourlyWage, minutes }, pay, names));
+        out.push(toExportRow({ shiftId, employeeId, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
       }
       return out;
     });

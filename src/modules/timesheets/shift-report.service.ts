@@ -4,7 +4,7 @@ import { parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../app/deps";
 import { invalidField } from "../../errors/app-error";
 import { closedShiftFacts, factBreaks, factMinutes, ShiftFact } from "./shift-facts";
-import { exactAmount, exactCents } from "../../common/money";
+import { exactAmount, exactCents, exactPay } from "../../common/money";
 import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { minutesToHours } from "./shift-minutes";
@@ -61,7 +61,7 @@ class Tally {
     this.unpaidBreaks += o.unpaidBreaks;
     if (o.violation) this.violations++;
     if (o.pay.mealPremiumMinutes > 0) this.mealPremiums++;
-    this.pay += o.pay.exact.pay;
+    this.pay += exactPay(o.payable, o.fact.hourly_wage);
     this.overtimePay += o.pay.exact.overtime;
     this.doubleTimePay += o.pay.exact.doubleTime;
     this.meal += o.pay.exact.meal;
