@@ -295,7 +295,7 @@ export class ShiftExportService {
     yield* mapBatches(batches, (rows) => {
       const out: ShiftExportRow[] = [];
       for (const { shift } of rows) {
-        const [shiftId, employeeId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
+        const [shiftId, worker, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
         const start = timestamptzMs(startText);
         const end = timestamptzMs(endText);
         const { timezone } = names.locations.get(shiftLocation)!;
@@ -303,9 +303,9 @@ export class ShiftExportService {
         // A local time begins with its local day.
         const day = startTime.slice(0, 10);
         const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
-        const pay = calculator.pay({ employeeId, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: parseBreaks(breaks) });
+        const pay = calculator.pay({ employeeId: worker, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: parseBreaks(breaks) });
         if (day < range.start || (locationId && shiftLocation !== locationId)) continue;
-        out.push(toExportRow({ shiftId, employeeId, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
+        out.push(toExportRow({ shiftId, employeeId: worker, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
       }
       return out;
     });
