@@ -1,5 +1,6 @@
 import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
 import { Field, Float, InputType } from "type-graphql";
+import { NullRefused } from "../../common/validation";
 import { MAX_POLICY_HOURS } from "./policy.entity";
 
 /** Setting one worker's balance: the difference to the ledger's sum becomes an adjustment row. */
@@ -19,6 +20,7 @@ export class SetTimeOffBalanceInput {
 
 /** A change of one worker policy: include or exclude the worker, set the balance. */
 @InputType()
+@NullRefused<UpdateWorkerPolicyInput>("hoursBalance", "isIncluded")
 export class UpdateWorkerPolicyInput {
   @Field(() => Float, { nullable: true, description: "The balance to set, in hours (at most 6 decimals); the worker must be (or become) included" })
   @IsOptional()
