@@ -150,11 +150,15 @@ export class ShiftExportService {
       employeeIds: filter.employeeId ? [filter.employeeId] : undefined,
     });
     let names: ExportNames;
-    const batches = cursorBatches<{ shift: string }>(this.deps.db, `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, {
-      before: async (query) => {
-        names = await readExportNames(query, organizationId);
-      },
-    });
+    const reads = this.deps.reads;
+    // The export may lag a few seconds: it runs on a replica when one is healthy.
+    const batches = (async function* () {
+      yield* cursorBatches<{ shift: string }>(await reads.readerFor(actor), `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, {
+        before: async (query) => {
+          names = await readExportNames(query, organizationId);
+        },
+      });
+    })();
     return mapBatches(batches, (row) => toExportRow(row.shift, names));
   }
 

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { DataSource } from "typeorm";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { addDays, parseDateRange } from "../../common/time";
@@ -197,11 +198,13 @@ export class ShiftReportService {
     const range = parseDateRange(args.startDate, args.endDate);
     if (args.locationId !== undefined && !isUuid(args.locationId)) throw invalidField("locationId", "locationId must be a UUID");
     const settings = await this.settings.get(actor);
-    const rules = await this.mandatoryBreakRules(actor.organizationId);
+    // A report may lag a few seconds: it runs on a replica when one is healthy.
+    const db = await this.deps.reads.readerFor(actor);
+    const rules = await this.mandatoryBreakRules(db, actor.organizationId);
     const counter = new OvertimeCounter(settings);
     const from = counter.weekOf(range.start);
     // Everything else is read before the cursor: on PGlite the cursor holds the only connection.
-    const batches = closedShiftFacts(this.deps.db, { organizationId: actor.organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id");
+    const batches = closedShiftFacts(db, { organizationId: actor.organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id");
     for await (const batch of batches) {
       for (const fact of batch) {
         const minutes = factMinutes(fact);
@@ -225,8 +228,8 @@ export class ShiftReportService {
     return moneyUnits(settings.overtimeRate);
   }
 
-  private async mandatoryBreakRules(organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
-    const rows: { id: string; location_id: string; frequency_minutes: number; duration_minutes: number }[] = await this.deps.db.query(
+  private async mandatoryBreakRules(db: DataSource, organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
+    const rows: { id: string; location_id: string; frequency_minutes: number; duration_minutes: number }[] = await db.query(
       `SELECT id, location_id, frequency_minutes, duration_minutes FROM break_types
        WHERE organization_id = $1 AND mandatory AND enabled AND deleted_at IS NULL AND frequency_minutes > 0`,
       [organizationId],
