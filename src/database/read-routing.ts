@@ -198,9 +198,17 @@ export class ReadRouting {
       const position = walPosition(replayed);
       const newest = this.samples[this.samples.length - 1];
       const reached = [...this.samples].reverse().find((s) => s.position <= position);
-      // Behind every sample kept: further behind than the bound, or (at start) not known to be within it.
-      r.lagMs = !newest || reached === newest ? 0 : reached ? Date.now() - reached.at : undefined;
-      r.status = r.lagMs !== undefined && r.lagMs <= this.maxLagMs ? "ok" : "lag";
+      if (!newest || reached === newest) {
+        r.lagMs = 0;
+        r.status = "ok";
+      } else if (reached) {
+        r.lagMs = Date.now() - reached.at;
+        r.status = r.lagMs <= this.maxLagMs ? "ok" : "lag";
+      } else {
+        // Behind every sample kept: at least as old as the oldest, and not known to be within the bound.
+        r.lagMs = Date.now() - this.samples[0].at;
+        r.status = "lag";
+      }
     } catch {
       r.status = "down";
       r.lagMs = undefined;
