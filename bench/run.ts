@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
@@ -30,14 +31,14 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run. With
  * BENCH_REPLICA_URL (a streaming replica of DATABASE_URL's server) the location-week list and a
  * report are also measured through the replica; BENCH_REDIS_URL adds the rate limiter's cost with
- * its counters in Redis; BENCH_ONLY=scale runs only those and the rate limiter's cost per request.
+ * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
+ * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
+ * average beside it, as the figure depends on what else the machine runs).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const FIRST_DAY = "2026-01-05";
-/** BENCH_ONLY=scale: only the figures of scaling out (reads through the replica, the rate limiter's cost per request). */
-const ONLY_SCALE = process.env.BENCH_ONLY === "scale";
 /** A streaming replica of DATABASE_URL's server (`.ci/scale-parts` makes one): reads that may lag are measured through it. */
 const REPLICA_SERVER_URL = process.env.BENCH_REPLICA_URL;
 /** A Redis server: the rate limiter's cost is also measured with its counters there. */
@@ -50,6 +51,7 @@ async function rateLimiterFigures(url: string, organizationId: string, token: st
   return lines.join("\n");
 }
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
+const ONLY = process.env.BENCH_ONLY;
 // Service processes run as in production and share the signing secret the first start kept in the database.
 /** Rate limits off: the loads below are one token's, far over any budget; their cost is measured on its own. */
 const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "", RATE_LIMIT_POINTS: "0" };
@@ -152,7 +154,8 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
 }
 
 async function main(): Promise<void> {
-  if (!ONLY_SCALE) console.log(await measureFirstAnswer());
+  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale") throw new Error(`BENCH_ONLY=${ONLY}: only "compliance" or "scale" can run alone`);
+  if (!ONLY) console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.
@@ -163,6 +166,11 @@ async function main(): Promise<void> {
   const [{ count: shiftCount }] = await runtime.db.query("SELECT count(*)::int AS count FROM shifts");
   console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
 
+  if (ONLY === "compliance") {
+    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+    await runtime.close();
+    return;
+  }
   const { accessToken: token } = await runtime.services.access.exchangeToken({ apiKey });
   const location = bench.locationIds[0];
   const week = { startDate: "2026-03-02", endDate: "2026-03-08" };
@@ -192,7 +200,7 @@ async function main(): Promise<void> {
     // The report reads the whole organization's week (overtime counts every location), then keeps one location.
     "employee report, one location-week": { path: `/api/timesheets/reports/employees?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`, connections: 2 },
   };
-  if (ONLY_SCALE) {
+  if (ONLY === "scale") {
     await runtime.close();
     if (REPLICA_SERVER_URL) console.log(`\n${await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag)}`);
     else console.log("\nreads through a replica: not measured (set BENCH_REPLICA_URL to a streaming replica of DATABASE_URL's server)");
