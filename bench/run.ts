@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   const mayLag = {
     [`location-week list (${weekSize} shifts)`]: { path: restPath, connections: 10 },
     // The report reads the whole organization's week (overtime counts every location), then keeps one location.
-    "employee report, one location-week": { path: `/api/timesheets/reports/employees?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`, connections: 2 },
+    "employee report, one location-week": { path: `/api/timesheets/reports/employees?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`, connections: 1, amount: 5 },
   };
   if (ONLY === "scale") {
     await runtime.close();

@@ -52,7 +52,7 @@ export async function replicaReads(
   replicaServer: string,
   env: Record<string, string>,
   token: string,
-  reads: Record<string, { path: string; connections: number }>,
+  reads: Record<string, { path: string; connections: number; amount?: number }>,
 ): Promise<string> {
   const replicaUrl = new URL(replicaServer);
   replicaUrl.pathname = new URL(url).pathname;
@@ -66,15 +66,15 @@ export async function replicaReads(
   });
   const auth = { Authorization: `Bearer ${token}` };
   const lines = [`reads that may lag, median of ${ROUNDS} rounds of ${SECONDS} s (${loadAverage()} before):`];
-  for (const [name, { path, connections }] of Object.entries(reads)) {
+  for (const [name, { path, connections, amount }] of Object.entries(reads)) {
     const runs: Record<"primary" | "replica", LoadResult[]> = { primary: [], replica: [] };
-    // A report takes seconds on a busy machine: the client waits for it rather than counting it failed.
-    const options = { headers: auth, connections, timeout: 120 };
+    // A report takes seconds on a busy machine: a number of them is timed, each waited for, rather than a span.
+    const options = { headers: auth, connections, timeout: 120, ...(amount ? { amount } : {}) };
     for (let round = 0; round < ROUNDS; round++) {
       runs.primary.push(await load(primary.child.pid!, { url: `${primary.url}${path}`, ...options }));
       runs.replica.push(await load(replica.child.pid!, { url: `${replica.url}${path}`, ...options }));
     }
-    lines.push(`${name}, ${connections} connections:`, loadLine("  primary alone", median(runs.primary)), loadLine("  through the replica", median(runs.replica)));
+    lines.push(`${name}, ${connections} connection(s)${amount ? `, ${amount} requests a round` : ""}:`, loadLine("  primary alone", median(runs.primary)), loadLine("  through the replica", median(runs.replica)));
   }
   await Promise.all([primary.stop(), replica.stop()]);
   lines.push(`(${loadAverage()} after)`);
