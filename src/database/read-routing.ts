@@ -1,3 +1,4 @@
+import { Client } from "pg";
 import { DataSource } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
@@ -49,6 +50,34 @@ function placeOf(url: string): string {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const REPLAYED = "SELECT pg_last_wal_replay_lsn()::text AS replayed";
+
+/** How far a replica has replayed (null when it is not in recovery), on a connection `obtain` gives. */
+async function replayedOn(obtain: Obtain): Promise<string | null> {
+  const [connection, release] = await obtain();
+  try {
+    const replayed = (await connection.query(REPLAYED)).rows[0].replayed as string | null;
+    release();
+    return replayed;
+  } catch (error) {
+    release(error);
+    throw error;
+  }
+}
+
+/** A single connection, closed when released. */
+async function connectOnce(url: string): ReturnType<Obtain> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return [client, () => void client.end().catch(() => undefined)];
+}
 
 type Obtain = () => Promise<[{ query(text: string): Promise<{ rows: Record<string, unknown>[] }> }, (err?: unknown) => void]>;
 
@@ -184,16 +213,8 @@ export class ReadRouting {
   private async checkReplica(r: Replica): Promise<void> {
     const before = r.status;
     try {
-      r.source ??= await this.open(r);
-      const [connection, release] = await r.connect!();
-      let replayed: string | null;
-      try {
-        replayed = (await connection.query("SELECT pg_last_wal_replay_lsn()::text AS replayed")).rows[0].replayed as string | null;
-        release();
-      } catch (error) {
-        release(error);
-        throw error;
-      }
+      // Until a replica has answered once, a plain connection asks: its data source is made only then.
+      const replayed = r.connect ? await replayedOn(r.connect) : await replayedOn(() => connectOnce(r.url));
       if (replayed === null) throw new Error("not a streaming replica (not in recovery)");
       const position = walPosition(replayed);
       const newest = this.samples[this.samples.length - 1];
@@ -209,6 +230,7 @@ export class ReadRouting {
         r.lagMs = Date.now() - this.samples[0].at;
         r.status = "lag";
       }
+      r.source ??= await this.open(r);
     } catch {
       r.status = "down";
       r.lagMs = undefined;
