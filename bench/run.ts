@@ -1,6 +1,5 @@
 import "reflect-metadata";
 import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
@@ -14,7 +13,7 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
-import { measureHostileDocuments } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
@@ -33,7 +32,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * report are also measured through the replica; BENCH_REDIS_URL adds the rate limiter's cost with
  * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
- * average beside it, as the figure depends on what else the machine runs).
+ * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -153,8 +153,17 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }
 
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone };
+
 async function main(): Promise<void> {
-  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale") throw new Error(`BENCH_ONLY=${ONLY}: only "compliance" or "scale" can run alone`);
+  if (ONLY && ALONE[ONLY]) {
+    console.log((await ALONE[ONLY]()).join("\n"));
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale") {
+    throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", "scale", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
+  }
   if (!ONLY) console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
@@ -167,7 +176,7 @@ async function main(): Promise<void> {
   console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
 
   if (ONLY === "compliance") {
-    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; ${loadAverage()}`);
     await runtime.close();
     return;
   }
@@ -223,6 +232,7 @@ async function main(): Promise<void> {
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
     const documents = await measureHostileDocuments(service, token);
+    const documentsLoad = loadAverage();
     await service.stop();
 
     const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -259,7 +269,7 @@ async function main(): Promise<void> {
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
-    console.log("\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request):");
+    console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
     for (const documentLine of documents) console.log(documentLine);
   } finally {
     ceiling.child.kill("SIGTERM");
