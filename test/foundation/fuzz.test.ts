@@ -138,6 +138,7 @@ describe("hostile input on every REST path and GraphQL mutation", () => {
         { numRuns: 12, seed: 20261123 },
       );
     }
+    console.log(`REST fuzzing: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
     expect(problems.slice(0, 20)).toEqual([]);
     // The token held all along, and the input reached the paths' validation rather than a guard.
     expect(statuses.get(401)).toBeUndefined();
