@@ -14,7 +14,7 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
-import { measureHostileDocuments } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
@@ -27,6 +27,9 @@ import { webhookBench } from "./webhooks";
  * statements per request, and the streamed export. First, without a server, `npm start` to its
  * first answer on the embedded database and its idle memory. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
  * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run.
+ * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
+ * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -35,6 +38,7 @@ const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_DAY = "2026-01-05";
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
+const ONLY = process.env.BENCH_ONLY;
 // Service processes run as in production and share the signing secret the first start kept in the database.
 /** Rate limits off: the loads below are one token's, far over any budget; their cost is measured on its own. */
 const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "", RATE_LIMIT_POINTS: "0" };
@@ -170,8 +174,16 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }
 
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone };
+
 async function main(): Promise<void> {
-  console.log(await measureFirstAnswer());
+  if (ONLY && ALONE[ONLY]) {
+    console.log((await ALONE[ONLY]()).join("\n"));
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "compliance") throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
+  if (!ONLY) console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.
@@ -182,6 +194,11 @@ async function main(): Promise<void> {
   const [{ count: shiftCount }] = await runtime.db.query("SELECT count(*)::int AS count FROM shifts");
   console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
 
+  if (ONLY === "compliance") {
+    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; ${loadAverage()}`);
+    await runtime.close();
+    return;
+  }
   const { accessToken: token } = await runtime.services.access.exchangeToken({ apiKey });
   const location = bench.locationIds[0];
   const week = { startDate: "2026-03-02", endDate: "2026-03-08" };
@@ -222,6 +239,7 @@ async function main(): Promise<void> {
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
     const documents = await measureHostileDocuments(service, token);
+    const documentsLoad = loadAverage();
     await service.stop();
 
     const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -268,7 +286,7 @@ async function main(): Promise<void> {
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
-    console.log("\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request):");
+    console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
     for (const documentLine of documents) console.log(documentLine);
   } finally {
     ceiling.child.kill("SIGTERM");
