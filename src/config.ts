@@ -2,6 +2,8 @@
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
+  databaseListenUrl: string | undefined;
   dataDir: string;
   platformApiKey: string | undefined;
   jwtSecret: string | undefined;
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     dataDir: env.DATA_DIR || "./.data",
     platformApiKey: env.PLATFORM_API_KEY || undefined,
     jwtSecret: env.JWT_SECRET || undefined,

@@ -7,6 +7,8 @@ import { migrate, openDatabase } from "../database/data-source";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
+import { graphqlSchema } from "../graphql/schema";
+import { LiveSubscriptions, serveSubscriptions } from "../graphql/subscriptions";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
@@ -21,6 +23,7 @@ export interface Runtime extends RunningApp {
   logger: Logger;
   clock: Clock;
   events: EventDelivery;
+  subscriptions: LiveSubscriptions;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -40,18 +43,21 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const rateLimits = RateLimits.open(config);
     const running = await createApp({ db, services, logger, rateLimits, timeouts: config });
     const events = await startEventDelivery({ db, clock, config }, services, logger);
+    const subscriptions = serveSubscriptions({ server: running.server, schema: graphqlSchema(), services, stream: events.stream, logger, rateLimits });
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         await jobs?.stop();
+        // Open WebSockets would hold the server open: subscribers are told the server is going away first.
+        await subscriptions.close();
         await drainHttpServer(running.server);
         await running.apollo.stop();
         await events.stop();
         await rateLimits.close();
         await db.destroy();
       })());
-    return { ...running, config, db, services, logger, clock, events, close };
+    return { ...running, config, db, services, logger, clock, events, subscriptions, close };
   } catch (error) {
     await db.destroy();
     throw error;
