@@ -296,13 +296,22 @@ export class WebhookDispatcher {
     if (!batch.length) return;
     const now = this.deps.clock.now();
     await this.deps.db.transaction(async (m) => {
+      // The delivery's state and its attempt's record in one statement, both only under the claim's lease.
       await m.query(
-        `UPDATE webhook_deliveries d
-            SET status = o.status, next_attempt_at = o.next_at, last_attempt_at = o.at, last_status_code = o.code, last_duration_ms = o.ms,
-                last_error = o.error, last_response = o.response, lease_token = NULL
-           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
-                AS o(id, token, status, next_at, at, code, ms, error, response)
-          WHERE d.id = o.id AND d.lease_token = o.token`,
+        `WITH o AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
+                      AS o(id, token, status, next_at, at, code, ms, error, response)
+         ), recorded AS (
+           UPDATE webhook_deliveries d
+              SET status = o.status, next_attempt_at = o.next_at, last_attempt_at = o.at, last_status_code = o.code, last_duration_ms = o.ms,
+                  last_error = o.error, last_response = o.response, lease_token = NULL
+             FROM o
+            WHERE d.id = o.id AND d.lease_token = o.token
+           RETURNING d.id, d.organization_id, d.endpoint_id, d.attempts
+         )
+         INSERT INTO webhook_attempts (organization_id, endpoint_id, delivery_id, attempt, status, attempted_at, status_code, duration_ms, error, response, next_attempt_at)
+         SELECT r.organization_id, r.endpoint_id, r.id, r.attempts, o.status, o.at, o.code, o.ms, o.error, o.response, CASE WHEN o.status = 'pending' THEN o.next_at END
+           FROM recorded r JOIN o ON o.id = r.id`,
         [
           batch.map((o) => o.id),
           batch.map((o) => o.token),
