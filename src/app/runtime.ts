@@ -13,6 +13,7 @@ import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
+import { snapshotEventResources } from "./event-snapshots";
 import { scheduledJobs, startJobs } from "./jobs";
 import { createServices, Services } from "./services";
 
@@ -40,6 +41,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     if (warning) logger.warn(warning);
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const services = createServices({ db, clock, config }, platform);
+    snapshotEventResources(db, { schema: graphqlSchema(), services, logger });
     const rateLimits = RateLimits.open(config);
     const running = await createApp({ db, services, logger, rateLimits, timeouts: config });
     const events = await startEventDelivery({ db, clock, config }, services, logger);
