@@ -171,8 +171,13 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
 }
 
 async function main(): Promise<void> {
-  console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
+  // BENCH_ONLY=webhooks measures only what events cost a write and how fast webhooks go out.
+  if (process.env.BENCH_ONLY === "webhooks") {
+    console.log(await webhookBench(SERVER_URL));
+    return;
+  }
+  console.log(await measureFirstAnswer());
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.
   const runtime = await startRuntime({ ...loadConfig(), databaseUrl: url, logLevel: "warn", statementTimeoutMs: 600_000, scheduledJobs: false });

@@ -12,6 +12,25 @@ import { restRoutes } from "../rest/routes";
 import { compileRoutes, CompiledRoute } from "../rest/shim";
 import type { Services } from "./services";
 
+/**
+ * Tables whose writes record no event (no event trigger, none that cascades to one): the event
+ * log itself and webhook delivery bookkeeping. A transaction that wrote only these is not looked
+ * at before its commit, and a lone write to them needs no transaction.
+ */
+/** Set on a query runner whose transaction ran a statement that may have recorded events. */
+const RECORDS = Symbol("records events");
+const QUIET_TABLES = new Set(["events", "webhook_deliveries", "webhook_attempts"]);
+// A row lock (FOR UPDATE OF …) writes nothing; an upsert's DO UPDATE names no table and counts as unknown.
+const WRITTEN_TABLE = /(?<!\bFOR\s+(?:NO\s+KEY\s+)?)\b(?:UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+"?(\w+)"?/gi;
+
+/** Whether a statement may record events: a write to a table other than the quiet ones, or a call of record_event. */
+function mayRecordEvents(sql: string): boolean {
+  if (/\brecord_event\s*\(/i.test(sql)) return true;
+  if (!WRITE.test(sql)) return false;
+  const tables = [...sql.matchAll(WRITTEN_TABLE)].map((m) => m[1].toLowerCase());
+  return !tables.length || tables.some((t) => !QUIET_TABLES.has(t));
+}
+
 /** No API key stands behind the service's own reads. */
 const SERVICE_KEY = "00000000-0000-0000-0000-000000000000";
 
@@ -47,11 +66,17 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
   db.createQueryRunner = ((mode?: "master" | "slave") => {
     const shared = transaction.getStore();
     if (shared) return Object.create(shared, { release: { value: async () => undefined } });
-    const runner = createQueryRunner(mode);
+    const runner = createQueryRunner(mode) as QueryRunner & { [RECORDS]?: boolean };
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     runner.query = (async (sql: string, ...rest: unknown[]) => {
-      if (runner.isTransactionActive || typeof sql !== "string" || !WRITE.test(sql)) return query(sql, ...rest);
+      const records = typeof sql === "string" && mayRecordEvents(sql);
+      if (runner.isTransactionActive) {
+        if (records) runner[RECORDS] = true;
+        return query(sql, ...rest);
+      }
+      if (!records) return query(sql, ...rest);
       await runner.startTransaction();
+      runner[RECORDS] = true;
       try {
         const result = await query(sql, ...rest);
         await runner.commitTransaction();
@@ -117,6 +142,9 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
     async beforeTransactionCommit({ queryRunner }) {
       // Once, at the outermost commit (a savepoint's release is a commit too, to TypeORM).
       if (!queryRunner || (queryRunner as unknown as { transactionDepth: number }).transactionDepth !== 1) return;
+      const runner = queryRunner as QueryRunner & { [RECORDS]?: boolean };
+      if (!runner[RECORDS]) return;
+      runner[RECORDS] = false;
       const [{ pending }] = await queryRunner.query("SELECT current_setting('app.pending_events', true) AS pending");
       const ids = (pending ?? "").split(" ").filter(Boolean);
       if (!ids.length) return;
