@@ -76,7 +76,7 @@ export class WebhookDispatcher {
   /** Per endpoint: attempts claimed and not yet done (in flight or next in line). */
   private readonly held = new Map<string, number>();
   /** Per endpoint: attempts in flight, and the claimed ones waiting for a place. */
-  private readonly sending = new Map<string, { inFlight: number; next: (() => void)[] }>();
+  private readonly sending = new Map<string, { inFlight: number; next: { delivery: Claimed & { token: string }; start: () => void }[] }>();
   private total = 0;
   /** Signers by secret: decoding a secret for each attempt cost as much as signing. */
   private readonly signers = new Map<string, Webhook>();
@@ -133,9 +133,17 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    // Attempts claimed but not started are left to their lease: another process makes them.
-    for (const lane of this.sending.values()) lane.next.length = 0;
-    while (this.sends.size || this.claiming) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
+    while (this.claiming) await new Promise((r) => setTimeout(r, 10));
+    // Attempts claimed but not started are handed back at once, not left to wait for their lease.
+    const unstarted = [...this.sending.values()].flatMap((lane) => lane.next.splice(0).map((n) => n.delivery));
+    if (unstarted.length) {
+      await this.deps.db.query(
+        `UPDATE webhook_deliveries d SET next_attempt_at = '-infinity', lease_token = NULL, attempts = d.attempts - 1
+           FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token) WHERE d.id = u.id AND d.lease_token = u.token`,
+        [unstarted.map((d) => d.id), unstarted.map((d) => d.token)],
+      );
+    }
+    while (this.sends.size) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
     await this.flushing;
     await this.flush();
     for (const agent of Object.values(this.agents)) agent.destroy();
@@ -152,7 +160,7 @@ export class WebhookDispatcher {
         this.total += 1;
         const endpoint = delivery.endpoint_id;
         this.held.set(endpoint, (this.held.get(endpoint) ?? 0) + 1);
-        this.enqueue(endpoint, () => {
+        this.enqueue(endpoint, delivery, () => {
           const send = this.attempt(delivery, events, targets.get(endpoint)).finally(() => {
             this.sends.delete(send);
             this.total -= 1;
@@ -171,21 +179,21 @@ export class WebhookDispatcher {
   }
 
   /** Starts `start` now if the endpoint has a place in flight, else when one frees. */
-  private enqueue(endpoint: string, start: () => void): void {
+  private enqueue(endpoint: string, delivery: Claimed & { token: string }, start: () => void): void {
     let lane = this.sending.get(endpoint);
     if (!lane) this.sending.set(endpoint, (lane = { inFlight: 0, next: [] }));
     if (lane.inFlight < this.settings.perEndpointConcurrency) {
       lane.inFlight += 1;
       start();
     } else {
-      lane.next.push(start);
+      lane.next.push({ delivery, start });
     }
   }
 
   private done(endpoint: string): void {
     const lane = this.sending.get(endpoint)!;
     const next = lane.next.shift();
-    if (next) return next();
+    if (next) return next.start();
     lane.inFlight -= 1;
     if (!lane.inFlight) this.sending.delete(endpoint);
   }
