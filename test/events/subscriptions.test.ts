@@ -85,6 +85,31 @@ describe("live subscriptions over graphql-ws", () => {
     expect(new Set(s.received.map((e) => e.data.object.employeeId))).toEqual(new Set([w.workerId]));
   });
 
+  it("sends a worker their own schedule only, and refuses a token that is no staff member's", async () => {
+    const other = await addWorker(t, w.org, { roleIds: [w.roleId], locationIds: [w.locationId] });
+    const s = await subscribe(url, w.workerToken, "subscription { myScheduleChanged { type data { object } } }");
+    const entries = `/api/organizations/${w.org.id}/locations/${w.locationId}/schedules`;
+    const entryFor = async (workerId: string) => {
+      day += 1;
+      const date = `2026-04-${String(day).padStart(2, "0")}`;
+      const res = await t.as(w.org.token).post(entries, { workerId, roleId: w.roleId, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    await untilSubscribed(s, async () => {
+      await entryFor(other.staff.id);
+      await entryFor(w.workerId);
+    });
+    await entryFor(other.staff.id);
+    const mine = await entryFor(w.workerId);
+    await s.until(() => s.received.some((e) => e.data.object.id === mine));
+    expect(new Set(s.received.map((e) => `${e.type} ${e.data.object.workerId}`))).toEqual(new Set([`schedule_entry.created ${w.workerId}`]));
+
+    const orgWide = await subscribe(url, w.org.token, "subscription { myScheduleChanged { type } }");
+    await orgWide.until(() => orgWide.errors.length > 0);
+    expect(JSON.stringify(orgWide.errors)).toContain("FORBIDDEN");
+  });
+
   it("refuses what the subscriber may not follow, and anything but a subscription", async () => {
     const worker = await subscribe(url, w.workerToken, EVENTS);
     await worker.until(() => worker.errors.length > 0);
