@@ -28,7 +28,7 @@ export function createTimesheetServices(deps: ServiceDeps) {
     dayLocks: new DayLockService(deps, shifts),
     shiftNotes: new ShiftNoteService(deps, shifts),
     timeClock: new TimeClockService(deps, shifts),
-    shiftExport: new ShiftExportService(deps),
+    shiftExport: new ShiftExportService(deps, timesheetSettings),
     timesheetSettings,
     shiftReports: new ShiftReportService(deps, timesheetSettings),
   };
