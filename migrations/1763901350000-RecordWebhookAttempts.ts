@@ -6,7 +6,9 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * due (null once delivered or given up). The delivery row keeps only its state and latest attempt;
  * `GET …/webhook-endpoints/{id}/deliveries` lists these, newest first. Written by the delivery
  * worker in the statement that records the attempt's outcome, only under the claim's lease; gone
- * with its delivery (and so with its event after 30 days).
+ * with its delivery (and so with its event after 30 days, or its endpoint). No key refers to the
+ * endpoint itself: recording an attempt then locks no endpoint row, which a deletion of the
+ * endpoint (locking it, then its deliveries) would otherwise meet in the opposite order.
  */
 export class RecordWebhookAttempts1763901350000 implements MigrationInterface {
   name = "RecordWebhookAttempts1763901350000";
@@ -25,9 +27,7 @@ export class RecordWebhookAttempts1763901350000 implements MigrationInterface {
         duration_ms     integer NOT NULL,
         error           text,
         response        text,
-        next_attempt_at timestamptz,
-        CONSTRAINT fk_webhook_attempts_endpoint FOREIGN KEY (organization_id, endpoint_id)
-          REFERENCES webhook_endpoints (organization_id, id) ON DELETE CASCADE
+        next_attempt_at timestamptz
       );
       -- The endpoint's attempts newest first (the list), and a delivery's (removing it with its event).
       CREATE INDEX ix_webhook_attempts_endpoint ON webhook_attempts (organization_id, endpoint_id, attempted_at DESC, id DESC);

@@ -364,6 +364,19 @@ export class WebhookDispatcher {
     const failing = [...new Set(batch.filter((o) => o.status !== "delivered" && !healthy.has(o.endpointId)).map((o) => o.endpointId))];
     const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
     const record = async (m: EntityManager) => {
+      // Endpoints first, then their deliveries: the order in which deleting an endpoint locks them.
+      if (recovered.length) await m.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL", [recovered]);
+      if (failing.length) {
+        await m.query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL", [failing, now]);
+        for (const id of failing) this.markedFailing.add(id);
+        await m.query(
+          "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing for 5 days', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled AND failing_since <= $3",
+          [failing, now, new Date(now.getTime() - this.settings.disableAfterMs)],
+        );
+      }
+      if (gone.length) {
+        await m.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [gone, now]);
+      }
       // The delivery's state and its attempt's record in one statement, both only under the claim's lease.
       await m.query(
         `WITH o AS (
@@ -392,18 +405,6 @@ export class WebhookDispatcher {
           batch.map((o) => o.response),
         ],
       );
-      if (recovered.length) await m.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL", [recovered]);
-      if (failing.length) {
-        await m.query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL", [failing, now]);
-        for (const id of failing) this.markedFailing.add(id);
-        await m.query(
-          "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing for 5 days', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled AND failing_since <= $3",
-          [failing, now, new Date(now.getTime() - this.settings.disableAfterMs)],
-        );
-      }
-      if (gone.length) {
-        await m.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [gone, now]);
-      }
     };
     // Outcomes alone are one statement; the endpoints' state changes with them or not at all.
     if (recovered.length || failing.length || gone.length) await this.deps.db.transaction(record);
