@@ -1,6 +1,5 @@
 import "reflect-metadata";
 import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
@@ -15,7 +14,7 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
-import { measureHostileDocuments } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
@@ -29,7 +28,8 @@ import { webhookBench } from "./webhooks";
  * first answer on the embedded database and its idle memory. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
  * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run.
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
- * average beside it, as the figure depends on what else the machine runs).
+ * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -174,14 +174,22 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }
 
+/** BENCH_ONLY=webhooks: what events cost a write and how fast webhooks go out. */
+async function webhooksAlone(): Promise<string[]> {
+  if (!SERVER_URL) throw new Error("BENCH_ONLY=webhooks needs DATABASE_URL (a PostgreSQL server; a database wf_bench_events is created on it)");
+  return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
+}
+
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone };
+
 async function main(): Promise<void> {
-  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "webhooks") throw new Error(`BENCH_ONLY=${ONLY}: only "compliance" or "webhooks" can run alone`);
-  if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
-  // BENCH_ONLY=webhooks measures only what events cost a write and how fast webhooks go out.
-  if (ONLY === "webhooks") {
-    console.log(`${await webhookBench(SERVER_URL)}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+  if (ONLY && ALONE[ONLY]) {
+    console.log((await ALONE[ONLY]()).join("\n"));
     return;
   }
+  if (ONLY !== undefined && ONLY !== "compliance") throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
+  if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   if (!ONLY) console.log(await measureFirstAnswer());
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.
@@ -193,7 +201,7 @@ async function main(): Promise<void> {
   console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
 
   if (ONLY === "compliance") {
-    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; ${loadAverage()}`);
     await runtime.close();
     return;
   }
@@ -237,6 +245,7 @@ async function main(): Promise<void> {
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
     const documents = await measureHostileDocuments(service, token);
+    const documentsLoad = loadAverage();
     await service.stop();
 
     const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -283,7 +292,7 @@ async function main(): Promise<void> {
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
-    console.log("\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request):");
+    console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
     for (const documentLine of documents) console.log(documentLine);
   } finally {
     ceiling.child.kill("SIGTERM");

@@ -235,7 +235,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // Apollo validates it: validation itself is what a hostile document makes slow.
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
     try {
-      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor));
+      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);

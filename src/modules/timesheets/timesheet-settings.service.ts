@@ -1,11 +1,12 @@
 import { Field, Float, InputType } from "type-graphql";
 import { IsOptional, Max, Min } from "class-validator";
 import { Actor } from "../../auth/actor";
-import { rejectNulls } from "../../common/validation";
+import { NullRefused, rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../app/deps";
 import { TimesheetSettings, Weekday } from "./timesheet-settings.entity";
 
 @InputType()
+@NullRefused<UpdateTimesheetSettingsInput>("weeklyOvertimeHours", "overtimeRate", "weekStart")
 export class UpdateTimesheetSettingsInput {
   @Field(() => Float, { nullable: true })
   @IsOptional()
