@@ -58,14 +58,12 @@ export function serveSubscriptions(parts: {
       onSubscribe: async (ctx, id, payload) => {
         const actor = actors.get(ctx);
         if (!actor) return refused("Sign in first: the connection's authorization parameter carries the token", "UNAUTHENTICATED");
-        let operation;
         try {
-          operation = guardRequest(schema, payload, true);
+          guardRequest(schema, payload, true, false, "websocket");
         } catch (error) {
           if (error instanceof RefusedRequest) return error.errors;
           throw error;
         }
-        if (operation.operation !== "subscription") return refused("Only subscriptions run over the WebSocket: send queries and mutations to POST /graphql", "BAD_REQUEST");
         const document = parse(payload.query);
         const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
         if (errors.length) return errors;
