@@ -9,8 +9,9 @@ import { WorkerPolicy } from "./worker-policy.entity";
 
 const org = (ctx: RequestContext) => actorOf(ctx).organizationId;
 
+/** Removed policies included: a declined or cancelled request, and the ledger, still name theirs. */
 export const policyLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, TimeOffPolicy | null>("timeOffPolicy", (ids) => ctx.services.timeOffPolicies.records.byIds(org(ctx), ids));
+  ctx.loaders.get<string, TimeOffPolicy | null>("timeOffPolicy", (ids) => ctx.services.timeOffPolicies.byIdsWithRemoved(org(ctx), ids));
 
 export const policyTypeLoader = (ctx: RequestContext) =>
   ctx.loaders.get<string, TimeOffPolicyType | null>("timeOffPolicyType", (ids) => ctx.services.timeOffPolicies.types.byIds(org(ctx), ids));
