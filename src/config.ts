@@ -2,6 +2,8 @@
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
+  databaseListenUrl: string | undefined;
   /** Streaming replicas of the primary that reads which may lag go to (DATABASE_REPLICA_URLS, comma-separated). */
   replicaUrls: string[];
   /** A replica further behind the primary than this is skipped until it catches up. */
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),
     replicaMaxLagMs: Number(env.REPLICA_MAX_LAG_MS ?? 5000),
     dataDir: env.DATA_DIR || "./.data",

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { Actor } from "../auth/actor";
 import type { Services } from "../app/services";
 import { Loaders } from "../loaders/loaders";
+import type { EventStream } from "../modules/events/event-stream";
 
 /** What every resolver gets: who calls, the services, and this request's loaders. */
 export interface RequestContext {
@@ -12,4 +13,6 @@ export interface RequestContext {
   services: Services;
   loaders: Loaders;
   logger: Logger;
+  /** Committed events for live subscriptions (set on WebSocket connections only). */
+  eventStream?: EventStream;
 }

@@ -2,6 +2,7 @@ import { NonEmptyArray } from "type-graphql";
 import { AccessResolver } from "../modules/access/access.resolver";
 import { AuditResolver } from "../modules/audit/audit.resolver";
 import { EventResolver } from "../modules/events/event.resolver";
+import { EventSubscriptionResolver } from "../modules/events/event-subscription.resolver";
 import { WebhookResolver } from "../modules/webhooks/webhook.resolver";
 import { LocationResolver } from "../modules/locations/location.resolver";
 import { OrganizationResolver } from "../modules/organizations/organization.resolver";
@@ -21,6 +22,7 @@ export const resolvers: NonEmptyArray<Function> = [
   StaffResolver,
   AuditResolver,
   EventResolver,
+  EventSubscriptionResolver,
   WebhookResolver,
   ...timesheetResolvers,
   ...scheduleResolvers,

@@ -1,10 +1,23 @@
 import "reflect-metadata";
 import { GraphQLSchema, lexicographicSortSchema } from "graphql";
-import { buildSchemaSync } from "type-graphql";
+import { buildSchemaSync, PubSub } from "type-graphql";
 import { authChecker } from "../auth/authorization";
 import { resolvers } from "./resolvers";
 
 let built: GraphQLSchema | undefined;
+
+/**
+ * Subscriptions read committed events from the database's notifications (EventStream), each with
+ * a subscribe function of its own; type-graphql still asks for a topic publisher, which nothing uses.
+ */
+const noTopics: PubSub = {
+  publish() {
+    throw new Error("Subscriptions follow committed events, not published topics");
+  },
+  subscribe() {
+    throw new Error("Subscriptions follow committed events, not published topics");
+  },
+};
 
 /** The one GraphQL schema, built from the decorated resolvers and entities. */
 export function graphqlSchema(): GraphQLSchema {
@@ -12,6 +25,7 @@ export function graphqlSchema(): GraphQLSchema {
     resolvers,
     authChecker,
     authMode: "error",
+    pubSub: noTopics,
     validate: { forbidUnknownValues: false },
   });
   return built;
