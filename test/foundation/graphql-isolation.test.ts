@@ -78,6 +78,11 @@ const SETUPS: Record<string, Setup> = {
   },
   // A break of a closed shift ends.
   updateShift: { adjust: (operation) => operation.replace('breaks: [{ startTime: "2026-03-02T09:00:00Z",', 'breaks: [{ startTime: "2026-03-02T12:00:00Z", endTime: "2026-03-02T12:30:00Z",') },
+  // A policy that requests use cannot be removed: an unused one.
+  deleteTimeOffPolicy: {
+    prepare: async (api, base, own) =>
+      void (own.policy = await created(await api.post(`${base}/policies`, { name: unique("Own unused policy"), typeId: own.policyType, defaultSettings: { assignedStaff: { type: "All" } } }), "policy")),
+  },
   // Only a Draft (or Inactive) policy can be activated.
   activateTimeOffPolicy: {
     prepare: async (api, base, own) =>
