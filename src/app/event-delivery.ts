@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { EventFeed } from "../modules/events/event-feed";
 import { WebhookDispatcher } from "../modules/webhooks/webhook-dispatcher";
-import { ServiceDeps } from "./deps";
+import { ServiceDeps } from "../common/services";
 import type { Services } from "./services";
 
 export interface EventDelivery {

@@ -11,7 +11,8 @@ import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
-import { scheduledJobs, startJobs } from "./jobs";
+import { startJobs } from "./jobs";
+import { graphqlSchema, rawRestRoutes, restRoutes, scheduledJobs } from "./modules";
 import { createServices, Services } from "./services";
 
 export interface Runtime extends RunningApp {
@@ -36,9 +37,9 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");
     if (warning) logger.warn(warning);
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
-    const services = createServices({ db, clock, config }, platform);
+    const services = createServices({ db, clock, config, platform });
     const rateLimits = RateLimits.open(config);
-    const running = await createApp({ db, services, logger, rateLimits, timeouts: config });
+    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, timeouts: config });
     const events = await startEventDelivery({ db, clock, config }, services, logger);
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { Actor } from "../auth/actor";
-import type { Services } from "../app/services";
+import type { Services } from "../common/services";
 import { Loaders } from "../loaders/loaders";
 
 /** What every resolver gets: who calls, the services, and this request's loaders. */

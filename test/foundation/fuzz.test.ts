@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { getNamedType, isObjectType } from "graphql";
-import { graphqlSchema } from "../../src/graphql/schema";
-import { restRoutes } from "../../src/rest/routes";
+import { graphqlSchema, restRoutes } from "../../src/app/modules";
 import { TestOrganization, TestService } from "../support/harness";
 import { fillPath, victimRecords } from "../support/records";
 

@@ -5,7 +5,7 @@ import { MAX_PAGE_SIZE, Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { toClientError } from "../../errors/client-error";

@@ -4,7 +4,7 @@ import { Actor } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";

@@ -3,7 +3,7 @@ import { Actor, ownRecordsOnly } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { forbidden, invalidField, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance/schedule-compliance";

@@ -4,7 +4,7 @@ import { isUuid } from "../../common/ids";
 import { Page } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { invalidField } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
@@ -31,11 +31,15 @@ export type StaffListener = (manager: EntityManager, staff: StaffMember) => Prom
 export class StaffService {
   readonly records: TenantRecords<StaffMember>;
 
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly listeners: StaffListener[] = [],
-  ) {
+  private readonly listeners: StaffListener[] = [];
+
+  constructor(private readonly deps: ServiceDeps) {
     this.records = new TenantRecords(deps.db, StaffMember, "Staff member");
+  }
+
+  /** Tells `listener` of every staff member created or changed from now on. */
+  listen(listener: StaffListener): void {
+    this.listeners.push(listener);
   }
 
   list(actor: Actor, args: StaffFilterArgs): Promise<Page<StaffMember>> {

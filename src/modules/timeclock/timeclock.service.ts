@@ -2,7 +2,7 @@ import { EntityManager } from "typeorm";
 import { Actor, requirePermission, requireSelfOr } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { ShiftService } from "../timesheets/shift.service";

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Actor } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { TenantRecords } from "../../common/tenant-records";

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Actor, can, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
 import { Page } from "../../common/pagination";

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Actor, ownRecordsOnly } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { Page, PageArgs, paginate } from "../../common/pagination";

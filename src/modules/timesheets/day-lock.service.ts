@@ -1,6 +1,6 @@
 import { Actor } from "../../auth/actor";
 import { parseDate } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { DayLockInput } from "./shift.inputs";
 import { guardDays } from "./shift.store";

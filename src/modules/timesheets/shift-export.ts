@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
 import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { timestamptzMs } from "../../database/timestamp-parser";

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { addDays, parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
 import { closedShiftFacts, factBreaks, factMinutes, ShiftFact } from "./shift-facts";
 import { MINUTE_UNITS_PER_CENT, moneyUnits, roundedBigQuotient } from "../../common/money";

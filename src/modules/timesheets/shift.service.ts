@@ -3,7 +3,7 @@ import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
 import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField, notFound } from "../../errors/app-error";

@@ -2,7 +2,7 @@ import { Field, Float, InputType } from "type-graphql";
 import { IsOptional, Max, Min } from "class-validator";
 import { Actor } from "../../auth/actor";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { TimesheetSettings, Weekday } from "./timesheet-settings.entity";
 
 @InputType()

@@ -4,7 +4,7 @@ import https from "node:https";
 import { isIP } from "node:net";
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { PING_EVENT_TYPE } from "../events/event-catalog";
 import { EVENT_COLUMNS, EventRow, EventService } from "../events/event.service";
 import { updateReturning } from "../../database/returning";
