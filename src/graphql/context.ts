@@ -12,4 +12,6 @@ export interface RequestContext {
   services: Services;
   loaders: Loaders;
   logger: Logger;
+  /** Set by the REST shim: the root field whose permissions it has already checked for this call. */
+  checkedRootField?: string;
 }

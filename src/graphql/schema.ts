@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { GraphQLSchema } from "graphql";
 import { buildSchemaSync, NonEmptyArray } from "type-graphql";
-import { authChecker } from "../auth/authorization";
+import { authChecker } from "./authorization";
 
 /** The GraphQL schema of the given decorated resolvers (the modules' list is in src/app/modules.ts). */
 export function buildGraphqlSchema(resolvers: NonEmptyArray<Function>): GraphQLSchema {

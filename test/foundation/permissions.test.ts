@@ -1,4 +1,4 @@
-import { permissionsOf } from "../../src/auth/authorization";
+import { permissionsOf } from "../../src/graphql/authorization";
 import { SYSTEM_ACCESS_ROLES } from "../../src/auth/permissions";
 import { graphqlSchema, restRoutes } from "../../src/app/modules";
 import { operationCalling, rootFields } from "../support/graphql-arguments";

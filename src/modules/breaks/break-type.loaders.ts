@@ -1,4 +1,4 @@
-import { actorOf } from "../../auth/authorization";
+import { actorOf } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { BreakType } from "./break-type.entity";
 

@@ -1,4 +1,4 @@
-import { actorOf } from "../../auth/authorization";
+import { actorOf } from "../../graphql/authorization";
 import { formatLocal } from "../../common/time";
 import type { RequestContext } from "../../graphql/context";
 import { PlannedBreak, ScheduleBreak, WorkerShiftPlan } from "./schedule.entity";

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import { round2 } from "../../common/entity-columns";
 import { Page } from "../../common/pagination";
 import { utcOffsetMinutes } from "../../common/time";

@@ -1,4 +1,4 @@
-import { actorOf } from "../../auth/authorization";
+import { actorOf } from "../../graphql/authorization";
 import { can } from "../../auth/actor";
 import type { RequestContext } from "../../graphql/context";
 import { TimeOffPolicyType } from "./policy-type.entity";

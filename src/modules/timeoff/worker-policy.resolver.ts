@@ -1,5 +1,5 @@
 import { Arg, Args, ArgsType, Ctx, Field, Float, ID, Mutation, ObjectType, Query, Resolver, Root, FieldResolver, Int } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import { round2 } from "../../common/entity-columns";
 import { Connection, Page, PageArgs } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { EmployeeReport, GroupedReportArgs, ReportArgs, ShiftReport } from "./shift-report.types";
 import { TimesheetSettings } from "./timesheet-settings.entity";
