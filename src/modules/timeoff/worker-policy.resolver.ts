@@ -6,7 +6,7 @@ import type { RequestContext } from "../../graphql/context";
 import { StaffMember } from "../staff/staff-member.entity";
 import { staffLoader } from "../staff/staff.loaders";
 import { TimeOffPolicy } from "./policy.entity";
-import { balanceLoader, balancesVisible, policyLoader } from "./timeoff.loaders";
+import { balanceLoader, policyLoader } from "./timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
 
@@ -77,14 +77,14 @@ export class WorkerPolicyResolver {
 
   @FieldResolver(() => Float, { nullable: true, description: "Sum of the ledger, in hours; null where the organization hides balances from workers" })
   async hoursBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
-    if (!(await balancesVisible(ctx))) return null;
-    return round2((await balanceLoader(ctx).load(workerPolicy.id)).hoursBalance);
+    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    return balance && round2(balance.hoursBalance);
   }
 
   @FieldResolver(() => Float, { nullable: true, description: "hoursBalance less the hours of pending requests" })
   async availableBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
-    if (!(await balancesVisible(ctx))) return null;
-    return round2(availableOf(await balanceLoader(ctx).load(workerPolicy.id)));
+    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    return balance && round2(availableOf(balance));
   }
 }
 

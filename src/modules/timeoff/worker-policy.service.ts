@@ -1,6 +1,6 @@
 import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
-import { Actor, ownRecordsOnly } from "../../auth/actor";
+import { Actor, can, ownRecordsOnly } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { Page, PageArgs, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
@@ -136,6 +136,21 @@ export class WorkerPolicyService {
     return found.map((r) => ({ hoursBalance: Number(r?.balance ?? 0), pendingHours: Number(r?.pending ?? 0) }));
   }
 
+  /**
+   * Whether `actor` sees balances: whoever reads everyone's time off does; a worker only where the
+   * organization shows balances to workers.
+   */
+  async showsBalancesTo(actor: Actor): Promise<boolean> {
+    if (can(actor, "timeoff:read")) return true;
+    return (await this.settings.of(actor.organizationId)).workersSeeBalances;
+  }
+
+  /** Balances as `balances` has them, or null for each where the organization hides balances from `actor`. */
+  async visibleBalances(actor: Actor, workerPolicyIds: readonly string[]): Promise<(Balance | null)[]> {
+    if (!(await this.showsBalancesTo(actor))) return workerPolicyIds.map(() => null);
+    return this.balances(this.deps.db.manager, actor.organizationId, workerPolicyIds);
+  }
+
   async balance(manager: EntityManager, workerPolicy: WorkerPolicy): Promise<Balance> {
     const [balance] = await this.balances(manager, workerPolicy.organizationId, [workerPolicy.id]);
     return balance;
@@ -189,7 +204,7 @@ export class WorkerPolicyService {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const workerPolicy = await this.records.get(actor, workerPolicyId);
     if (own && workerPolicy.workerId !== own) throw notFound("Worker policy");
-    if (own && !(await this.settings.of(actor.organizationId)).workersSeeBalances) throw forbidden("This organization does not show balances to workers");
+    if (!(await this.showsBalancesTo(actor))) throw forbidden("This organization does not show balances to workers");
     const query = this.deps.db
       .getRepository(LedgerEntry)
       .createQueryBuilder("r")
