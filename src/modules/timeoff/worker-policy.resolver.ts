@@ -1,7 +1,7 @@
-import { Arg, Args, ArgsType, Ctx, Field, Float, ID, Mutation, ObjectType, Query, Resolver, Root, FieldResolver, Int } from "type-graphql";
+import { Arg, Args, Ctx, Float, ID, Mutation, Query, Resolver, Root, FieldResolver } from "type-graphql";
 import { actorOf, Requires } from "../../graphql/authorization";
 import { round2 } from "../../common/entity-columns";
-import { Connection, Page, PageArgs } from "../../common/pagination";
+import { Page, PageArgs } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
 import { StaffMember } from "../staff/staff-member.entity";
 import { staffLoader } from "../staff/staff.loaders";
@@ -9,30 +9,8 @@ import { TimeOffPolicy } from "./policy.entity";
 import { balanceLoader, policyLoader } from "./timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
-
-@ObjectType()
-class WorkerPolicyConnection extends Connection(WorkerPolicy) {}
-
-@ObjectType()
-class LedgerConnection extends Connection(LedgerEntry) {}
-
-@ObjectType()
-class AccrualSummaryView {
-  @Field(() => Int)
-  workerPolicies: number;
-
-  @Field(() => Int, { description: "Ledger rows added (0 when everything due was there already)" })
-  entries: number;
-}
-
-@ArgsType()
-class WorkerPolicyFilterArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
-  policyId?: string;
-
-  @Field(() => ID, { nullable: true })
-  workerId?: string;
-}
+import { WorkerPolicyFilterArgs } from "./worker-policy.inputs";
+import { AccrualSummaryView, LedgerConnection, WorkerPolicyConnection } from "./worker-policy.types";
 
 @Resolver(() => WorkerPolicy)
 export class WorkerPolicyResolver {
