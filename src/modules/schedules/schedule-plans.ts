@@ -1,6 +1,7 @@
 import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
+import { requireInOrganization } from "../../common/tenant-records";
 import { formatLocal, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField } from "../../errors/app-error";
@@ -29,25 +30,16 @@ export interface ShiftPlan {
   breaks: BreakPlan[];
 }
 
-async function requireRow(manager: EntityManager, sql: string, params: unknown[], field: string, message: string): Promise<void> {
-  const value = params[1];
-  const rows = isUuid(value) ? await manager.query(sql, params) : [];
-  if (!rows.length) throw invalidField(field, message);
-}
-
 /** An active staff member of the organization, for a new or re-assigned entry. */
-export function requireActiveWorker(manager: EntityManager, organizationId: string, workerId: string): Promise<void> {
-  return requireRow(
-    manager,
-    "SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND active AND deleted_at IS NULL",
-    [organizationId, workerId],
-    "workerId",
-    "workerId does not name an active staff member of this organization",
-  );
+async function requireActiveWorker(manager: EntityManager, organizationId: string, workerId: string): Promise<void> {
+  await requireInOrganization(manager, "staff_members", organizationId, [workerId], "workerId", {
+    where: "active AND deleted_at IS NULL",
+    message: () => "workerId does not name an active staff member of this organization",
+  });
 }
 
-export function requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<void> {
-  return requireRow(manager, "SELECT 1 FROM roles WHERE organization_id = $1 AND id = $2", [organizationId, roleId], "roleId", "roleId does not name a role of this organization");
+export async function requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<void> {
+  await requireInOrganization(manager, "roles", organizationId, [roleId], "roleId", { message: () => "roleId does not name a role of this organization" });
 }
 
 /**

@@ -6,7 +6,7 @@ import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { ShiftService } from "../timesheets/shift.service";
-import { BreakRow, presentShift, SHIFT_SELECT, ShiftRow } from "../timesheets/shift.store";
+import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
 import { Shift } from "../timesheets/shift.types";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
@@ -75,7 +75,7 @@ export class TimeClockService {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
       if (open.openBreak) await this.closeBreak(manager, open.openBreak, at);
-      await manager.query("UPDATE shifts SET end_time = $2, active = false, updated_at = now() WHERE id = $1", [open.row.id, at]);
+      await endShift(manager, open.row.id, at);
     });
   }
 
@@ -97,7 +97,7 @@ export class TimeClockService {
 
   private async closeBreak(manager: EntityManager, open: BreakRow, at: Date): Promise<void> {
     if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
-    await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [open.id, at]);
+    await endBreak(manager, open.id, at);
   }
 
   /** The worker acted on: given, or the token's own staff member; a worker acts only on themself. */
@@ -129,11 +129,7 @@ export class TimeClockService {
   }
 
   private async openShift(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<OpenShift | undefined> {
-    const rows: ShiftRow[] = await manager.query(
-      `${SHIFT_SELECT} WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.end_time IS NULL AND s.deleted_at IS NULL${lock ? " FOR UPDATE OF s" : ""}`,
-      [organizationId, workerId],
-    );
-    if (!rows.length) return undefined;
-    return { row: rows[0], openBreak: rows[0].breaks.find((b) => b.end_ms === null) };
+    const row = await selectOpenShift(manager, organizationId, workerId, lock);
+    return row && { row, openBreak: row.breaks.find((b) => b.end_ms === null) };
   }
 }

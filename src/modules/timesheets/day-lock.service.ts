@@ -3,7 +3,7 @@ import { parseDate } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { DayLockInput } from "./shift.inputs";
-import { guardDays } from "./shift.store";
+import { guardDays, lockDay, unlockDay } from "./shift.store";
 import { ShiftService } from "./shift.service";
 import { DayLock } from "./shift.types";
 
@@ -29,12 +29,9 @@ export class DayLockService {
       const { locationId } = await this.shifts.place(manager, org, input.locationId);
       await guardDays(manager, org, locationId, [date], "exclusive");
       if (locked) {
-        await manager.query(
-          "INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-          [org, locationId, date, actor.staffId],
-        );
+        await lockDay(manager, org, locationId, date, actor.staffId);
       } else {
-        await manager.query("DELETE FROM locked_days WHERE organization_id = $1 AND location_id = $2 AND day = $3", [org, locationId, date]);
+        await unlockDay(manager, org, locationId, date);
       }
       return { locationId, date, locked };
     });

@@ -1,17 +1,39 @@
 import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
+import { requireInOrganization } from "../../common/tenant-records";
 import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
-import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField, notFound } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
-import { BreakType } from "../breaks/break-type.entity";
+import type { BreakType } from "../breaks/break-type.entity";
 import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
-import { guardDays, lockedAmong, presentShift, presentShifts, selectListedShifts, selectShift, selectShifts, ShiftFilter, ShiftRow } from "./shift.store";
+import {
+  closeRunningBreak,
+  deleteBreaks,
+  guardDays,
+  insertBreaks,
+  insertShift,
+  lockedAmong,
+  NewBreak,
+  presentShift,
+  presentShifts,
+  selectBreakTypes,
+  selectDefaultWage,
+  selectListedShifts,
+  selectLocation,
+  selectLockedDays,
+  selectOverlappingShift,
+  selectShift,
+  selectShifts,
+  ShiftFilter,
+  ShiftRow,
+  softDeleteShifts,
+  updateShift,
+} from "./shift.store";
 import { DeletedShifts, Shift, ShiftList } from "./shift.types";
 
 describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
@@ -19,18 +41,6 @@ describeConstraint("ck_shifts_end_after_start", "endTime must be after startTime
 describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it starts");
 
 export const SHIFT_LOCKED = "SHIFT_LOCKED";
-
-/** A break ready to be stored: times read, type defaults applied, checked against its shift. */
-export interface NewBreak {
-  breakTypeId: string | null;
-  start: Date;
-  end: Date | null;
-  paid: boolean;
-  name: string;
-  mandatory: boolean;
-  frequencyMinutes: number;
-  durationMinutes: number;
-}
 
 interface ShiftPlace {
   locationId: string;
@@ -50,11 +60,7 @@ export class ShiftService {
     const manager = this.deps.db.manager;
     const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: employeeId ? [employeeId] : undefined });
     const shifts = presentShifts(rows, this.deps.clock.now());
-    const lockedDays: { day: string }[] = await manager.query(
-      `SELECT DISTINCT day::text AS day FROM locked_days
-       WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::uuid IS NULL OR location_id = $4::uuid) ORDER BY 1`,
-      [actor.organizationId, range.start, range.end, locationId ?? null],
-    );
+    const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);
     const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
     for (const s of shifts) {
       totals.duration += s.duration;
@@ -62,7 +68,7 @@ export class ShiftService {
       totals.totalUnpaidBreaks += s.totalUnpaidBreaks;
       totals.payableDuration += s.payableDuration;
     }
-    return { shifts, lockedDays: lockedDays.map((r) => r.day), totals };
+    return { shifts, lockedDays, totals };
   }
 
   /** Shifts of many staff members in a range of days, for loaders. */
@@ -120,18 +126,13 @@ export class ShiftService {
       attempt = { employeeId: row.employee_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
       const breaks = input.breaks && (await this.resolveBreaks(manager, org, place, input.breaks, start, end));
-      await manager.query(
-        `UPDATE shifts SET start_time = $3, end_time = $4, role_id = $5, hourly_wage = COALESCE($6, hourly_wage),
-                active = active AND $4::timestamptz IS NULL, updated_at = now()
-         WHERE organization_id = $1 AND id = $2`,
-        [org, shiftId, start, end, roleId, input.hourlyWage ?? null],
-      );
+      await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
       if (breaks) {
-        await manager.query("DELETE FROM shift_breaks WHERE organization_id = $1 AND shift_id = $2", [org, shiftId]);
-        await this.insertBreaks(manager, org, shiftId, breaks);
+        await deleteBreaks(manager, org, shiftId);
+        await insertBreaks(manager, org, shiftId, breaks);
       } else if (end) {
         // A shift closed by hand closes its running break with it.
-        await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [org, shiftId, end]);
+        await closeRunningBreak(manager, org, shiftId, end);
       }
     }).catch(async (error: unknown) => {
       throw await this.shiftInTheWay(error, org, attempt);
@@ -147,7 +148,7 @@ export class ShiftService {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
       await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time]);
-      await manager.query("UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [org, shiftId, this.deps.clock.now()]);
+      await softDeleteShifts(manager, org, [shiftId], this.deps.clock.now());
       return true;
     });
   }
@@ -159,9 +160,7 @@ export class ShiftService {
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
       // A location of another organization is as unknown as one that does not exist.
-      if (location && !(await manager.query("SELECT 1 FROM locations WHERE organization_id = $1 AND id = $2", [org, location])).length) {
-        throw notFound("Location");
-      }
+      if (location && !(await selectLocation(manager, org, location))) throw notFound("Location");
       const rows = await selectShifts(manager, { organizationId: org, startDate: day, endDate: day, locationId: location });
       const byLocation = new Map<string, ShiftRow[]>();
       for (const r of rows) byLocation.set(r.location_id, [...(byLocation.get(r.location_id) ?? []), r]);
@@ -170,11 +169,7 @@ export class ShiftService {
       }
       const ids = rows.map((r) => r.id);
       if (!ids.length) return { deleted: 0 };
-      const deleted = await updateReturning<{ id: string }>(
-        manager,
-        "UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id",
-        [org, ids, this.deps.clock.now()],
-      );
+      const deleted = await softDeleteShifts(manager, org, ids, this.deps.clock.now());
       return { deleted: deleted.length };
     });
   }
@@ -183,37 +178,24 @@ export class ShiftService {
 
   /** The location a shift is at, with its time zone; an unknown one is a 400 on `field`. */
   async place(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ShiftPlace> {
-    const rows: { id: string; timezone: string }[] = isUuid(locationId)
-      ? await manager.query("SELECT id, timezone FROM locations WHERE organization_id = $1 AND id = $2", [organizationId, locationId])
-      : [];
-    if (!rows.length) throw invalidField(field, `Unknown location ${locationId}`);
-    return { locationId: rows[0].id, timezone: rows[0].timezone };
+    const location = isUuid(locationId) ? await selectLocation(manager, organizationId, locationId) : undefined;
+    if (!location) throw invalidField(field, `Unknown location ${locationId}`);
+    return location;
   }
 
   async requireEmployee(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
-    const rows: { id: string }[] = isUuid(staffId)
-      ? await manager.query("SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [organizationId, staffId])
-      : [];
-    if (!rows.length) throw invalidField(field, `Unknown staff member ${staffId}`);
-    return rows[0].id;
+    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [staffId], field, { where: "deleted_at IS NULL", message: () => `Unknown staff member ${staffId}` });
+    return id;
   }
 
   async requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<string> {
-    const rows: { id: string }[] = isUuid(roleId) ? await manager.query("SELECT id FROM roles WHERE organization_id = $1 AND id = $2", [organizationId, roleId]) : [];
-    if (!rows.length) throw invalidField("roleId", `Unknown role ${roleId}`);
-    return rows[0].id;
+    const [id] = await requireInOrganization(manager, "roles", organizationId, [roleId], "roleId", { message: () => `Unknown role ${roleId}` });
+    return id;
   }
 
   /** The staff member's wage for the role, else the role's wage, else the staff member's own default. */
-  async defaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
-    const rows: { wage: string | null }[] = await manager.query(
-      `SELECT COALESCE(
-         (SELECT hourly_wage FROM staff_roles WHERE organization_id = $1 AND staff_id = $2 AND role_id = $3),
-         (SELECT hourly_wage FROM roles WHERE organization_id = $1 AND id = $3),
-         (SELECT hourly_wage FROM staff_members WHERE organization_id = $1 AND id = $2)) AS wage`,
-      [organizationId, staffId, roleId],
-    );
-    return rows[0]?.wage ?? "0";
+  defaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
+    return selectDefaultWage(manager, organizationId, staffId, roleId);
   }
 
   /** Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against locking until commit. */
@@ -232,13 +214,7 @@ export class ShiftService {
     const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
     const cause = e.driverError ?? e;
     if (!attempt || cause.code !== "23P01" || cause.constraint !== "ex_shifts_no_overlap") return error;
-    const [other]: { id: string; start_time: Date | string; end_time: Date | string | null }[] = await this.deps.db.query(
-      `SELECT id, start_time, end_time FROM shifts
-       WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
-         AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
-       ORDER BY start_time LIMIT 1`,
-      [org, attempt.employeeId, attempt.start, attempt.end, attempt.shiftId ?? null],
-    );
+    const other = await selectOverlappingShift(this.deps.db.manager, org, attempt);
     if (!other) return error;
     const from = new Date(other.start_time).toISOString();
     const to = other.end_time === null ? "still open" : new Date(other.end_time).toISOString();
@@ -257,33 +233,13 @@ export class ShiftService {
     shift: { employeeId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
     breaks: NewBreak[],
   ): Promise<string> {
-    const rows: { id: string }[] = await manager.query(
-      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage, active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $6::timestamptz IS NULL) RETURNING id`,
-      [organizationId, shift.employeeId, shift.locationId, shift.roleId, shift.start, shift.end, shift.wage],
-    );
-    await this.insertBreaks(manager, organizationId, rows[0].id, breaks);
-    return rows[0].id;
+    const id = await insertShift(manager, organizationId, shift);
+    await insertBreaks(manager, organizationId, id, breaks);
+    return id;
   }
 
-  async insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
-    if (!breaks.length) return;
-    await manager.query(
-      `INSERT INTO shift_breaks (organization_id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes)
-       SELECT $1, $2, * FROM unnest($3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::boolean[], $7::text[], $8::boolean[], $9::int[], $10::int[])`,
-      [
-        organizationId,
-        shiftId,
-        breaks.map((b) => b.breakTypeId),
-        breaks.map((b) => b.start),
-        breaks.map((b) => b.end),
-        breaks.map((b) => b.paid),
-        breaks.map((b) => b.name),
-        breaks.map((b) => b.mandatory),
-        breaks.map((b) => b.frequencyMinutes),
-        breaks.map((b) => b.durationMinutes),
-      ],
-    );
+  insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
+    return insertBreaks(manager, organizationId, shiftId, breaks);
   }
 
   /** A break type of the location that is not deleted; `field` names the input in the 400. */
@@ -291,11 +247,7 @@ export class ShiftService {
     const wanted = [...new Set(ids)];
     const bad = wanted.findIndex((id) => !isUuid(id));
     if (bad >= 0) throw invalidField(field(ids.indexOf(wanted[bad])), `Unknown break type ${wanted[bad]}`);
-    const types = wanted.length
-      ? await manager.getRepository(BreakType).createQueryBuilder("b")
-          .where("b.organization_id = :org AND b.location_id = :loc AND b.id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, loc: locationId, ids: wanted })
-          .getMany()
-      : [];
+    const types = await selectBreakTypes(manager, organizationId, locationId, wanted);
     const byId = new Map(types.map((t) => [t.id, t]));
     const missing = ids.findIndex((id) => !byId.has(id.toLowerCase()));
     if (missing >= 0) throw invalidField(field(missing), `Break type ${ids[missing]} is not a break type of this shift's location`);
