@@ -1,6 +1,6 @@
 import { TestService } from "../support/harness";
 import { fileTimeOff } from "../support/time-off";
-import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 /**
  * A week of an Oregon restaurant (America/New_York clock of the fixture location, preset US_OR
@@ -11,7 +11,7 @@ import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
  */
 describe("the compliance check of a planned week", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   let ann: { id: string };
   let bob: { id: string };
   const entries: Record<string, string> = {};
@@ -22,7 +22,7 @@ describe("the compliance check of a planned week", () => {
 
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-06T17:00:00.000Z" });
-    w = await scheduleWorld(t, "Oregon Diner");
+    w = await scheduleWorkplace(t, "Oregon Diner");
     ann = await w.worker();
     bob = await w.worker();
     const api = t.as(w.manager);

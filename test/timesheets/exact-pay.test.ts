@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { workplace, Workplace } from "./fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 /** Cents of `numerator / denominator` rounded half away from zero, in integers. */
 const roundedCents = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator);
