@@ -8,7 +8,7 @@ describe("time-off accruals", () => {
   beforeAll(async () => (t = await TestService.start({ now: "2026-01-01T17:00:00.000Z", env: { TOKEN_TTL_SECONDS: String(5 * 365 * 86400) } })));
   afterAll(() => t.stop());
   const accrue = (organizationId: string, until?: string) => t.runtime.services.timeOffAccruals.accrue(organizationId, until);
-  /** A policy for the world's worker alone, activated at the clock's time. */
+  /** A policy for the workplace's worker alone, activated at the clock's time. */
   const policyFor = (w: TimeOffWorkplace, fields: Record<string, unknown>) =>
     activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } }, ...fields });
 

@@ -39,12 +39,12 @@ export class TimeClockService {
     const id = await inTransaction(this.deps.db, async (manager) => {
       await this.requireWorker(manager, org, worker, true);
       if (await this.openShift(manager, org, worker, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
-      const place = await this.shifts.place(manager, org, input.locationId);
+      const location = await this.shifts.zonedLocation(manager, org, input.locationId);
       const roleId = await this.shifts.requireRole(manager, org, input.roleId);
-      const at = this.when(actor, input.time, place.timezone);
-      await this.shifts.assertUnlocked(manager, org, place, [at]);
+      const at = this.when(actor, input.time, location.timezone);
+      await this.shifts.assertUnlocked(manager, org, location, [at]);
       const wage = await this.shifts.defaultWage(manager, org, worker, roleId);
-      return this.shifts.insertShift(manager, org, { employeeId: worker, locationId: place.locationId, roleId, start: at, end: null, wage }, []);
+      return this.shifts.insertShift(manager, org, { employeeId: worker, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
     });
     return this.shifts.get(actor, id);
   }
@@ -87,9 +87,9 @@ export class TimeClockService {
       await this.requireWorker(manager, org, worker, true);
       const open = await this.openShift(manager, org, worker, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
-      const place = { locationId: open.row.location_id, timezone: open.row.timezone };
-      await this.shifts.assertUnlocked(manager, org, place, [open.row.start_time]);
-      await change(manager, open, this.when(actor, input.time, place.timezone));
+      const location = { locationId: open.row.location_id, timezone: open.row.timezone };
+      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time]);
+      await change(manager, open, this.when(actor, input.time, location.timezone));
       return open.row.id;
     });
     return this.shifts.get(actor, id);

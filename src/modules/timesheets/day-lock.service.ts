@@ -26,7 +26,7 @@ export class DayLockService {
     const date = parseDate(input.date, "date");
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
-      const { locationId } = await this.shifts.place(manager, org, input.locationId);
+      const { locationId } = await this.shifts.zonedLocation(manager, org, input.locationId);
       await guardDays(manager, org, locationId, [date], "exclusive");
       if (locked) {
         await lockDay(manager, org, locationId, date, actor.staffId);

@@ -42,7 +42,8 @@ describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it
 
 export const SHIFT_LOCKED = "SHIFT_LOCKED";
 
-interface ShiftPlace {
+/** A location as a shift needs it: its id and its time zone. */
+interface ZonedLocation {
   locationId: string;
   timezone: string;
 }
@@ -93,17 +94,17 @@ export class ShiftService {
     const org = actor.organizationId;
     let attempt: ShiftTime | undefined;
     const id = await inTransaction(this.deps.db, async (manager) => {
-      const place = await this.place(manager, org, input.locationId);
+      const location = await this.zonedLocation(manager, org, input.locationId);
       const employeeId = await this.requireEmployee(manager, org, input.employeeId, "employeeId");
       const roleId = await this.requireRole(manager, org, input.roleId);
-      const start = parseTimestamp(input.startTime, place.timezone, "startTime");
-      const end = input.endTime == null ? null : parseTimestamp(input.endTime, place.timezone, "endTime");
+      const start = parseTimestamp(input.startTime, location.timezone, "startTime");
+      const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
-      await this.assertUnlocked(manager, org, place, [start]);
-      const breaks = await this.resolveBreaks(manager, org, place, input.breaks ?? [], start, end);
+      await this.assertUnlocked(manager, org, location, [start]);
+      const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
       const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, employeeId, roleId));
       attempt = { employeeId, start, end };
-      return this.insertShift(manager, org, { employeeId, locationId: place.locationId, roleId, start, end, wage }, breaks);
+      return this.insertShift(manager, org, { employeeId, locationId: location.locationId, roleId, start, end, wage }, breaks);
     }).catch(async (error: unknown) => {
       throw await this.shiftInTheWay(error, org, attempt);
     });
@@ -118,14 +119,14 @@ export class ShiftService {
     await inTransaction(this.deps.db, async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
-      const place = { locationId: row.location_id, timezone: row.timezone };
-      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, place.timezone, "startTime");
-      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, place.timezone, "endTime");
+      const location = { locationId: row.location_id, timezone: row.timezone };
+      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
+      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
-      await this.assertUnlocked(manager, org, place, [row.start_time, start]);
+      await this.assertUnlocked(manager, org, location, [row.start_time, start]);
       attempt = { employeeId: row.employee_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
-      const breaks = input.breaks && (await this.resolveBreaks(manager, org, place, input.breaks, start, end));
+      const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
       await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
       if (breaks) {
         await deleteBreaks(manager, org, shiftId);
@@ -177,7 +178,7 @@ export class ShiftService {
   // --- building blocks shared with the time clock ---
 
   /** The location a shift is at, with its time zone; an unknown one is a 400 on `field`. */
-  async place(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ShiftPlace> {
+  async zonedLocation(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ZonedLocation> {
     const location = isUuid(locationId) ? await selectLocation(manager, organizationId, locationId) : undefined;
     if (!location) throw invalidField(field, `Unknown location ${locationId}`);
     return location;
@@ -199,10 +200,10 @@ export class ShiftService {
   }
 
   /** Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against locking until commit. */
-  async assertUnlocked(manager: EntityManager, organizationId: string, place: ShiftPlace, instants: Date[]): Promise<void> {
-    const days = instants.map((t) => localDate(t, place.timezone));
-    await guardDays(manager, organizationId, place.locationId, days, "shared");
-    const locked = await lockedAmong(manager, organizationId, place.locationId, days);
+  async assertUnlocked(manager: EntityManager, organizationId: string, location: ZonedLocation, instants: Date[]): Promise<void> {
+    const days = instants.map((t) => localDate(t, location.timezone));
+    await guardDays(manager, organizationId, location.locationId, days, "shared");
+    const locked = await lockedAmong(manager, organizationId, location.locationId, days);
     if (locked.length) throw conflict(`The shift's day ${locked[0]} is locked for payroll; unlock it first`, SHIFT_LOCKED);
   }
 
@@ -258,14 +259,14 @@ export class ShiftService {
    * Reads and checks the breaks of a shift: each inside the shift, none overlapping another, only
    * the last one of an open shift may still be running; a break type fills what is not given.
    */
-  async resolveBreaks(manager: EntityManager, organizationId: string, place: ShiftPlace, inputs: ShiftBreakInput[], shiftStart: Date, shiftEnd: Date | null): Promise<NewBreak[]> {
+  async resolveBreaks(manager: EntityManager, organizationId: string, location: ZonedLocation, inputs: ShiftBreakInput[], shiftStart: Date, shiftEnd: Date | null): Promise<NewBreak[]> {
     const typed = inputs.map((b, i) => ({ b, i })).filter(({ b }) => b.typeId != null);
-    const types = await this.breakTypesOf(manager, organizationId, place.locationId, typed.map(({ b }) => b.typeId!), (k) => `breaks.${typed[k].i}.typeId`);
+    const types = await this.breakTypesOf(manager, organizationId, location.locationId, typed.map(({ b }) => b.typeId!), (k) => `breaks.${typed[k].i}.typeId`);
     const breaks = inputs.map((b, i): NewBreak => {
       const field = (name: string) => `breaks.${i}.${name}`;
       const type = b.typeId != null ? types.get(b.typeId.toLowerCase()) : undefined;
-      const start = parseTimestamp(b.startTime, place.timezone, field("startTime"));
-      const end = b.endTime == null ? null : parseTimestamp(b.endTime, place.timezone, field("endTime"));
+      const start = parseTimestamp(b.startTime, location.timezone, field("startTime"));
+      const end = b.endTime == null ? null : parseTimestamp(b.endTime, location.timezone, field("endTime"));
       if (end === null && shiftEnd !== null) throw invalidField(field("endTime"), "A break of a closed shift needs an endTime");
       if (end !== null && end <= start) throw invalidField(field("endTime"), "A break must end after it starts");
       if (start < shiftStart || (shiftEnd !== null && (end ?? start) > shiftEnd)) throw invalidField(field("startTime"), "A break must lie inside its shift");
