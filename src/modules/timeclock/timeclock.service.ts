@@ -16,35 +16,35 @@ interface OpenShift {
 }
 
 /**
- * The time clock. Every action locks the worker's staff row first, so a worker's clock actions
+ * The time clock. Every action locks the staff member's row first, so a worker's clock actions
  * run one after another even across processes: a double clock-in is always ALREADY_CLOCKED_IN.
  */
 export class TimeClockService {
   constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
 
-  async state(actor: Actor, workerId?: string): Promise<ShiftState> {
-    const worker = this.workerOf(actor, workerId);
+  async state(actor: Actor, requested?: string): Promise<ShiftState> {
+    const staffId = this.staffMemberOf(actor, requested);
     const manager = this.deps.db.manager;
-    await this.requireWorker(manager, actor.organizationId, worker, false);
-    const open = await this.openShift(manager, actor.organizationId, worker, false);
-    if (!open) return { workerId: worker, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
+    await this.requireStaffMember(manager, actor.organizationId, staffId, false);
+    const open = await this.openShift(manager, actor.organizationId, staffId, false);
+    if (!open) return { workerId: staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
     const shift = presentShift(open.row, this.deps.clock.now().getTime());
     const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
-    return { workerId: worker, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
+    return { workerId: staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
   async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {
-    const worker = this.workerOf(actor, input.workerId);
+    const staffId = this.staffMemberOf(actor, input.workerId);
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
-      await this.requireWorker(manager, org, worker, true);
-      if (await this.openShift(manager, org, worker, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
+      await this.requireStaffMember(manager, org, staffId, true);
+      if (await this.openShift(manager, org, staffId, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
       const location = await this.shifts.zonedLocation(manager, org, input.locationId);
       const roleId = await this.shifts.requireRole(manager, org, input.roleId);
       const at = this.when(actor, input.time, location.timezone);
       await this.shifts.assertUnlocked(manager, org, location, [at]);
-      const wage = await this.shifts.defaultWage(manager, org, worker, roleId);
-      return this.shifts.insertShift(manager, org, { employeeId: worker, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
+      const wage = await this.shifts.defaultWage(manager, org, staffId, roleId);
+      return this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
     });
     return this.shifts.get(actor, id);
   }
@@ -81,11 +81,11 @@ export class TimeClockService {
 
   /** Runs a change on the worker's open shift (NOT_CLOCKED_IN without one), then answers the shift. */
   private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
-    const worker = this.workerOf(actor, input.workerId);
+    const staffId = this.staffMemberOf(actor, input.workerId);
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
-      await this.requireWorker(manager, org, worker, true);
-      const open = await this.openShift(manager, org, worker, true);
+      await this.requireStaffMember(manager, org, staffId, true);
+      const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
       await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time]);
@@ -100,9 +100,9 @@ export class TimeClockService {
     await endBreak(manager, open.id, at);
   }
 
-  /** The worker acted on: given, or the token's own staff member; a worker acts only on themself. */
-  private workerOf(actor: Actor, workerId: string | undefined | null): string {
-    const id = workerId ?? actor.staffId;
+  /** The staff member acted on: given, or the token's own; a worker acts only on themself. */
+  private staffMemberOf(actor: Actor, requested: string | undefined | null): string {
+    const id = requested ?? actor.staffId;
     if (!id) throw invalidField("workerId", "workerId is required for a token that does not act as a staff member");
     if (!isUuid(id)) throw notFound("Staff member");
     requireSelfOr(actor, "timeclock:manage", "timeclock:self", id.toLowerCase());
@@ -119,17 +119,17 @@ export class TimeClockService {
     return at;
   }
 
-  /** Checks the worker exists in the organization; `lock` serializes their clock actions. */
-  private async requireWorker(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<void> {
+  /** Checks the staff member exists in the organization; `lock` serializes their clock actions. */
+  private async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<void> {
     const rows: unknown[] = await manager.query(
       `SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? " FOR NO KEY UPDATE" : ""}`,
-      [organizationId, workerId],
+      [organizationId, staffId],
     );
     if (!rows.length) throw notFound("Staff member");
   }
 
-  private async openShift(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<OpenShift | undefined> {
-    const row = await selectOpenShift(manager, organizationId, workerId, lock);
+  private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {
+    const row = await selectOpenShift(manager, organizationId, staffId, lock);
     return row && { row, openBreak: row.breaks.find((b) => b.end_ms === null) };
   }
 }

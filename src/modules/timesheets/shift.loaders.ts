@@ -4,4 +4,4 @@ import { Shift } from "./shift.types";
 
 /** Shifts of staff members in one range of days; one loader (one query) per distinct range. */
 export const staffShiftsLoader = (ctx: RequestContext, startDate: string, endDate: string) =>
-  requestLoader<string, Shift[]>(`staffShifts:${startDate}:${endDate}`, (services, actor, ids) => services.shifts.ofEmployees(actor, ids, startDate, endDate))(ctx);
+  requestLoader<string, Shift[]>(`staffShifts:${startDate}:${endDate}`, (services, actor, ids) => services.shifts.ofStaff(actor, ids, startDate, endDate))(ctx);

@@ -57,9 +57,9 @@ export class ShiftService {
   async list(actor: Actor, args: ShiftListArgs): Promise<ShiftList> {
     const range = parseDateRange(args.startDate, args.endDate);
     const locationId = args.locationId === undefined ? undefined : filterId(args.locationId, "locationId");
-    const employeeId = this.employeeScope(actor, args.employeeId);
+    const staffId = this.staffScope(actor, args.employeeId);
     const manager = this.deps.db.manager;
-    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: employeeId ? [employeeId] : undefined });
+    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: staffId ? [staffId] : undefined });
     const shifts = presentShifts(rows, this.deps.clock.now());
     const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);
     const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
@@ -73,13 +73,13 @@ export class ShiftService {
   }
 
   /** Shifts of many staff members in a range of days, for loaders. */
-  async ofEmployees(actor: Actor, employeeIds: readonly string[], startDate: string, endDate: string): Promise<Shift[][]> {
+  async ofStaff(actor: Actor, staffIds: readonly string[], startDate: string, endDate: string): Promise<Shift[][]> {
     const range = parseDateRange(startDate, endDate);
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
-    const allowed = only === null ? employeeIds : employeeIds.filter((id) => id === only);
+    const allowed = only === null ? staffIds : staffIds.filter((id) => id === only);
     const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, employeeIds: allowed };
     const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter), this.deps.clock.now());
-    return groupByKeys(employeeIds, shifts, (s) => s.employeeId);
+    return groupByKeys(staffIds, shifts, (s) => s.employeeId);
   }
 
   /** One shift; a worker reading another's shift is told it does not exist. */
@@ -95,16 +95,16 @@ export class ShiftService {
     let attempt: ShiftTime | undefined;
     const id = await inTransaction(this.deps.db, async (manager) => {
       const location = await this.zonedLocation(manager, org, input.locationId);
-      const employeeId = await this.requireEmployee(manager, org, input.employeeId, "employeeId");
+      const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
       const roleId = await this.requireRole(manager, org, input.roleId);
       const start = parseTimestamp(input.startTime, location.timezone, "startTime");
       const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
       await this.assertUnlocked(manager, org, location, [start]);
       const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
-      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, employeeId, roleId));
-      attempt = { employeeId, start, end };
-      return this.insertShift(manager, org, { employeeId, locationId: location.locationId, roleId, start, end, wage }, breaks);
+      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
+      attempt = { staffId, start, end };
+      return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
     }).catch(async (error: unknown) => {
       throw await this.shiftInTheWay(error, org, attempt);
     });
@@ -124,7 +124,7 @@ export class ShiftService {
       const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
       await this.assertUnlocked(manager, org, location, [row.start_time, start]);
-      attempt = { employeeId: row.employee_id, start, end, shiftId };
+      attempt = { staffId: row.employee_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
       const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
       await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
@@ -184,7 +184,7 @@ export class ShiftService {
     return location;
   }
 
-  async requireEmployee(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
+  async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
     const [id] = await requireInOrganization(manager, "staff_members", organizationId, [staffId], field, { where: "deleted_at IS NULL", message: () => `Unknown staff member ${staffId}` });
     return id;
   }
@@ -231,7 +231,7 @@ export class ShiftService {
   async insertShift(
     manager: EntityManager,
     organizationId: string,
-    shift: { employeeId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
+    shift: { staffId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
     breaks: NewBreak[],
   ): Promise<string> {
     const id = await insertShift(manager, organizationId, shift);
@@ -293,10 +293,10 @@ export class ShiftService {
   }
 
   /** The employee a list is narrowed to: a worker sees only their own shifts. */
-  private employeeScope(actor: Actor, employeeId: string | undefined): string | undefined {
+  private staffScope(actor: Actor, staffId: string | undefined): string | undefined {
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
-    if (employeeId === undefined) return only ?? undefined;
-    const id = filterId(employeeId, "employeeId");
+    if (staffId === undefined) return only ?? undefined;
+    const id = filterId(staffId, "employeeId");
     requireSelfOr(actor, "timesheets:read", "timesheets:self", id);
     return id;
   }
@@ -304,7 +304,7 @@ export class ShiftService {
 
 /** Where a shift is being put: the times a refused overlap is about. */
 interface ShiftTime {
-  employeeId: string;
+  staffId: string;
   start: Date;
   end: Date | null;
   shiftId?: string;

@@ -227,14 +227,14 @@ export async function selectDefaultWage(manager: EntityManager, organizationId: 
 export async function selectOverlappingShift(
   manager: EntityManager,
   organizationId: string,
-  span: { employeeId: string; start: Date; end: Date | null; shiftId?: string },
+  span: { staffId: string; start: Date; end: Date | null; shiftId?: string },
 ): Promise<{ id: string; start_time: Date | string; end_time: Date | string | null } | undefined> {
   const [other] = await manager.query(
     `SELECT id, start_time, end_time FROM shifts
      WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
        AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
      ORDER BY start_time LIMIT 1`,
-    [organizationId, span.employeeId, span.start, span.end, span.shiftId ?? null],
+    [organizationId, span.staffId, span.start, span.end, span.shiftId ?? null],
   );
   return other;
 }
@@ -242,12 +242,12 @@ export async function selectOverlappingShift(
 export async function insertShift(
   manager: EntityManager,
   organizationId: string,
-  shift: { employeeId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
+  shift: { staffId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
 ): Promise<string> {
   const rows: { id: string }[] = await manager.query(
     `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage, active)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $6::timestamptz IS NULL) RETURNING id`,
-    [organizationId, shift.employeeId, shift.locationId, shift.roleId, shift.start, shift.end, shift.wage],
+    [organizationId, shift.staffId, shift.locationId, shift.roleId, shift.start, shift.end, shift.wage],
   );
   return rows[0].id;
 }
