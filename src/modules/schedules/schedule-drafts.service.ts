@@ -49,8 +49,8 @@ export class ScheduleDraftService {
       .createQueryBuilder("r")
       .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
     startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    const workerId = filterId(args.workerId, "workerId");
-    if (workerId) query.andWhere("r.worker_id = :worker", { worker: workerId });
+    const staffId = filterId(args.workerId, "workerId");
+    if (staffId) query.andWhere("r.worker_id = :worker", { worker: staffId });
     const roleId = filterId(args.roleId, "roleId");
     if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });

@@ -31,8 +31,8 @@ export interface ShiftPlan {
 }
 
 /** An active staff member of the organization, for a new or re-assigned entry. */
-async function requireActiveWorker(manager: EntityManager, organizationId: string, workerId: string): Promise<void> {
-  await requireInOrganization(manager, "staff_members", organizationId, [workerId], "workerId", {
+async function requireActiveStaffMember(manager: EntityManager, organizationId: string, staffId: string): Promise<void> {
+  await requireInOrganization(manager, "staff_members", organizationId, [staffId], "workerId", {
     where: "active AND deleted_at IS NULL",
     message: () => "workerId does not name an active staff member of this organization",
   });
@@ -97,9 +97,9 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
     if (value === undefined) throw invalidField(field, `${field} is required`);
     return value;
   };
-  const workerId = input.workerId ?? base?.workerId ?? required("workerId");
+  const staffId = input.workerId ?? base?.workerId ?? required("workerId");
   const roleId = input.roleId ?? base?.roleId ?? required("roleId");
-  if (input.workerId !== undefined) await requireActiveWorker(manager, org, workerId);
+  if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
   if (input.roleId !== undefined) await requireRole(manager, org, roleId);
   const startsAt = input.startTime !== undefined || !base ? parseTimestamp(required("startTime"), location.timezone, "startTime") : base.startsAt;
   const endsAt = input.endTime !== undefined || !base ? parseTimestamp(required("endTime"), location.timezone, "endTime") : base.endsAt;
@@ -108,7 +108,7 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
-  return { workerId: workerId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
+  return { workerId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
 }
 
 /** Replaces the planned breaks of an entry or a draft. */

@@ -60,15 +60,15 @@ export class ScheduleService {
 
   async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleEntry>> {
     const only = ownRecordsOnly(actor, "schedules:read", "schedules:self");
-    const workerId = filterId(args.workerId, "workerId");
-    if (only && workerId && workerId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
+    const staffId = filterId(args.workerId, "workerId");
+    if (only && staffId && staffId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
     const location = await this.locations.get(actor, args.locationId);
     const query = this.deps.db
       .getRepository(ScheduleEntry)
       .createQueryBuilder("r")
       .where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: actor.organizationId, loc: location.id });
     startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    if (only ?? workerId) query.andWhere("r.worker_id = :worker", { worker: only ?? workerId });
+    if (only ?? staffId) query.andWhere("r.worker_id = :worker", { worker: only ?? staffId });
     const roleId = filterId(args.roleId, "roleId");
     if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
