@@ -7,7 +7,8 @@ import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
-import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
+import { ScheduleBreak } from "./schedule.entity";
+import { BreakPlan, selectApprovedTimeOffOverlap, ShiftPlan } from "./schedule.store";
 import { PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
 
 describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
@@ -17,18 +18,6 @@ describeConstraint("fk_schedule_breaks_break_type", "A planned break names a bre
 /** The longest shift that can be planned. */
 export const MAX_PLANNED_MINUTES = 24 * 60;
 
-/** A planned break before it is stored. */
-export type BreakPlan = Pick<ScheduleBreak, "typeId" | "name" | "paid" | "durationMinutes" | "startsAt">;
-
-/** Everything a worker's planned shift consists of, validated. */
-export interface ShiftPlan {
-  workerId: string;
-  roleId: string;
-  startsAt: Date;
-  endsAt: Date;
-  note: string | null;
-  breaks: BreakPlan[];
-}
 
 /** An active staff member of the organization, for a new or re-assigned entry. */
 async function requireActiveStaffMember(manager: EntityManager, organizationId: string, staffId: string): Promise<void> {
@@ -111,65 +100,20 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   return { workerId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
 }
 
-/** Replaces the planned breaks of an entry or a draft. */
-export async function replaceBreaks(manager: EntityManager, organizationId: string, owner: { entryId: string } | { draftId: string }, breaks: BreakPlan[]): Promise<void> {
-  const repo = manager.getRepository(ScheduleBreak);
-  const key = "entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId };
-  await repo.delete({ organizationId, ...key });
-  if (breaks.length) {
-    await repo.insert(breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: null, ...key, position })));
-  }
-}
-
-/** The planned breaks of many entries or drafts, each list in order. */
-export async function breaksOf(manager: EntityManager, organizationId: string, owner: "entryId" | "draftId", ids: readonly string[]): Promise<ScheduleBreak[][]> {
-  const column = owner === "entryId" ? "entry_id" : "draft_id";
-  const rows = await manager
-    .getRepository(ScheduleBreak)
-    .createQueryBuilder("b")
-    .where(`b.organization_id = :org AND b.${column} = ANY(:ids)`, { org: organizationId, ids: [...ids] })
-    .orderBy("b.position")
-    .getMany();
-  const groups = new Map<string, ScheduleBreak[]>();
-  for (const row of rows) {
-    const id = row[owner]!;
-    groups.set(id, [...(groups.get(id) ?? []), row]);
-  }
-  return ids.map((id) => groups.get(id) ?? []);
-}
-
 /**
  * Refuses plans that overlap an approved time-off request of their worker (checked inside the
  * writing transaction, once the plans are in their final shape).
  */
 export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
   if (!plans.length) return;
-  const rows: { i: string; start_time: Date; end_time: Date }[] = await manager.query(
-    `SELECT p.i, t.start_time, t.end_time
-       FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(worker_id, s, e, i)
-       JOIN time_off_requests t
-         ON t.organization_id = $1 AND t.worker_id = p.worker_id AND t.status = 'approved'
-        AND t.start_time < p.e AND t.end_time > p.s
-      ORDER BY p.i
-      LIMIT 1`,
-    [organizationId, plans.map((p) => p.workerId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],
-  );
-  if (rows.length) {
-    const plan = plans[Number(rows[0].i) - 1];
+  const overlap = await selectApprovedTimeOffOverlap(manager, organizationId, plans);
+  if (overlap) {
+    const plan = plans[overlap.index];
     throw conflict(
-      `Worker ${plan.workerId} has approved time off from ${formatLocal(new Date(rows[0].start_time), timezone)} to ${formatLocal(new Date(rows[0].end_time), timezone)}, ` +
+      `Worker ${plan.workerId} has approved time off from ${formatLocal(overlap.startTime, timezone)} to ${formatLocal(overlap.endTime, timezone)}, ` +
         `which overlaps the shift starting ${formatLocal(plan.startsAt, timezone)}`,
     );
   }
-}
-
-/** Stores a new published entry with its breaks (the overlap constraint refuses a double booking). */
-export async function insertEntry(manager: EntityManager, organizationId: string, locationId: string, plan: ShiftPlan, openShiftId: string | null = null): Promise<ScheduleEntry> {
-  const repo = manager.getRepository(ScheduleEntry);
-  const { breaks, ...fields } = plan;
-  const entry = await repo.save(repo.create({ organizationId, locationId, ...fields, openShiftId, deletedAt: null }));
-  await replaceBreaks(manager, organizationId, { entryId: entry.id }, breaks);
-  return entry;
 }
 
 /** The plan of a stored entry or draft, as a base for changes. */

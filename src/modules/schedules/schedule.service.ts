@@ -9,8 +9,8 @@ import { forbidden, invalidField, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance/schedule-compliance";
 import { Location } from "../locations/location.entity";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
-import { assertNoApprovedTimeOff, breaksOf, insertEntry, planOf, replaceBreaks, resolvePlan } from "./schedule-plans";
-import { updateReturning } from "../../database/returning";
+import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
+import { breaksOf, deleteDraftsOfEntries, insertEntry, lockOpenShifts, lowerAcceptedCounts, releaseAcceptedPreferences, replaceBreaks, softDeleteEntries } from "./schedule.store";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
 import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
 
@@ -31,23 +31,12 @@ export async function removeEntries(manager: EntityManager, organizationId: stri
   const ids = entries.map((e) => e.id);
   const openShiftIds = [...new Set(entries.map((e) => e.openShiftId).filter((id): id is string => id !== null))].sort();
   if (openShiftIds.length) {
-    await manager.query("SELECT id FROM open_shifts WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE", [organizationId, openShiftIds]);
-    const released = await updateReturning<{ open_shift_id: string }>(
-      manager,
-      `UPDATE open_shift_preferences SET status = 'REMOVED', updated_at = $3
-        WHERE organization_id = $1 AND schedule_entry_id = ANY($2::uuid[]) AND status = 'ACCEPTED'
-        RETURNING open_shift_id`,
-      [organizationId, ids, now],
-    );
-    await manager.query(
-      `UPDATE open_shifts o SET accepted_count = o.accepted_count - r.n, updated_at = $3
-         FROM (SELECT id, count(*)::int AS n FROM unnest($2::uuid[]) AS id GROUP BY id) r
-        WHERE o.organization_id = $1 AND o.id = r.id`,
-      [organizationId, released.map((r) => r.open_shift_id), now],
-    );
+    await lockOpenShifts(manager, organizationId, openShiftIds);
+    const released = await releaseAcceptedPreferences(manager, organizationId, ids, now);
+    await lowerAcceptedCounts(manager, organizationId, released, now);
   }
-  await manager.query("UPDATE schedule_entries SET deleted_at = $3, updated_at = $3 WHERE organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, ids, now]);
-  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND entry_id = ANY($2::uuid[])", [organizationId, ids]);
+  await softDeleteEntries(manager, organizationId, ids, now);
+  await deleteDraftsOfEntries(manager, organizationId, ids);
 }
 
 /** The published schedule: a location's entries, read by managers and by each worker for themselves. */
