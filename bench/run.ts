@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
@@ -27,6 +28,8 @@ import { webhookBench } from "./webhooks";
  * statements per request, and the streamed export. First, without a server, `npm start` to its
  * first answer on the embedded database and its idle memory. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
  * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run.
+ * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
+ * average beside it, as the figure depends on what else the machine runs).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -35,6 +38,7 @@ const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_DAY = "2026-01-05";
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
+const ONLY = process.env.BENCH_ONLY;
 // Service processes run as in production and share the signing secret the first start kept in the database.
 /** Rate limits off: the loads below are one token's, far over any budget; their cost is measured on its own. */
 const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "", RATE_LIMIT_POINTS: "0" };
@@ -171,7 +175,8 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
 }
 
 async function main(): Promise<void> {
-  console.log(await measureFirstAnswer());
+  if (ONLY !== undefined && ONLY !== "compliance") throw new Error(`BENCH_ONLY=${ONLY}: only "compliance" can run alone`);
+  if (!ONLY) console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.
@@ -182,6 +187,11 @@ async function main(): Promise<void> {
   const [{ count: shiftCount }] = await runtime.db.query("SELECT count(*)::int AS count FROM shifts");
   console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
 
+  if (ONLY === "compliance") {
+    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+    await runtime.close();
+    return;
+  }
   const { accessToken: token } = await runtime.services.access.exchangeToken({ apiKey });
   const location = bench.locationIds[0];
   const week = { startDate: "2026-03-02", endDate: "2026-03-08" };

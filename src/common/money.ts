@@ -38,6 +38,30 @@ export function payCents(minutes: number, hourlyWage: string | number, rate: str
 }
 
 /**
+ * Exact money for sums of many figures: minutes × wage × rate in ten-thousandths each (a bigint,
+ * as such sums leave the safe integers). One cent is MINUTE_UNITS_PER_CENT × UNITS of it.
+ */
+const EXACT_PER_CENT = BigInt(MINUTE_UNITS_PER_CENT * UNITS);
+
+/** `minutes` at an hourly wage times `rate`, exact. */
+export function exactPay(minutes: number, hourlyWage: string | number, rate: string | number = 1): bigint {
+  // Most premiums of most shifts are nothing: no bigint arithmetic for them (the export runs this per shift).
+  if (minutes === 0) return 0n;
+  return BigInt(minutes) * BigInt(moneyUnits(hourlyWage)) * BigInt(moneyUnits(rate));
+}
+
+/** A flat amount of money (at most four decimals), exact. */
+export function exactAmount(amount: string | number): bigint {
+  return (BigInt(moneyUnits(amount)) * EXACT_PER_CENT) / 100n;
+}
+
+/** Exact money to cents, rounded once, half away from zero. */
+export function exactCents(exact: bigint): number {
+  if (exact === 0n) return 0;
+  return Number(roundedBigQuotient(exact, EXACT_PER_CENT));
+}
+
+/**
  * An hourly wage: from 0 to `max`, with at most four decimals (the database keeps four and would
  * round a fifth away silently).
  */

@@ -1,6 +1,7 @@
 import { TestService } from "../support/harness";
 import { fileTimeOff } from "../support/time-off";
 import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
+import { expectRecomputable } from "../timesheets/pay-checks";
 
 /**
  * A week of an Oregon restaurant (America/New_York clock of the fixture location, preset US_OR
@@ -158,5 +159,90 @@ describe("the compliance check of a planned week", () => {
     expect((await api.post(`${w.base}/schedules/compliance-check`, { startDate: "2026-03-09" })).status).toBe(400);
     const worker = await w.worker();
     expect((await t.as(worker.token).post(`${w.base}/schedules/compliance-check`, { startDate: "2026-03-09", endDate: "2026-03-15" })).status).toBe(403);
+  });
+
+  it("publishes the week and pays the worked week by the law: premiums and California overtime in the report and the export, REST and GraphQL", async () => {
+    // The restaurant is in California under a local fair-workweek ordinance: California's §510
+    // overtime and §512 meal periods, and Oregon-like figures for rest and notice.
+    const profile = await t.as(w.org.token).patch(`${w.base}/compliance`, { preset: "US_CA", minRestHours: 10, restPayRate: 1.5, noticeDays: 14, changePayHours: 1, reductionPayRate: 0.5 });
+    expect(profile.status).toBe(200);
+    // Bob's added shift moves to Thursday, out of his time off (which publishing refuses outright).
+    expect((await t.as(w.manager).patch(`${w.base}/schedules/drafts/${bobDraft}`, { startTime: "2026-03-12T10:00:00", endTime: "2026-03-12T16:00:00" })).status).toBe(200);
+    const published = await t.as(w.manager).post(`${w.base}/schedules/publish`, { startDate: "2026-03-09", endDate: "2026-03-15", acknowledge: true, reason: "Inventory week, agreed with the team" });
+    expect(published.status).toBe(200);
+
+    // The week as worked: Monday 16:00–23:00 (the changed shift), Tuesday to Friday 07:00–15:00,
+    // Saturday 09:00–22:00 with one meal, Sunday 07:00–12:00. Wednesday's meal starts at 12:30, after
+    // the end of the 5th hour; Saturday has no second meal before the end of its 10th hour (19:00).
+    const worked: [string, string, string, [string, string][]][] = [
+      ["2026-03-09", "16:00", "23:00", [["19:00", "19:30"]]],
+      ["2026-03-10", "07:00", "15:00", [["11:00", "11:30"]]],
+      ["2026-03-11", "07:00", "15:00", [["12:30", "13:00"]]],
+      ["2026-03-12", "07:00", "15:00", [["11:00", "11:30"]]],
+      ["2026-03-13", "07:00", "15:00", [["11:00", "11:30"]]],
+      ["2026-03-14", "09:00", "22:00", [["13:00", "13:30"]]],
+      ["2026-03-15", "07:00", "12:00", []],
+    ];
+    for (const [day, from, to, breaks] of worked) {
+      const res = await t.as(w.org.token).post("/api/timesheets", {
+        employeeId: ann.id,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: `${day}T${from}:00`,
+        endTime: `${day}T${to}:00`,
+        breaks: breaks.map(([a, b]) => ({ startTime: `${day}T${a}:00`, endTime: `${day}T${b}:00`, paid: false })),
+      });
+      expect(res.status).toBe(201);
+    }
+
+    // Hours: 6.5 + 4 × 7.5 + 12.5 + 5 = 54, at $20.
+    // §510(a): Monday–Friday 36.5 regular; Saturday 12.5: 8 by the day, then 4 at 1.5× and 0.5 at 2×,
+    // and of its 8 only 3.5 fit under the week's 40: 3.5 regular, 8.5 at 1.5×, 0.5 at 2×; Sunday is the
+    // seventh consecutive workday: its 5 h at 1.5×. Regular 40, 1.5× 13.5, 2× 0.5.
+    // Pay 54 × 20 = 1080; overtime premium 13.5 × 20 × 0.5 = 135; double time 0.5 × 20 = 10; labor cost 1225.
+    // §226.7: Wednesday and Saturday missed the meal period: 2 × 1 h × 20 = 40.
+    // Rest below 10 h: Monday 23:00 → Tuesday 07:00, 2 h inside × 20 × 0.5 = 20; Saturday 22:00 → Sunday 07:00, 1 h: 10.
+    // Predictability pay recorded at publishing: Monday cut from 8 h to 7 h with 74 h of notice, 1 h × 20 × 0.5 = 10.
+    // Total 1225 + 40 + 30 + 10 = 1305.
+    const annFigures = {
+      shifts: 7, totalHours: 54, regularHours: 40, overtimeHours: 13.5, doubleTimeHours: 0.5,
+      laborCost: 1225, overtimePremium: 135, doubleTimePremium: 10, mealPremiums: 2, mealPremium: 40,
+      restGapPremium: 30, predictabilityPay: 10, totalCost: 1305,
+    };
+    const employees = await t.as(w.org.token).get("/api/timesheets/reports/employees?startDate=2026-03-09&endDate=2026-03-15");
+    expect(employees.status).toBe(200);
+    expect(employees.body.find((e: { employeeId: string }) => e.employeeId === ann.id)).toMatchObject(annFigures);
+    // Bob never worked the added shift: only its predictability pay (one hour, $20) is owed to him.
+    expect(employees.body.find((e: { employeeId: string }) => e.employeeId === bob.id)).toMatchObject({ shifts: 0, laborCost: 0, predictabilityPay: 20, totalCost: 20 });
+
+    const fields = Object.keys(annFigures).join(" ");
+    const gql = await t.gql(w.org.token, `{ shiftReport(startDate: "2026-03-09", endDate: "2026-03-15", groupBy: location) { totals { ${fields} } } employeeShiftReports(startDate: "2026-03-09", endDate: "2026-03-15") { employeeId ${fields} } }`);
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data!.shiftReport.totals).toEqual({ ...annFigures, predictabilityPay: 30, totalCost: 1325 });
+    expect(gql.data!.employeeShiftReports.find((e: { employeeId: string }) => e.employeeId === ann.id)).toEqual({ employeeId: ann.id, ...annFigures });
+
+    const csv = await t.as(w.org.token).get(`/api/timesheets/export?startDate=2026-03-09&endDate=2026-03-15&employeeId=${ann.id}`);
+    const [header, ...lines] = csv.text.split("\r\n").filter((l: string) => l !== "");
+    const columns = header.split(",");
+    const rows = lines.map((line: string) => Object.fromEntries(line.split(",").map((cell, i) => [columns[i], cell])) as Record<string, string>);
+    for (const row of rows) expectRecomputable(row);
+    const shown = ["kind", "date", "payable_minutes", "regular_minutes", "overtime_minutes", "double_time_minutes", "overtime_premium", "double_time_premium", "meal_premium", "rest_gap_minutes", "rest_gap_premium", "predictability_pay"];
+    expect(rows.map((r) => shown.map((c) => r[c]))).toEqual([
+      ["SHIFT", "2026-03-09", "390", "390", "0", "0", "0.00", "0.00", "0.00", "0", "0.00", "0.00"],
+      ["SHIFT", "2026-03-10", "450", "450", "0", "0", "0.00", "0.00", "0.00", "120", "20.00", "0.00"],
+      ["SHIFT", "2026-03-11", "450", "450", "0", "0", "0.00", "0.00", "20.00", "0", "0.00", "0.00"],
+      ["SHIFT", "2026-03-12", "450", "450", "0", "0", "0.00", "0.00", "0.00", "0", "0.00", "0.00"],
+      ["SHIFT", "2026-03-13", "450", "450", "0", "0", "0.00", "0.00", "0.00", "0", "0.00", "0.00"],
+      // 510 min × 20 × 0.5 / 60 = 85.00; 30 min × 20 / 60 = 10.00.
+      ["SHIFT", "2026-03-14", "750", "210", "510", "30", "85.00", "10.00", "20.00", "0", "0.00", "0.00"],
+      // 300 min × 20 × 0.5 / 60 = 50.00.
+      ["SHIFT", "2026-03-15", "300", "0", "300", "0", "50.00", "0.00", "0.00", "60", "10.00", "0.00"],
+      ["PREDICTABILITY_PAY", "2026-03-09", "0", "0", "0", "0", "0.00", "0.00", "0.00", "0", "0.00", "10.00"],
+    ]);
+    expect(rows.at(-1)).toMatchObject({ shift_id: entries.mon, start_time: "2026-03-09T15:00:00.000-04:00" });
+
+    const gqlRows = await t.gql(w.org.token, `query($e: ID) { shiftExport(startDate: "2026-03-09", endDate: "2026-03-15", employeeId: $e) { kind overtimeMinutes doubleTimeMinutes overtimePremium mealPremium restGapRate restGapPremium predictabilityPay } }`, { e: bob.id });
+    expect(gqlRows.errors).toBeUndefined();
+    expect(gqlRows.data!.shiftExport).toEqual([{ kind: "PREDICTABILITY_PAY", overtimeMinutes: 0, doubleTimeMinutes: 0, overtimePremium: 0, mealPremium: 0, restGapRate: null, restGapPremium: 0, predictabilityPay: 20 }]);
   });
 });

@@ -1,5 +1,6 @@
 import { PRESET_FIGURES, CompliancePreset } from "../../src/modules/compliance/compliance-presets";
-import { mealPremiumCents, overtimePay, splitWorkweek } from "../../src/modules/compliance/overtime";
+import { payCents } from "../../src/common/money";
+import { OvertimeSplit, splitWorkweek } from "../../src/modules/compliance/overtime";
 
 /**
  * California overtime worked by hand. Cal. Labor Code §510(a): "Any work in excess of eight hours
@@ -12,6 +13,12 @@ import { mealPremiumCents, overtimePay, splitWorkweek } from "../../src/modules/
 const CA = PRESET_FIGURES[CompliancePreset.US_CA];
 const H = 60;
 const week = (hours: number[]) => hours.map((h, i) => ({ date: `2026-03-${String(9 + i).padStart(2, "0")}`, minutes: h * H }));
+/** Each figure of a split priced at its rate, rounded once to the cent. */
+const overtimePay = (s: OvertimeSplit, wage: string) => ({
+  regularCents: payCents(s.regularMinutes, wage),
+  overtimeCents: payCents(s.overtimeMinutes, wage, 1.5),
+  doubleTimeCents: payCents(s.doubleTimeMinutes, wage, 2),
+});
 const inHours = (s: { regularMinutes: number; overtimeMinutes: number; doubleTimeMinutes: number }) => [s.regularMinutes / H, s.overtimeMinutes / H, s.doubleTimeMinutes / H];
 
 describe("California overtime (US_CA)", () => {
@@ -57,12 +64,6 @@ describe("California overtime (US_CA)", () => {
     const weeklyOnly = { ...PRESET_FIGURES[CompliancePreset.NONE], weeklyOvertimeHours: 40 };
     expect(inHours(splitWorkweek(week([13, 13, 13, 13]), weeklyOnly).total)).toEqual([40, 12, 0]);
     expect(inHours(splitWorkweek(week([13, 13, 13, 13]), PRESET_FIGURES[CompliancePreset.NONE]).total)).toEqual([52, 0, 0]);
-  });
-
-  it("the meal-period premium: one hour of regular pay per workday the rule was missed (§226.7)", () => {
-    // Two days missed at $18.75: 2 × 1 h × 18.75 = $37.50.
-    expect(mealPremiumCents(2, "18.7500", CA)).toBe(3750);
-    expect(mealPremiumCents(2, "18.7500", PRESET_FIGURES[CompliancePreset.US_OR])).toBe(0);
   });
 
   it("refuses more than seven days or a day twice", () => {

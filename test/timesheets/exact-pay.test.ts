@@ -1,8 +1,6 @@
 import { TestService } from "../support/harness";
 import { workplace, Workplace } from "../support/workplace";
-
-/** Cents of `numerator / denominator` rounded half away from zero, in integers. */
-const roundedCents = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator);
+import { expectRecomputable } from "./pay-checks";
 
 describe("labor cost and export pay, exact until the one rounding", () => {
   let t: TestService;
@@ -76,19 +74,16 @@ describe("labor cost and export pay, exact until the one rounding", () => {
     const res = await api().get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31");
     const [header, ...lines] = res.text.split("\r\n").filter((l) => l !== "");
     const columns = header.split(",");
-    expect(columns.slice(-4)).toEqual(["payable_minutes", "payable_hours", "hourly_wage", "pay"]);
+    expect(columns.slice(12, 16)).toEqual(["payable_minutes", "payable_hours", "hourly_wage", "pay"]);
     const rows = lines.map((line) => Object.fromEntries(line.split(",").map((cell, i) => [columns[i], cell])));
     expect(rows).toHaveLength(10);
     expect(rows.map((r) => r.hourly_wage)).toEqual(["18.75", "18.75", "18.75", "18.75", "18.75", "18.333", "14.995", "12.3456", "20.00", "0.0001"]);
     for (const row of rows) {
-      const [whole, fraction = ""] = row.hourly_wage.split(".");
-      const wageUnits = BigInt(whole + fraction.padEnd(4, "0"));
-      // pay = payable_minutes × wage / 60, in cents: minutes × units / (60 × 100).
-      const cents = roundedCents(BigInt(row.payable_minutes) * wageUnits, 6000n);
-      expect(row.pay).toBe(`${cents / 100n}.${String(cents % 100n).padStart(2, "0")}`);
-      expect(row.payable_hours).toBe((Number(row.payable_minutes) / 60).toFixed(2));
+      expectRecomputable(row);
       expect(Number(row.payable_minutes)).toBe(Number(row.duration_minutes) - Number(row.unpaid_break_minutes));
     }
+    // The first week's 42.5 hours: Friday's last 2.5 hours over 40 are overtime, 150 min × 18.75 × 0.5 / 60 = 23.4375 → 23.44.
+    expect(rows.slice(0, 5).map((r) => [r.overtime_minutes, r.overtime_premium])).toEqual([["0", "0.00"], ["0", "0.00"], ["0", "0.00"], ["0", "0.00"], ["150", "23.44"]]);
     // 7 hours at 18.333 = 128.331; one hour at 14.995 is half a cent, rounded away from zero.
     expect(rows.slice(5, 7).map((r) => [r.payable_minutes, r.pay])).toEqual([["420", "128.33"], ["60", "15.00"]]);
   });

@@ -33,9 +33,12 @@ describe("payroll export", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const lines = res.text.split("\r\n");
-    expect(lines[0]).toBe("shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_minutes,payable_hours,hourly_wage,pay");
+    expect(lines[0]).toBe("shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_minutes,payable_hours,hourly_wage,pay," +
+      "regular_minutes,overtime_minutes,double_time_minutes,overtime_rate,overtime_premium,double_time_premium,meal_premium_minutes,meal_premium,rest_gap_minutes,rest_gap_rate,rest_gap_premium,predictability_pay,kind");
     const cells = lines[1].split(",");
-    expect(cells.slice(2)).toEqual(["E-1", "P-1", "Store America/New_York", "Cashier", "2026-03-02", "2026-03-02T09:00:00.000-05:00", "2026-03-02T17:00:00.000-05:00", "480", "15", "30", "450", "7.50", "18.37", "137.78"]);
+    expect(cells.slice(2)).toEqual(["E-1", "P-1", "Store America/New_York", "Cashier", "2026-03-02", "2026-03-02T09:00:00.000-05:00", "2026-03-02T17:00:00.000-05:00", "480", "15", "30", "450", "7.50", "18.37", "137.78",
+      // No compliance profile: the organization's overtime settings (40 h a week), no premiums.
+      "450", "0", "0", "1.5", "0.00", "0.00", "0", "0.00", "0", "", "0.00", "0.00", "SHIFT"]);
     expect(lines.slice(2)).toEqual([""]);
   });
 
@@ -61,7 +64,7 @@ describe("payroll export", () => {
     const res = await api.get(`/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31&employeeId=${staff.id}`);
     const line = res.text.split("\r\n")[1];
     expect(line.split(",")[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(line.slice(37)).toBe(`"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,60,1.00,18.37,18.37`);
+    expect(line.slice(37)).toBe(`"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,60,1.00,18.37,18.37,60,0,0,1.5,0.00,0.00,0,0.00,0,,0.00,0.00,SHIFT`);
   });
 
   it("refuses bad requests before streaming, and workers", async () => {
@@ -93,7 +96,16 @@ describe("payroll export", () => {
     expect(fetches).toEqual(["FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor"]);
     const lines = res.text.trim().split("\r\n");
     expect(lines).toHaveLength(1 + 2101);
-    expect(lines.slice(1).every((line) => line.endsWith(",60,0,0,60,1.00,10.00,10.00"))).toBe(true);
+    // One-hour shifts: each is regular, or overtime at 1.5 (an hour at 10 × 0.5 = 5.00 above regular pay).
+    expect(lines.slice(1).every((line) => /,60,0,0,60,1\.00,10\.00,10\.00,(60,0,0,1\.5,0\.00|0,60,0,1\.5,5\.00),0\.00,0,0\.00,0,,0\.00,0\.00,SHIFT$/.test(line))).toBe(true);
+    // The organization's settings: hours beyond 40 in a Monday-to-Sunday week are overtime, in time order.
+    const seen = new Map<string, number>();
+    for (const line of lines.slice(1)) {
+      const date = new Date(`${line.split(",")[6]}T00:00:00Z`);
+      const week = new Date(date.getTime() - ((date.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+      seen.set(week, (seen.get(week) ?? 0) + 1);
+      expect(line.includes(",0,60,0,1.5,5.00,")).toBe(seen.get(week)! > 40);
+    }
     const starts = lines.slice(1).map((line) => line.split(",")[7]);
     expect([...starts].sort()).toEqual(starts);
   });

@@ -1,6 +1,6 @@
-import { payCents } from "../../common/money";
+import { exactAmount, exactCents, exactPay, moneyUnits, payCents } from "../../common/money";
 import { minutesToHours } from "../timesheets/shift-minutes";
-import { ComplianceRules, RuleId } from "./compliance-presets";
+import { ComplianceFigures, ComplianceRules, RuleId } from "./compliance-presets";
 import { ZoneCalendar } from "./zone-calendar";
 
 /**
@@ -101,13 +101,36 @@ function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["
 }
 
 /**
+ * The rest a shift ending `firstEndsAt` leaves before `second` when it is below `minRestHours`:
+ * the rest's minutes and the minutes of the second shift worked inside the rest period; null
+ * when the rest is long enough.
+ */
+export function restShortfall(firstEndsAt: Date, second: { startsAt: Date; endsAt: Date }, minRestHours: number): { restMinutes: number; insideMinutes: number } | null {
+  const restMinutes = minutesBetween(firstEndsAt, second.startsAt);
+  const shortMinutes = minRestHours * 60 - restMinutes;
+  if (shortMinutes <= 0) return null;
+  return { restMinutes, insideMinutes: Math.min(shortMinutes, minutesBetween(second.startsAt, second.endsAt)) };
+}
+
+/**
+ * The premium for `insideMinutes` worked inside the rest period, exact: the flat amount per shift,
+ * or those minutes at the rate above regular pay (`restPayRate` − 1); null when the rule has no price.
+ */
+export function restPremium(insideMinutes: number, hourlyWage: string | number, figures: Pick<ComplianceFigures, "restPayRate" | "restPremiumAmount">): { rateAbove: number | null; exact: bigint } | null {
+  if (figures.restPremiumAmount !== null) return { rateAbove: null, exact: exactAmount(figures.restPremiumAmount) };
+  if (figures.restPayRate === null) return null;
+  const rateAbove = (moneyUnits(figures.restPayRate) - moneyUnits(1)) / moneyUnits(1);
+  return { rateAbove, exact: exactPay(insideMinutes, hourlyWage, rateAbove) };
+}
+
+/**
  * Rest below the minimum between a shift and the worker's next one starting on another calendar
  * day (the laws leave split shifts within one day alone). The premium: the hours of the second
  * shift worked inside the rest period at the rate above regular pay, or the flat amount per shift.
  */
 export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
   const calendar = calendarOf(ctx);
-  const { minRestHours, restPayRate, restPremiumAmount } = rules.figures;
+  const { minRestHours } = rules.figures;
   if (minRestHours === null) return [];
   const found: Violation[] = [];
   for (const [workerId, own] of byWorker(shifts)) {
@@ -116,20 +139,13 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
       const [first, second] = [sorted[i - 1], sorted[i]];
       if (!first.checked && !second.checked) continue;
       if (calendar.day(first.startsAt) === calendar.day(second.startsAt)) continue;
-      const restMinutes = minutesBetween(first.endsAt, second.startsAt);
-      const shortMinutes = minRestHours * 60 - restMinutes;
-      if (shortMinutes <= 0) continue;
-      const insideRest = Math.min(shortMinutes, minutesBetween(second.startsAt, second.endsAt));
-      const premium =
-        restPremiumAmount !== null
-          ? { minutes: insideRest, cents: Math.round(restPremiumAmount * 100) }
-          : restPayRate !== null
-            ? { minutes: insideRest, cents: payCents(insideRest, second.hourlyWage, restPayRate - 1) }
-            : null;
+      const short = restShortfall(first.endsAt, second, minRestHours);
+      if (!short) continue;
+      const priced = restPremium(short.insideMinutes, second.hourlyWage, rules.figures);
       found.push(
         violation(rules, "REST_BETWEEN_SHIFTS", "warning", workerId, [first, second],
-          `Only ${hoursText(restMinutes)} of rest between the shift ending ${calendarOf(ctx).format(first.endsAt)} and the one starting ${calendarOf(ctx).format(second.startsAt)}; the minimum is ${minRestHours} h`,
-          premium),
+          `Only ${hoursText(short.restMinutes)} of rest between the shift ending ${calendarOf(ctx).format(first.endsAt)} and the one starting ${calendarOf(ctx).format(second.startsAt)}; the minimum is ${minRestHours} h`,
+          priced && { minutes: short.insideMinutes, cents: exactCents(priced.exact) }),
       );
     }
   }
@@ -183,32 +199,39 @@ export function weeklyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx:
 }
 
 /**
- * Planned meal breaks: a shift longer than `mealBreakAfterHours` needs an unpaid break of at least
- * `mealBreakMinutes` that starts no later than the end of that hour of the shift, and one longer
- * than `secondMealBreakAfterHours` a second such break by the end of that hour. Only breaks with a
- * planned start can show their timing.
+ * The meal-break deadlines a shift missed, as the hours of the shift they fall at: a shift longer
+ * than `mealBreakAfterHours` needs an unpaid break of at least `mealBreakMinutes` that starts no
+ * later than the end of that hour, and one longer than `secondMealBreakAfterHours` a second such
+ * break by the end of that hour. Only breaks with a start can show their timing.
  */
-export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  const { mealBreakAfterHours, mealBreakMinutes, secondMealBreakAfterHours } = rules.figures;
+export function missedMealBreaks(
+  shift: { startsAt: Date; endsAt: Date; breaks: PlannedBreakSpan[] },
+  figures: Pick<ComplianceFigures, "mealBreakAfterHours" | "mealBreakMinutes" | "secondMealBreakAfterHours">,
+): number[] {
+  const { mealBreakAfterHours, mealBreakMinutes, secondMealBreakAfterHours } = figures;
   if (mealBreakAfterHours === null) return [];
+  const length = minutesBetween(shift.startsAt, shift.endsAt);
+  const meals = shift.breaks
+    .filter((b) => !b.paid && b.startsAt !== null && b.durationMinutes >= (mealBreakMinutes ?? 0))
+    .map((b) => b.startsAt!.getTime());
+  const deadlines = [mealBreakAfterHours, secondMealBreakAfterHours].filter((h): h is number => h !== null && length > h * 60);
+  // The n-th meal break must start by the n-th deadline.
+  return deadlines.filter((hours, n) => meals.filter((start) => start <= shift.startsAt.getTime() + hours * HOUR_MS).length <= n);
+}
+
+/** Planned meal breaks that miss the rule (missedMealBreaks), one violation per deadline missed. */
+export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
+  const { mealBreakAfterHours, mealBreakMinutes } = rules.figures;
   const found: Violation[] = [];
   for (const s of shifts.filter((x) => x.checked)) {
-    const length = minutesBetween(s.startsAt, s.endsAt);
-    const meals = s.breaks
-      .filter((b) => !b.paid && b.startsAt !== null && b.durationMinutes >= (mealBreakMinutes ?? 0))
-      .map((b) => b.startsAt!.getTime())
-      .sort((a, b) => a - b);
-    const deadlines = [mealBreakAfterHours, secondMealBreakAfterHours].filter((h): h is number => h !== null && length > h * 60);
-    deadlines.forEach((hours, n) => {
-      const by = s.startsAt.getTime() + hours * HOUR_MS;
-      // The n-th meal break must start by the n-th deadline.
-      if (meals.filter((start) => start <= by).length > n) return;
-      const ordinal = n === 0 ? "a meal break" : "a second meal break";
+    for (const hours of missedMealBreaks(s, rules.figures)) {
+      const by = new Date(s.startsAt.getTime() + hours * HOUR_MS);
+      const ordinal = hours === mealBreakAfterHours ? "a meal break" : "a second meal break";
       found.push(
         violation(rules, "MEAL_BREAK", "error", s.workerId, [s],
-          `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(length)} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(new Date(by))}`),
+          `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(by)}`),
       );
-    });
+    }
   }
   return found;
 }

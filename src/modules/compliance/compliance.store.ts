@@ -1,5 +1,6 @@
 import { EntityManager } from "typeorm";
-import { CompliancePreset, ComplianceFigures } from "./compliance-presets";
+import { SnapshotQuery } from "../../database/cursor";
+import { CompliancePreset, ComplianceFigures, ComplianceRules } from "./compliance-presets";
 import { PlannedShift, ScheduleChange, TimeOffSpan } from "./compliance-rules";
 
 /** A location's stored profile and the organization's workweek, in one read. */
@@ -189,5 +190,66 @@ export async function insertAcknowledgement(manager: EntityManager, organization
   await manager.query(
     `INSERT INTO compliance_acknowledgements (organization_id, location_id, start_date, end_date, reason, violations) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
     [organizationId, locationId, range.start, range.end, reason, JSON.stringify(violations)],
+  );
+}
+
+/** Every location's rules in force that has a profile (the others follow NONE). */
+export async function loadLocationRules(query: SnapshotQuery, organizationId: string): Promise<Map<string, ComplianceRules>> {
+  const rows = await query<{ location_id: string; preset: CompliancePreset; overrides: Partial<ComplianceFigures> | string }>(
+    "SELECT location_id, preset, overrides FROM compliance_profiles WHERE organization_id = $1",
+    [organizationId],
+  );
+  return new Map(rows.map((r) => [r.location_id, new ComplianceRules(r.preset, typeof r.overrides === "string" ? JSON.parse(r.overrides) : r.overrides)]));
+}
+
+/** Predictability pay recorded for a scheduled shift, with the names payroll shows. */
+export interface RecordedPredictabilityPay {
+  id: string;
+  entry_id: string;
+  worker_id: string;
+  location_id: string;
+  role_id: string;
+  /** The local day (the location's) the scheduled shift started on before the change. */
+  day: string;
+  shift_start: Date;
+  change: string;
+  amount: string;
+  timezone: string;
+  location_name: string;
+  role_name: string;
+  employee_name: string;
+  external_employee_id: string | null;
+  payroll_id: string | null;
+}
+
+/**
+ * The predictability pay recorded for scheduled shifts starting on the local days start..end, in
+ * the order of those shifts. The UTC prefilter is wide enough for any zone, as for shifts.
+ */
+export function recordedPredictabilityPay(
+  query: SnapshotQuery,
+  filter: { organizationId: string; startDate: string; endDate: string; locationId?: string; workerId?: string },
+): Promise<RecordedPredictabilityPay[]> {
+  const params: unknown[] = [filter.organizationId, filter.startDate, filter.endDate];
+  const where = [
+    "p.organization_id = $1",
+    "p.shift_start >= ($2::date::timestamp AT TIME ZONE 'UTC') - interval '14 hours'",
+    "p.shift_start < (($3::date + 1)::timestamp AT TIME ZONE 'UTC') + interval '12 hours'",
+    "(p.shift_start AT TIME ZONE l.timezone)::date BETWEEN $2::date AND $3::date",
+  ];
+  if (filter.locationId) where.push(`p.location_id = $${params.push(filter.locationId)}`);
+  if (filter.workerId) where.push(`p.worker_id = $${params.push(filter.workerId)}`);
+  return query<RecordedPredictabilityPay>(
+    `SELECT p.id, p.entry_id, p.worker_id, p.location_id, e.role_id, (p.shift_start AT TIME ZONE l.timezone)::date::text AS day,
+            p.shift_start, p.change, p.amount::text AS amount, l.timezone, l.name AS location_name, r.name AS role_name,
+            s.name AS employee_name, s.external_employee_id, s.payroll_id
+       FROM predictability_pay p
+       JOIN locations l ON l.organization_id = p.organization_id AND l.id = p.location_id
+       JOIN schedule_entries e ON e.organization_id = p.organization_id AND e.id = p.entry_id
+       JOIN roles r ON r.organization_id = p.organization_id AND r.id = e.role_id
+       JOIN staff_members s ON s.organization_id = p.organization_id AND s.id = p.worker_id
+      WHERE ${where.join(" AND ")}
+      ORDER BY p.shift_start, p.id`,
+    params,
   );
 }

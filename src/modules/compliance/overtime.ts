@@ -1,10 +1,9 @@
-import { payCents } from "../../common/money";
 import { ComplianceFigures } from "./compliance-presets";
 
 /**
  * Overtime as the profile's figures set it (California Labor Code §510 under US_CA): each minute
- * of a workweek is paid once, at the highest rate that applies to it. Pure: payroll reads feed it
- * one worker's workweek at a time.
+ * of a workweek is paid once, at the highest rate that applies to it. Pure: the pay rules of the
+ * reports and the export (timesheets/shift-pay.ts) feed it one worker's workweek at a time.
  */
 
 /** Minutes of one worker's workday (the payable minutes of the shifts that start on it). */
@@ -68,19 +67,4 @@ export function splitWorkweek(days: Workday[], figures: OvertimeFigures): { days
     return { regularMinutes: regular, overtimeMinutes: s.overtimeMinutes + s.regularMinutes - regular, doubleTimeMinutes: s.doubleTimeMinutes };
   });
   return { days: split, total: split.reduce(add, ZERO) };
-}
-
-/** Pay of a split at the regular rate, each figure rounded once to the cent. */
-export function overtimePay(split: OvertimeSplit, hourlyWage: string | number): { regularCents: number; overtimeCents: number; doubleTimeCents: number } {
-  return {
-    regularCents: payCents(split.regularMinutes, hourlyWage),
-    overtimeCents: payCents(split.overtimeMinutes, hourlyWage, 1.5),
-    doubleTimeCents: payCents(split.doubleTimeMinutes, hourlyWage, 2),
-  };
-}
-
-/** The meal-period premium: `mealPremiumHours` of regular pay for each workday whose recorded breaks missed the rule. */
-export function mealPremiumCents(daysMissed: number, hourlyWage: string | number, figures: Pick<ComplianceFigures, "mealPremiumHours">): number {
-  if (figures.mealPremiumHours === null) return 0;
-  return payCents(daysMissed * figures.mealPremiumHours * 60, hourlyWage);
 }

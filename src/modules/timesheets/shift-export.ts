@@ -1,4 +1,4 @@
-import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
@@ -7,13 +7,25 @@ import { invalidField } from "../../errors/app-error";
 import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { timestamptzMs } from "../../database/timestamp-parser";
 import { localTimeAt } from "./local-time";
-import { payCents } from "../../common/money";
-import { endedShiftMinutes, minutesToHours } from "./shift-minutes";
+import { exactAmount, exactCents, payCents } from "../../common/money";
+import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
+import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
+import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "./shift-minutes";
+import { TimesheetSettingsService } from "./timesheet-settings.service";
 import { MAX_LISTED_SHIFTS, shiftWhere, tooManyShifts } from "./shift.store";
 
-@ObjectType({ simpleResolvers: true, description: "One closed shift as a payroll system takes it" })
+export enum ExportRowKind {
+  SHIFT = "SHIFT",
+  PREDICTABILITY_PAY = "PREDICTABILITY_PAY",
+}
+registerEnumType(ExportRowKind, {
+  name: "ExportRowKind",
+  description: "SHIFT: a closed shift; PREDICTABILITY_PAY: pay recorded for a change to a scheduled shift inside the notice window",
+});
+
+@ObjectType({ simpleResolvers: true, description: "One closed shift, or one predictability payment, as a payroll system takes it" })
 export class ShiftExportRow {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The shift's id; for PREDICTABILITY_PAY, the schedule entry's" })
   shiftId: string;
 
   @Field()
@@ -60,6 +72,45 @@ export class ShiftExportRow {
 
   @Field(() => Float, { description: "payableMinutes × hourlyWage / 60, rounded once to the cent (half away from zero)" })
   pay: number;
+
+  @Field(() => Int, { description: "Payable minutes at the regular rate" })
+  regularMinutes: number;
+
+  @Field(() => Int, { description: "Payable minutes at overtimeRate" })
+  overtimeMinutes: number;
+
+  @Field(() => Int, { description: "Payable minutes at 2× (the location's compliance profile)" })
+  doubleTimeMinutes: number;
+
+  @Field(() => Float, { description: "The overtime rate: the organization's setting, or 1.5 where the location's compliance profile sets overtime" })
+  overtimeRate: number;
+
+  @Field(() => Float, { description: "overtimeMinutes × hourlyWage × (overtimeRate − 1) / 60, rounded once to the cent" })
+  overtimePremium: number;
+
+  @Field(() => Float, { description: "doubleTimeMinutes × hourlyWage / 60 (2× less the regular rate), rounded once to the cent" })
+  doubleTimePremium: number;
+
+  @Field(() => Int, { description: "Minutes of regular pay owed as the meal-period premium (the recorded breaks missed the location's meal-break rule; at most one per workday)" })
+  mealPremiumMinutes: number;
+
+  @Field(() => Float, { description: "mealPremiumMinutes × hourlyWage / 60, rounded once to the cent" })
+  mealPremium: number;
+
+  @Field(() => Int, { description: "Minutes of the shift worked inside a rest period shorter than the location's minimum" })
+  restGapMinutes: number;
+
+  @Field(() => Float, { nullable: true, description: "The rate above regular pay for those minutes (restPayRate − 1); null for a flat premium" })
+  restGapRate: number | null;
+
+  @Field(() => Float, { description: "restGapMinutes × hourlyWage × restGapRate / 60 rounded once to the cent, or the profile's flat amount when restGapRate is null" })
+  restGapPremium: number;
+
+  @Field(() => Float, { description: "Predictability pay as recorded when the schedule changed (PREDICTABILITY_PAY rows)" })
+  predictabilityPay: number;
+
+  @Field(() => ExportRowKind)
+  kind: ExportRowKind;
 }
 
 export interface ExportFilter {
@@ -88,27 +139,44 @@ async function readExportNames(query: SnapshotQuery, organizationId: string): Pr
 }
 
 /**
+ * Breaks as "start:end:paid;…" (epoch ms; end empty while open), only at locations with a
+ * compliance profile (the meal rule reads them). $1 is the organization (shiftWhere's first
+ * parameter): the list of such locations is then read once, not once per shift.
+ */
+const PROFILE_BREAKS = `COALESCE(CASE WHEN s.location_id IN (SELECT p.location_id FROM compliance_profiles p WHERE p.organization_id = $1) THEN
+    (SELECT string_agg(epoch_ms(b.start_time) || ':' || COALESCE(epoch_ms(b.end_time)::text, '') || ':' || b.paid::text, ';') FROM shift_breaks b WHERE b.shift_id = s.id) END, '')`;
+
+/**
  * A shift as the export reads it: one text value per row, its fields joined by commas. Every field
- * is a UUID, a timestamp or a number and never null for an ended shift (ck_shifts_break_totals_once_ended),
- * so none holds a comma and concat_ws skips none; the driver then makes one string per
- * row instead of nine, which was most of a long export's time in the service. Timestamps travel as
+ * is a UUID, a timestamp, a number or the breaks' text (no commas, never null) and never null for
+ * an ended shift (ck_shifts_break_totals_once_ended), so none holds a comma and concat_ws skips
+ * none; the driver then makes one string per row instead of ten, which was most of a long export's time in the service. Timestamps travel as
  * PostgreSQL writes them (epoch arithmetic in numeric cost the database more than the rest of the
  * query). Names come from ExportNames.
  */
 const EXPORT_SELECT = `
   SELECT concat_ws(',', s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time,
-                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms) AS shift
+                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms, ${PROFILE_BREAKS}) AS shift
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id`;
 
-function toExportRow(shift: string, names: ExportNames): ShiftExportRow {
-  const [shiftId, employeeId, locationId, roleId, startText, endText, hourlyWage, paidText, unpaidText] = shift.split(",");
+/** A shift as the export reads it, its text split. */
+interface ExportedShift {
+  shiftId: string;
+  employeeId: string;
+  locationId: string;
+  roleId: string;
+  /** Local, with its offset. */
+  startTime: string;
+  end: number;
+  timezone: string;
+  hourlyWage: string;
+  minutes: ShiftMinutes;
+}
+
+function toExportRow({ shiftId, employeeId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift, pay: ShiftPay, names: ExportNames): ShiftExportRow {
   const employee = names.staff.get(employeeId)!;
   const location = names.locations.get(locationId)!;
-  const start = timestamptzMs(startText);
-  const end = timestamptzMs(endText);
-  const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
-  const startTime = localTimeAt(start, location.timezone);
   return {
     shiftId,
     employee: employee.name,
@@ -116,10 +184,9 @@ function toExportRow(shift: string, names: ExportNames): ShiftExportRow {
     payrollId: employee.payroll_id,
     location: location.name,
     role: names.roles.get(roleId)!,
-    // A local time begins with its local day.
     date: startTime.slice(0, 10),
     startTime,
-    endTime: localTimeAt(end, location.timezone),
+    endTime: localTimeAt(end, timezone),
     durationMinutes: minutes.duration,
     paidBreakMinutes: minutes.totalPaidBreaks,
     unpaidBreakMinutes: minutes.totalUnpaidBreaks,
@@ -127,12 +194,78 @@ function toExportRow(shift: string, names: ExportNames): ShiftExportRow {
     payableHours: minutesToHours(minutes.payableDuration),
     hourlyWage: Number(hourlyWage),
     pay: payCents(minutes.payableDuration, hourlyWage) / 100,
+    regularMinutes: pay.regularMinutes,
+    overtimeMinutes: pay.overtimeMinutes,
+    doubleTimeMinutes: pay.doubleTimeMinutes,
+    overtimeRate: pay.overtimeRate,
+    overtimePremium: exactCents(pay.exact.overtime) / 100,
+    doubleTimePremium: exactCents(pay.exact.doubleTime) / 100,
+    mealPremiumMinutes: pay.mealPremiumMinutes,
+    mealPremium: exactCents(pay.exact.meal) / 100,
+    restGapMinutes: pay.restGapMinutes,
+    restGapRate: pay.restGapRate,
+    restGapPremium: exactCents(pay.exact.restGap) / 100,
+    predictabilityPay: 0,
+    kind: ExportRowKind.SHIFT,
   };
 }
 
-/** The payroll export: closed, live shifts starting on the local days of the range, oldest first. */
+/**
+ * A predictability payment as a row of its own: it belongs to a scheduled shift, not to a worked
+ * one (a cancelled shift was never worked). Its times are the scheduled shift's start before the
+ * change; it has no minutes and no other pay.
+ */
+function predictabilityRow(p: RecordedPredictabilityPay, overtimeRate: number): ShiftExportRow {
+  const at = localTimeAt(p.shift_start.getTime(), p.timezone);
+  return {
+    shiftId: p.entry_id,
+    employee: p.employee_name,
+    externalEmployeeId: p.external_employee_id,
+    payrollId: p.payroll_id,
+    location: p.location_name,
+    role: p.role_name,
+    date: p.day,
+    startTime: at,
+    endTime: at,
+    durationMinutes: 0,
+    paidBreakMinutes: 0,
+    unpaidBreakMinutes: 0,
+    payableMinutes: 0,
+    payableHours: 0,
+    hourlyWage: 0,
+    pay: 0,
+    regularMinutes: 0,
+    overtimeMinutes: 0,
+    doubleTimeMinutes: 0,
+    overtimeRate,
+    overtimePremium: 0,
+    doubleTimePremium: 0,
+    mealPremiumMinutes: 0,
+    mealPremium: 0,
+    restGapMinutes: 0,
+    restGapRate: null,
+    restGapPremium: 0,
+    predictabilityPay: exactCents(exactAmount(p.amount)) / 100,
+    kind: ExportRowKind.PREDICTABILITY_PAY,
+  };
+}
+
+function parseBreaks(text: string): BreakSpan[] {
+  if (!text) return [];
+  return text.split(";").map((b) => {
+    const [start, end, paid] = b.split(":");
+    return [Number(start), end === "" ? null : Number(end), paid === "true"] as const;
+  });
+}
+
+/**
+ * The payroll export: closed, live shifts starting on the local days of the range, oldest first,
+ * each with its overtime and premiums (shift-pay.ts), then the predictability pay recorded for
+ * scheduled shifts of the range. Shifts from the start of the first workweek are read to count
+ * overtime and rest, and not exported.
+ */
 export class ShiftExportService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: ServiceDeps, private readonly settings: TimesheetSettingsService) {}
 
   /** Checks the request at once, then reads the rows batch by batch from a database cursor. */
   batches(actor: Actor, filter: ExportFilter): AsyncGenerator<ShiftExportRow[]> {
@@ -141,21 +274,42 @@ export class ShiftExportService {
     for (const field of ["locationId", "employeeId"] as const) {
       if (filter[field] !== undefined && !isUuid(filter[field])) throw invalidField(field, `${field} must be a UUID`);
     }
+    return this.read(actor, range, filter.locationId?.toLowerCase(), filter.employeeId);
+  }
+
+  private async *read(actor: Actor, range: { start: string; end: string }, locationId: string | undefined, employeeId: string | undefined): AsyncGenerator<ShiftExportRow[]> {
     const organizationId = actor.organizationId;
-    const { sql, params } = shiftWhere({
-      organizationId,
-      startDate: range.start,
-      endDate: range.end,
-      locationId: filter.locationId,
-      employeeIds: filter.employeeId ? [filter.employeeId] : undefined,
-    });
+    const settings = await this.settings.get(actor);
+    // Every location's shifts count towards overtime and rest: the location filter applies to the rows.
+    const { sql, params } = shiftWhere({ organizationId, startDate: payContextStart(range.start, settings.weekStart), endDate: range.end, employeeIds: employeeId ? [employeeId] : undefined });
     let names: ExportNames;
+    let calculator: ShiftPayCalculator;
+    let predictability: RecordedPredictabilityPay[] = [];
     const batches = cursorBatches<{ shift: string }>(this.deps.db, `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, {
       before: async (query) => {
         names = await readExportNames(query, organizationId);
+        calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
+        predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, workerId: employeeId });
       },
     });
-    return mapBatches(batches, (row) => toExportRow(row.shift, names));
+    yield* mapBatches(batches, (rows) => {
+      const out: ShiftExportRow[] = [];
+      for (const { shift } of rows) {
+        const [shiftId, worker, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
+        const start = timestamptzMs(startText);
+        const end = timestamptzMs(endText);
+        const { timezone } = names.locations.get(shiftLocation)!;
+        const startTime = localTimeAt(start, timezone);
+        // A local time begins with its local day.
+        const day = startTime.slice(0, 10);
+        const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
+        const pay = calculator.pay({ employeeId: worker, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: parseBreaks(breaks) });
+        if (day < range.start || (locationId && shiftLocation !== locationId)) continue;
+        out.push(toExportRow({ shiftId, employeeId: worker, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
+      }
+      return out;
+    });
+    if (predictability.length) yield predictability.map((p) => predictabilityRow(p, Number(settings.overtimeRate)));
   }
 
   /** Every row at once, for GraphQL (which cannot stream), up to MAX_LISTED_SHIFTS. */
@@ -173,7 +327,7 @@ export class ShiftExportService {
  * Maps each batch while the database already reads the next one, so reading and writing overlap
  * instead of taking turns. Leaving early closes the source (and its cursor).
  */
-async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (a: A) => B): AsyncGenerator<B[]> {
+async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (batch: A[]) => B[]): AsyncGenerator<B[]> {
   let next = batches.next();
   try {
     for (;;) {
@@ -182,7 +336,8 @@ async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (a: A) => B)
       next = batches.next();
       // The driver sends that read a few ticks later: let it reach the database before mapping this batch.
       await new Promise((resolve) => setImmediate(resolve));
-      yield value.map(map);
+      const mapped = map(value);
+      if (mapped.length) yield mapped;
     }
   } finally {
     // A read still under way finishes (or fails) before the source can close.
@@ -212,6 +367,19 @@ export const EXPORT_COLUMNS: [header: string, value: (row: ShiftExportRow) => st
   ["payable_hours", (r) => r.payableHours.toFixed(2)],
   ["hourly_wage", (r) => wageText(r.hourlyWage)],
   ["pay", (r) => r.pay.toFixed(2)],
+  ["regular_minutes", (r) => r.regularMinutes],
+  ["overtime_minutes", (r) => r.overtimeMinutes],
+  ["double_time_minutes", (r) => r.doubleTimeMinutes],
+  ["overtime_rate", (r) => r.overtimeRate],
+  ["overtime_premium", (r) => r.overtimePremium.toFixed(2)],
+  ["double_time_premium", (r) => r.doubleTimePremium.toFixed(2)],
+  ["meal_premium_minutes", (r) => r.mealPremiumMinutes],
+  ["meal_premium", (r) => r.mealPremium.toFixed(2)],
+  ["rest_gap_minutes", (r) => r.restGapMinutes],
+  ["rest_gap_rate", (r) => r.restGapRate],
+  ["rest_gap_premium", (r) => r.restGapPremium.toFixed(2)],
+  ["predictability_pay", (r) => r.predictabilityPay.toFixed(2)],
+  ["kind", (r) => r.kind],
 ];
 
 /**

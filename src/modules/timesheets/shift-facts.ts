@@ -1,5 +1,5 @@
 import { DataSource } from "typeorm";
-import { cursorBatches } from "../../database/cursor";
+import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
 import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
@@ -40,11 +40,11 @@ const FACTS_SELECT = `
 
 /**
  * Closed live shifts matching the filter, in batches from a database cursor. On PGlite the cursor
- * holds the one connection: read everything else before iterating.
+ * holds the one connection: read everything else before iterating, or in `before` (same snapshot).
  */
-export function closedShiftFacts(db: DataSource, filter: ShiftFilter, orderBy: string): AsyncGenerator<ShiftFact[]> {
+export function closedShiftFacts(db: DataSource, filter: ShiftFilter, orderBy: string, before?: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<ShiftFact[]> {
   const { sql, params } = shiftWhere(filter);
-  return cursorBatches<ShiftFact>(db, `${FACTS_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY ${orderBy}`, params);
+  return cursorBatches<ShiftFact>(db, `${FACTS_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY ${orderBy}`, params, { before });
 }
 
 export function factBreaks(fact: ShiftFact) {

@@ -1,14 +1,14 @@
-import { DateTime } from "luxon";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
-import { addDays, parseDateRange } from "../../common/time";
+import { parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
 import { closedShiftFacts, factBreaks, factMinutes, ShiftFact } from "./shift-facts";
-import { MINUTE_UNITS_PER_CENT, moneyUnits, roundedBigQuotient } from "../../common/money";
+import { exactAmount, exactCents, exactPay } from "../../common/money";
+import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
+import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { minutesToHours } from "./shift-minutes";
 import { EmployeeReport, GroupedReportArgs, ReportArgs, ReportFigures, ReportGroup, ReportGrouping, ShiftReport } from "./shift-report.types";
-import { TimesheetSettings, weekdayNumber } from "./timesheet-settings.entity";
 import { TimesheetSettingsService } from "./timesheet-settings.service";
 
 const MINUTE_MS = 60_000;
@@ -19,116 +19,81 @@ interface MandatoryBreakRule {
   durationMinutes: number;
 }
 
-/**
- * One shift's part of a report: its minutes split into regular and overtime, and their pay as
- * minutes × wage in ten-thousandths (exact integers; the overtime rate applies to the sum).
- */
+/** One shift's part of a report: its minutes and pay (shift-pay.ts). */
 interface ShiftOutcome {
   fact: ShiftFact;
   payable: number;
-  regular: number;
-  overtime: number;
   paidBreaks: number;
   unpaidBreaks: number;
-  regularWageMinutes: number;
-  overtimeWageMinutes: number;
+  pay: ShiftPay;
   violation: boolean;
 }
 
 /**
- * Sums of outcomes, shown as hours and money. Pay is summed exactly and rounded once, when shown:
- * rounding each shift's cost and adding the cents would make the total depend on how overtime
- * falls across shifts.
+ * Sums of outcomes and recorded predictability pay, shown as hours and money. Money is summed
+ * exactly and each figure rounded once, when shown: rounding each shift's cost and adding the
+ * cents would make the total depend on how overtime falls across shifts.
  */
 class Tally {
   shifts = 0;
   payable = 0;
   regular = 0;
   overtime = 0;
+  doubleTime = 0;
   paidBreaks = 0;
   unpaidBreaks = 0;
-  regularWageMinutes = 0;
-  overtimeWageMinutes = 0;
   violations = 0;
+  mealPremiums = 0;
+  pay = 0n;
+  overtimePay = 0n;
+  doubleTimePay = 0n;
+  meal = 0n;
+  restGap = 0n;
+  predictability = 0n;
 
   add(o: ShiftOutcome): void {
     this.shifts++;
     this.payable += o.payable;
-    this.regular += o.regular;
-    this.overtime += o.overtime;
+    this.regular += o.pay.regularMinutes;
+    this.overtime += o.pay.overtimeMinutes;
+    this.doubleTime += o.pay.doubleTimeMinutes;
     this.paidBreaks += o.paidBreaks;
     this.unpaidBreaks += o.unpaidBreaks;
-    this.regularWageMinutes += o.regularWageMinutes;
-    this.overtimeWageMinutes += o.overtimeWageMinutes;
     if (o.violation) this.violations++;
+    if (o.pay.mealPremiumMinutes > 0) this.mealPremiums++;
+    this.pay += exactPay(o.payable, o.fact.hourly_wage);
+    this.overtimePay += o.pay.exact.overtime;
+    this.doubleTimePay += o.pay.exact.doubleTime;
+    this.meal += o.pay.exact.meal;
+    this.restGap += o.pay.exact.restGap;
   }
 
-  figures(overtimeRateUnits: number): ReportFigures {
+  addPredictabilityPay(amount: string): void {
+    this.predictability += exactAmount(amount);
+  }
+
+  figures(): ReportFigures {
+    const laborCost = this.pay + this.overtimePay + this.doubleTimePay;
     return {
       shifts: this.shifts,
       totalHours: minutesToHours(this.payable),
       regularHours: minutesToHours(this.regular),
       overtimeHours: minutesToHours(this.overtime),
+      doubleTimeHours: minutesToHours(this.doubleTime),
       paidBreakMinutes: this.paidBreaks,
       unpaidBreakMinutes: this.unpaidBreaks,
-      laborCost: Number(this.laborCostCents(overtimeRateUnits)) / 100,
+      laborCost: exactCents(laborCost) / 100,
+      overtimePremium: exactCents(this.overtimePay) / 100,
+      doubleTimePremium: exactCents(this.doubleTimePay) / 100,
+      mealPremiums: this.mealPremiums,
+      mealPremium: exactCents(this.meal) / 100,
+      restGapPremium: exactCents(this.restGap) / 100,
+      predictabilityPay: exactCents(this.predictability) / 100,
+      totalCost: exactCents(laborCost + this.meal + this.restGap + this.predictability) / 100,
       mandatoryBreakViolations: this.violations,
     };
   }
-
-  /** Regular pay plus overtime pay × rate, in cents, rounded half away from zero. */
-  private laborCostCents(overtimeRateUnits: number): bigint {
-    const rateUnits = BigInt(moneyUnits(1));
-    const exact = BigInt(this.regularWageMinutes) * rateUnits + BigInt(this.overtimeWageMinutes) * BigInt(overtimeRateUnits);
-    return roundedBigQuotient(exact, BigInt(MINUTE_UNITS_PER_CENT) * rateUnits);
-  }
 }
-
-/**
- * Splits each employee's payable minutes into regular and overtime, shift by shift in time order:
- * minutes beyond the daily threshold (if any) are overtime, then regular minutes beyond the weekly
- * threshold are. Weeks start on the organization's week start, in each shift's local days.
- */
-class OvertimeCounter {
-  private employeeId = "";
-  private week = "";
-  private weekRegular = 0;
-  private readonly dayMinutes = new Map<string, number>();
-  private readonly weeklyLimit: number;
-  private readonly dailyLimit: number | null;
-  private readonly weekStart: number;
-
-  constructor(settings: TimesheetSettings) {
-    this.weeklyLimit = settings.weeklyOvertimeHours * 60;
-    this.dailyLimit = settings.dailyOvertimeHours === null ? null : settings.dailyOvertimeHours * 60;
-    this.weekStart = weekdayNumber(settings.weekStart);
-  }
-
-  weekOf(day: string): string {
-    const date = DateTime.fromISO(day, { zone: "UTC" });
-    return addDays(day, -((date.weekday - this.weekStart + 7) % 7));
-  }
-
-  /** Overtime minutes among `payable` minutes of a shift of `employeeId` starting on `day`. */
-  overtime(employeeId: string, day: string, payable: number): number {
-    const week = this.weekOf(day);
-    if (employeeId !== this.employeeId || week !== this.week) {
-      this.employeeId = employeeId;
-      this.week = week;
-      this.weekRegular = 0;
-      this.dayMinutes.clear();
-    }
-    const before = this.dayMinutes.get(day) ?? 0;
-    this.dayMinutes.set(day, before + payable);
-    const daily = this.dailyLimit === null ? 0 : clamp(before + payable - this.dailyLimit, 0, payable);
-    const rest = payable - daily;
-    const weekly = clamp(this.weekRegular + rest - this.weeklyLimit, 0, rest);
-    this.weekRegular += rest - weekly;
-    return daily + weekly;
-  }
-}
-
-const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /**
  * Did the shift run longer than a mandatory break type allows without a break of that type at
@@ -151,78 +116,103 @@ function violatesMandatoryBreaks(fact: ShiftFact, rules: MandatoryBreakRule[]): 
   });
 }
 
-/** Per-employee and grouped reports of closed shifts, with overtime and labor cost. */
+/** The people and places a report row names. */
+type Named = Pick<ShiftFact, "employee_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name">;
+
+/** Per-employee and grouped reports of closed shifts, with overtime, premiums and labor cost. */
 export class ShiftReportService {
   constructor(private readonly deps: ServiceDeps, private readonly settings: TimesheetSettingsService) {}
 
   async employees(actor: Actor, args: ReportArgs): Promise<EmployeeReport[]> {
-    const tallies = new Map<string, { fact: ShiftFact; tally: Tally }>();
-    const rateUnits = await this.eachOutcome(actor, args, (o) => {
-      const entry = tallies.get(o.fact.employee_id) ?? { fact: o.fact, tally: new Tally() };
-      entry.tally.add(o);
-      tallies.set(o.fact.employee_id, entry);
-    });
+    const tallies = new Map<string, { named: Named; tally: Tally }>();
+    const tallyOf = (named: Named) => {
+      const entry = tallies.get(named.employee_id) ?? { named, tally: new Tally() };
+      tallies.set(named.employee_id, entry);
+      return entry.tally;
+    };
+    await this.eachOutcome(actor, args, (o) => tallyOf(o.fact).add(o), (p) => tallyOf(p).addPredictabilityPay(p.amount));
     return [...tallies.values()]
-      .map(({ fact, tally }) => ({ employeeId: fact.employee_id, employee: fact.employee_name, externalEmployeeId: fact.external_employee_id, payrollId: fact.payroll_id, ...tally.figures(rateUnits) }))
+      .map(({ named, tally }) => ({ employeeId: named.employee_id, employee: named.employee_name, externalEmployeeId: named.external_employee_id, payrollId: named.payroll_id, ...tally.figures() }))
       .sort((a, b) => a.employee.localeCompare(b.employee) || a.employeeId.localeCompare(b.employeeId));
   }
 
   async grouped(actor: Actor, args: GroupedReportArgs): Promise<ShiftReport> {
-    const keyOf: Record<ReportGrouping, (f: ShiftFact) => [string, string]> = {
+    const keyOf: Record<ReportGrouping, (f: Named) => [string, string]> = {
       day: (f) => [f.day, f.day],
       location: (f) => [f.location_id, f.location_name],
       role: (f) => [f.role_id, f.role_name],
     };
     const groups = new Map<string, { label: string; tally: Tally }>();
     const totals = new Tally();
-    const rateUnits = await this.eachOutcome(actor, args, (o) => {
-      const [key, label] = keyOf[args.groupBy](o.fact);
+    const tallyOf = (named: Named) => {
+      const [key, label] = keyOf[args.groupBy](named);
       const group = groups.get(key) ?? { label, tally: new Tally() };
-      group.tally.add(o);
       groups.set(key, group);
-      totals.add(o);
-    });
-    const rows: ReportGroup[] = [...groups].map(([key, { label, tally }]) => ({ key, label, ...tally.figures(rateUnits) }));
+      return group.tally;
+    };
+    await this.eachOutcome(
+      actor,
+      args,
+      (o) => {
+        tallyOf(o.fact).add(o);
+        totals.add(o);
+      },
+      (p) => {
+        tallyOf(p).addPredictabilityPay(p.amount);
+        totals.addPredictabilityPay(p.amount);
+      },
+    );
+    const rows: ReportGroup[] = [...groups].map(([key, { label, tally }]) => ({ key, label, ...tally.figures() }));
     rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
-    return { groupBy: args.groupBy, groups: rows, totals: totals.figures(rateUnits) };
+    return { groupBy: args.groupBy, groups: rows, totals: totals.figures() };
   }
 
   /**
-   * Walks the closed shifts of the range in (employee, start) order from a database cursor. Shifts
-   * from the start of the first week are read too, so that overtime counts the whole week.
-   * Answers the overtime rate in ten-thousandths, for the figures.
+   * Walks the closed shifts of the range in (employee, start) order from a database cursor, then
+   * the predictability pay recorded for scheduled shifts of the range. Shifts from the start of
+   * the first workweek (and the day before the range, for rest) are read too, so that overtime
+   * counts the whole week and rest its previous shift; those are not reported.
    */
-  private async eachOutcome(actor: Actor, args: ReportArgs, visit: (o: ShiftOutcome) => void): Promise<number> {
+  private async eachOutcome(actor: Actor, args: ReportArgs, visit: (o: ShiftOutcome) => void, visitPredictability: (p: Named & { amount: string }) => void): Promise<void> {
     requirePermission(actor, "timesheets:read");
     const range = parseDateRange(args.startDate, args.endDate);
     if (args.locationId !== undefined && !isUuid(args.locationId)) throw invalidField("locationId", "locationId must be a UUID");
+    const locationId = args.locationId?.toLowerCase();
     const settings = await this.settings.get(actor);
     const rules = await this.mandatoryBreakRules(actor.organizationId);
-    const counter = new OvertimeCounter(settings);
-    const from = counter.weekOf(range.start);
-    // Everything else is read before the cursor: on PGlite the cursor holds the only connection.
-    const batches = closedShiftFacts(this.deps.db, { organizationId: actor.organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id");
+    let calculator!: ShiftPayCalculator;
+    let predictability: RecordedPredictabilityPay[] = [];
+    const organizationId = actor.organizationId;
+    const from = payContextStart(range.start, settings.weekStart);
+    const batches = closedShiftFacts(this.deps.db, { organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id", async (query) => {
+      calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
+      predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId });
+    });
     for await (const batch of batches) {
       for (const fact of batch) {
         const minutes = factMinutes(fact);
-        const overtime = counter.overtime(fact.employee_id, fact.day, minutes.payableDuration);
-        if (fact.day < range.start || (args.locationId && fact.location_id !== args.locationId.toLowerCase())) continue;
-        const regular = minutes.payableDuration - overtime;
-        const wageUnits = moneyUnits(fact.hourly_wage);
+        const pay = calculator.pay({
+          employeeId: fact.employee_id,
+          locationId: fact.location_id,
+          day: fact.day,
+          startMs: fact.start_time.getTime(),
+          endMs: fact.end_time.getTime(),
+          payableMinutes: minutes.payableDuration,
+          hourlyWage: fact.hourly_wage,
+          breaks: fact.breaks,
+        });
+        if (fact.day < range.start || (locationId && fact.location_id !== locationId)) continue;
         visit({
           fact,
           payable: minutes.payableDuration,
-          regular,
-          overtime,
           paidBreaks: minutes.totalPaidBreaks,
           unpaidBreaks: minutes.totalUnpaidBreaks,
-          regularWageMinutes: regular * wageUnits,
-          overtimeWageMinutes: overtime * wageUnits,
+          pay,
           violation: violatesMandatoryBreaks(fact, rules.get(fact.location_id) ?? []),
         });
       }
     }
-    return moneyUnits(settings.overtimeRate);
+    for (const p of predictability) visitPredictability({ ...p, employee_id: p.worker_id });
   }
 
   private async mandatoryBreakRules(organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {

@@ -32,7 +32,7 @@ export const timesheetsModule: DomainModule = {
       shifts,
       dayLocks: new DayLockService(deps, shifts),
       shiftNotes: new ShiftNoteService(deps, shifts),
-      shiftExport: new ShiftExportService(deps),
+      shiftExport: new ShiftExportService(deps, timesheetSettings),
       timesheetSettings,
       shiftReports: new ShiftReportService(deps, timesheetSettings),
     };
