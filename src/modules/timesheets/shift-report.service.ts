@@ -192,7 +192,7 @@ export class ShiftReportService {
       for (const shift of batch) {
         const minutes = closedShiftMinutes(shift);
         const pay = calculator.pay({
-          employeeId: shift.employee_id,
+          staffId: shift.employee_id,
           locationId: shift.location_id,
           day: shift.day,
           startMs: shift.start_time.getTime(),

@@ -59,7 +59,7 @@ export class ShiftService {
     const locationId = args.locationId === undefined ? undefined : filterId(args.locationId, "locationId");
     const staffId = this.staffScope(actor, args.employeeId);
     const manager = this.deps.db.manager;
-    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: staffId ? [staffId] : undefined });
+    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined });
     const shifts = presentShifts(rows, this.deps.clock.now());
     const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);
     const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
@@ -77,7 +77,7 @@ export class ShiftService {
     const range = parseDateRange(startDate, endDate);
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
     const allowed = only === null ? staffIds : staffIds.filter((id) => id === only);
-    const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, employeeIds: allowed };
+    const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, staffIds: allowed };
     const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter), this.deps.clock.now());
     return groupByKeys(staffIds, shifts, (s) => s.employeeId);
   }

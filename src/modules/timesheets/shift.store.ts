@@ -68,7 +68,7 @@ export interface ShiftFilter {
   startDate?: string;
   endDate?: string;
   locationId?: string;
-  employeeIds?: readonly string[];
+  staffIds?: readonly string[];
 }
 
 /**
@@ -92,7 +92,7 @@ export function shiftWhere(filter: ShiftFilter, params: unknown[] = []): { sql: 
     );
   }
   if (filter.locationId) where.push(`s.location_id = ${p(filter.locationId)}`);
-  if (filter.employeeIds) where.push(`s.employee_id = ANY(${p(filter.employeeIds)}::uuid[])`);
+  if (filter.staffIds) where.push(`s.employee_id = ANY(${p(filter.staffIds)}::uuid[])`);
   return { sql: `WHERE ${where.join(" AND ")}`, params };
 }
 
