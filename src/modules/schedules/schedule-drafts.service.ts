@@ -145,7 +145,7 @@ export class ScheduleDraftService {
       const violations = await gatePublishing(manager, org, location, { start, end }, input, now);
       const payChanges: EntryChange[] = drafts.map((d) => ({
         entryId: d.entryId!,
-        workerId: d.workerId,
+        staffId: d.workerId,
         roleId: d.roleId,
         before: d.entryId ? { startsAt: entryOf(d).startsAt, endsAt: entryOf(d).endsAt } : null,
         after: d.action === DraftAction.REMOVE ? null : { startsAt: d.startsAt, endsAt: d.endsAt },

@@ -80,7 +80,7 @@ export class ScheduleService {
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
       const entry = await insertEntry(manager, actor.organizationId, location.id, plan);
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, workerId: entry.workerId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.workerId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
       return inZone([entry], location.timezone)[0];
     });
   }
@@ -95,7 +95,7 @@ export class ScheduleService {
       const { breaks: planned, ...fields } = plan;
       const before = { startsAt: entry.startsAt, endsAt: entry.endsAt };
       const saved = await manager.getRepository(ScheduleEntry).save(Object.assign(entry, fields));
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, workerId: saved.workerId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.workerId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
       if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { entryId: entry.id }, planned);
       return saved;
     });
@@ -107,7 +107,7 @@ export class ScheduleService {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, workerId: entry.workerId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.workerId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
       return true;
     });
   }

@@ -289,7 +289,7 @@ export class ShiftExportService {
       before: async (query) => {
         names = await readExportNames(query, organizationId);
         calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
-        predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, workerId: staffId });
+        predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
       },
     });
     yield* mapBatches(batches, (rows) => {
