@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import type { PayrollNames } from "../timesheets/closed-shifts";
 import { SnapshotQuery } from "../../database/cursor";
 import { CompliancePreset, ComplianceFigures, ComplianceRules } from "./compliance-presets";
 import { PlannedShift, ScheduleChange, TimeOffSpan } from "./compliance-rules";
@@ -203,7 +204,7 @@ export async function loadLocationRules(query: SnapshotQuery, organizationId: st
 }
 
 /** Predictability pay recorded for a scheduled shift, with the names payroll shows. */
-export interface RecordedPredictabilityPay {
+export interface RecordedPredictabilityPay extends PayrollNames {
   id: string;
   entry_id: string;
   worker_id: string;
@@ -214,12 +215,6 @@ export interface RecordedPredictabilityPay {
   shift_start: Date;
   change: string;
   amount: string;
-  timezone: string;
-  location_name: string;
-  role_name: string;
-  employee_name: string;
-  external_employee_id: string | null;
-  payroll_id: string | null;
 }
 
 /**

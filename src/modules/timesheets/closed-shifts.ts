@@ -3,8 +3,18 @@ import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
 import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
+/** The names payroll shows beside a shift: its location (and zone), role and staff member. */
+export interface PayrollNames {
+  timezone: string;
+  location_name: string;
+  role_name: string;
+  employee_name: string;
+  external_employee_id: string | null;
+  payroll_id: string | null;
+}
+
 /** A closed shift with what payroll reports need of it, its breaks included. */
-export interface ClosedShift {
+export interface ClosedShift extends PayrollNames {
   id: string;
   employee_id: string;
   location_id: string;
@@ -14,12 +24,6 @@ export interface ClosedShift {
   start_time: Date;
   end_time: Date;
   hourly_wage: string;
-  timezone: string;
-  location_name: string;
-  role_name: string;
-  employee_name: string;
-  external_employee_id: string | null;
-  payroll_id: string | null;
   /** The database's totals of the shift's breaks, clipped to it (bigint text). */
   paid_break_ms: string;
   unpaid_break_ms: string;
