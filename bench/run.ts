@@ -1,10 +1,8 @@
 import "reflect-metadata";
 import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
-import autocannon from "autocannon";
 import { Client } from "pg";
 import { PostgresQueryRunner } from "typeorm/driver/postgres/PostgresQueryRunner";
 import request from "supertest";
@@ -15,11 +13,13 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { benchComplianceCheck } from "./compliance-check";
-import { measureHostileDocuments } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
+import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
+import { rateLimiterOverhead, replicaReads } from "./scale";
 
 /**
  * Benchmarks against a real PostgreSQL (DATABASE_URL): seeds 50 locations, 2,000 staff and
@@ -27,16 +27,29 @@ import { webhookBench } from "./webhooks";
  * location-week list (REST, GraphQL, and a hand-written SQL + JSON.stringify ceiling), SQL
  * statements per request, and the streamed export. First, without a server, `npm start` to its
  * first answer on the embedded database and its idle memory. Sizes can be lowered with BENCH_SHIFTS_PER_STAFF;
- * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run.
+ * BENCH_ROUNDS, BENCH_SECONDS and BENCH_MIXED_SECONDS set how long the loads run. With
+ * BENCH_REPLICA_URL (a streaming replica of DATABASE_URL's server) the location-week list and a
+ * report are also measured through the replica; BENCH_REDIS_URL adds the rate limiter's cost with
+ * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
- * average beside it, as the figure depends on what else the machine runs).
+ * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_DAY = "2026-01-05";
+/** A streaming replica of DATABASE_URL's server (`.ci/scale-parts` makes one): reads that may lag are measured through it. */
+const REPLICA_SERVER_URL = process.env.BENCH_REPLICA_URL;
+/** A Redis server: the rate limiter's cost is also measured with its counters there. */
+const REDIS_URL = process.env.BENCH_REDIS_URL;
+
+/** The rate limiter's cost per request, with its counters in PostgreSQL and (BENCH_REDIS_URL) in Redis. */
+async function rateLimiterFigures(url: string, organizationId: string, token: string): Promise<string> {
+  const lines = [await rateLimiterOverhead(url, BENCH_SERVICE_ENV, organizationId, token)];
+  if (REDIS_URL) lines.push(await rateLimiterOverhead(url, { ...BENCH_SERVICE_ENV, REDIS_URL }, organizationId, token));
+  return lines.join("\n");
+}
 const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
 const ONLY = process.env.BENCH_ONLY;
 // Service processes run as in production and share the signing secret the first start kept in the database.
@@ -75,40 +88,6 @@ async function countStatements(work: () => Promise<unknown>): Promise<number> {
   return count;
 }
 
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  /** CPU time the server process spent per request: steadier than requests per second on a shared machine. */
-  cpuMsPerRequest: number;
-}
-
-/** Linux counts process CPU time in ticks of 1/100 s (USER_HZ). */
-const CLOCK_TICKS = 100;
-
-/** User and system CPU time of a process so far, in milliseconds. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-
-async function load(serverPid: number, options: autocannon.Options): Promise<LoadResult> {
-  const cpuBefore = cpuMs(serverPid);
-  const result = await autocannon({ connections: 10, duration: SECONDS, ...options });
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    cpuMsPerRequest: (cpuMs(serverPid) - cpuBefore) / Math.max(1, result.requests.total),
-  };
-}
-
-/** The run with the median requests per second of several. */
-function median(runs: LoadResult[]): LoadResult {
-  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
-}
 
 /** The ceiling runs with the service's Node.js options, so the ratios compare code, not heap settings. */
 function startCeiling(url: string): Promise<{ child: ChildProcess; url: string }> {
@@ -174,8 +153,17 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }
 
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone };
+
 async function main(): Promise<void> {
-  if (ONLY !== undefined && ONLY !== "compliance") throw new Error(`BENCH_ONLY=${ONLY}: only "compliance" can run alone`);
+  if (ONLY && ALONE[ONLY]) {
+    console.log((await ALONE[ONLY]()).join("\n"));
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale") {
+    throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", "scale", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
+  }
   if (!ONLY) console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   const url = await recreateDatabase();
@@ -188,7 +176,7 @@ async function main(): Promise<void> {
   console.log(`seeded 50 locations, 2000 staff, ${shiftCount} shifts with 2 breaks each in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
 
   if (ONLY === "compliance") {
-    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+    console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}; ${loadAverage()}`);
     await runtime.close();
     return;
   }
@@ -216,6 +204,18 @@ async function main(): Promise<void> {
     gqlNested1000: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-26" } })),
   };
   const weekSize = (await app.get(restPath).set(auth)).body.shifts.length;
+  const mayLag = {
+    [`location-week list (${weekSize} shifts)`]: { path: restPath, connections: 10 },
+    // The report reads the whole organization's week (overtime counts every location), then keeps one location.
+    "employee report, one location-week": { path: `/api/timesheets/reports/employees?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`, connections: 1, amount: 5 },
+  };
+  if (ONLY === "scale") {
+    await runtime.close();
+    if (REPLICA_SERVER_URL) console.log(`\n${await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag)}`);
+    else console.log("\nreads through a replica: not measured (set BENCH_REPLICA_URL to a streaming replica of DATABASE_URL's server)");
+    console.log(`\n${await rateLimiterFigures(url, organization.id, token)}`);
+    return;
+  }
   console.log(`\n${await benchComplianceCheck(runtime, organization.id, bench.locationIds[1])}`);
   const world = await mixedLoadWorld(runtime, organization.id, token, bench.locationIds.slice(0, 5));
   await runtime.close();
@@ -232,6 +232,7 @@ async function main(): Promise<void> {
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
     const documents = await measureHostileDocuments(service, token);
+    const documentsLoad = loadAverage();
     await service.stop();
 
     const exporter = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
@@ -240,24 +241,14 @@ async function main(): Promise<void> {
     const peak = peakMemoryMb(exporter.child.pid!);
     await exporter.stop();
 
-    // The rate limiter's cost per request: a small read with the limits on (a budget never spent) and off, rounds alternating.
-    const limited = await ServiceProcess.start(url, { ...BENCH_SERVICE_ENV, RATE_LIMIT_POINTS: "1000000000" });
-    const unlimited = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
-    const smallRead = `/api/organizations/${organization.id}/locations?limit=5`;
-    const limiterRuns: Record<"on" | "off", LoadResult[]> = { on: [], off: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      limiterRuns.on.push(await load(limited.child.pid!, { url: `${limited.url}${smallRead}`, headers: auth }));
-      limiterRuns.off.push(await load(unlimited.child.pid!, { url: `${unlimited.url}${smallRead}`, headers: auth }));
-    }
-    await Promise.all([limited.stop(), unlimited.stop()]);
-    const [limiterOn, limiterOff] = [median(limiterRuns.on), median(limiterRuns.off)];
+    const limiter = await rateLimiterFigures(url, organization.id, token);
+    const throughReplica = REPLICA_SERVER_URL ? await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag) : "reads through a replica: not measured (BENCH_REPLICA_URL not set)";
 
     const mixedProcesses = [await ServiceProcess.start(url, BENCH_SERVICE_ENV), await ServiceProcess.start(url, BENCH_SERVICE_ENV)];
     const mixed = await Promise.all(mixedProcesses.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
     for (const p of mixedProcesses) await p.stop();
 
-    const line = (name: string, r: LoadResult) =>
-      `${name.padEnd(34)} ${String(r.rps).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req`;
+    const line = loadLine;
     const versus = (r: LoadResult, target: string) =>
       `${(r.rps / ceilingResult.rps).toFixed(2)}× ceiling (target ≥ ${target}; by CPU per request ${(ceilingResult.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)}×)`;
     console.log(`\nlocation-week list (${weekSize} shifts with breaks), median of ${ROUNDS} rounds of ${SECONDS} s, 10 connections; all rounds (req/s): ` +
@@ -269,8 +260,8 @@ async function main(): Promise<void> {
       `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`);
     console.log(`\nexport (CSV, streamed): ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rows / exported.seconds)} rows/s ` +
       `(target > 100000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (target < 200 MB)`);
-    console.log(`\nrate limiter (counters in PostgreSQL), GET of 5 locations, median of ${ROUNDS} rounds: p50 ${limiterOn.p50} ms with, ${limiterOff.p50} ms without; ` +
-      `${limiterOn.rps} vs ${limiterOff.rps} req/s; server CPU ${limiterOn.cpuMsPerRequest.toFixed(2)} vs ${limiterOff.cpuMsPerRequest.toFixed(2)} ms/req`);
+    console.log(`\n${limiter}`);
+    console.log(`\n${throughReplica}`);
     console.log(`\nmixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections (timesheet and schedule reads, clock-ins and -outs, time-off requests, open-shift claims):`);
     for (const [i, m] of mixed.entries()) {
       console.log(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, answers ${JSON.stringify(m.byStatus)}`);
@@ -278,7 +269,7 @@ async function main(): Promise<void> {
     const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
     console.log(`  5xx answers: ${serverErrors}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
-    console.log("\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request):");
+    console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
     for (const documentLine of documents) console.log(documentLine);
   } finally {
     ceiling.child.kill("SIGTERM");

@@ -2,6 +2,10 @@
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /** Streaming replicas of the primary that reads which may lag go to (DATABASE_REPLICA_URLS, comma-separated). */
+  replicaUrls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  replicaMaxLagMs: number;
   dataDir: string;
   platformApiKey: string | undefined;
   jwtSecret: string | undefined;
@@ -14,11 +18,13 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
-  /** Points one token or API key may spend per window (a REST call costs 1, a GraphQL operation its cost); 0 turns rate limiting off. */
+  /** Points one token or API key may spend per window (a call spends its operation's cost); 0 turns rate limiting off. */
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
   /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
   rateLimitAnonymousPoints: number;
+  /** Where the rate limits count when set (Redis), instead of the PostgreSQL primary. */
+  redisUrl: string | undefined;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
   scheduledJobs: boolean;
   webhooks: WebhookSettings;
@@ -63,6 +69,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
     databaseUrl: env.DATABASE_URL || undefined,
+    replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),
+    replicaMaxLagMs: Number(env.REPLICA_MAX_LAG_MS ?? 5000),
     dataDir: env.DATA_DIR || "./.data",
     platformApiKey: env.PLATFORM_API_KEY || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
@@ -72,9 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
-    rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250000),
+    rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 5_000_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
+    redisUrl: env.REDIS_URL || undefined,
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
     webhooks: webhookSettings(env),
   };

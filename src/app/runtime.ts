@@ -4,6 +4,7 @@ import { DataSource } from "typeorm";
 import { Clock, systemClock } from "../common/clock";
 import { Config } from "../config";
 import { migrate, openDatabase } from "../database/data-source";
+import { ReadRouting } from "../database/read-routing";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
@@ -37,10 +38,12 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");
     if (warning) logger.warn(warning);
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
-    const services = createServices({ db, clock, config, platform });
+    const reads = await ReadRouting.start(db, config, (health) => logger[health.status === "ok" ? "info" : "warn"]({ database: health }, "replica state changed"));
+    const deps = { db, clock, config, reads };
+    const services = createServices({ ...deps, platform });
     const rateLimits = RateLimits.open(config);
-    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, timeouts: config });
-    const events = await startEventDelivery({ db, clock, config }, services, logger);
+    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, reads, timeouts: config });
+    const events = await startEventDelivery(deps, services, logger);
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -50,6 +53,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
         await running.apollo.stop();
         await events.stop();
         await rateLimits.close();
+        await reads.close();
         await db.destroy();
       })());
     return { ...running, config, db, services, logger, clock, events, close };

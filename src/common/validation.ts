@@ -1,4 +1,23 @@
+import { Extensions } from "type-graphql";
 import { invalidField } from "../errors/app-error";
+
+const NULL_REFUSED = "nullRefused:";
+
+/**
+ * Names the optional fields of an input type that always hold a value (a name, a time zone, a
+ * flag): left out they keep their value, sent as null they are refused. The OpenAPI document
+ * declares them not nullable and the REST body check refuses their null naming the field; the
+ * service refuses it as well (`rejectNulls`), for every other caller. One extension per field, so
+ * that a subclass adds to the fields its base class names.
+ */
+export function NullRefused<T>(...fields: (keyof T & string)[]): ClassDecorator {
+  return Extensions(Object.fromEntries(fields.map((field) => [`${NULL_REFUSED}${field}`, true])));
+}
+
+/** Whether an input type refuses an explicit null for `field` (see NullRefused). */
+export function refusesNull(type: { extensions: Readonly<Record<string, unknown>> }, field: string): boolean {
+  return type.extensions[`${NULL_REFUSED}${field}`] === true;
+}
 
 /**
  * In a partial update, an absent field is left alone but an explicit null on a field that cannot

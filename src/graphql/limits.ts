@@ -116,10 +116,19 @@ function measure(walk: Walk, parent: GraphQLObjectType | GraphQLInterfaceType, s
       }
       level.set(responseName, repeats);
       const def = fieldDefinition(walk.schema, parent, selection.name.value);
-      if (!def) continue;
-      const type = def.type as GraphQLOutputType;
-      const named = getNamedType(type);
-      if (selection.selectionSet && (named instanceof GraphQLObjectType || named instanceof GraphQLInterfaceType)) {
+      const type = def?.type as GraphQLOutputType;
+      const named = def && getNamedType(type);
+      if (!def || !(named instanceof GraphQLObjectType || named instanceof GraphQLInterfaceType)) {
+        if (!selection.selectionSet) {
+          if (!def) continue;
+          inner = { depth: 1, cost: 1, aliases: 0 };
+        } else {
+          // Fields under a field that is unknown or has none: validation refuses them, but only after
+          // comparing them all; they count here, so a deep or large nest of them never gets that far.
+          const child = measure(walk, parent, selection.selectionSet, new Map());
+          inner = { depth: child.depth + 1, cost: 1 + child.cost, aliases: child.aliases };
+        }
+      } else if (selection.selectionSet) {
         const child = measure(walk, named, selection.selectionSet, new Map());
         // The schema's description is as large as the schema, not as the data: its lists and its
         // nesting (a type reference's ofType chain) count once; the size limit still bounds it.

@@ -27,7 +27,8 @@ import { RestRoute } from "../rest/route";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
-import { RateLimits, rateLimiting } from "./rate-limits";
+import { RateLimits, rateLimiting, restCosts } from "./rate-limits";
+import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
@@ -46,6 +47,7 @@ export interface AppParts {
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
   rateLimits: RateLimits;
+  reads: ReadRouting;
 }
 
 export interface RunningApp {
@@ -108,14 +110,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
+  // Ready while the primary answers; each replica's state is shown (a replica down or behind only sends its reads to the primary).
   app.get("/readyz", async (req, res) => {
-    try {
-      await db.query("SELECT 1");
-      res.json({ status: "ready" });
-    } catch (error) {
-      logger.warn({ reqId: req.id, err: error }, "readiness check failed");
-      sendError(res, req, { code: "SERVICE_UNAVAILABLE", message: "The database is unreachable", status: 503, details: [] });
-    }
+    const databases = await parts.reads.health();
+    if (databases[0].status === "ok") return res.json({ status: "ready", databases });
+    logger.warn({ reqId: req.id }, "readiness check failed: the primary database is unreachable");
+    res.status(503).json({ error: { code: "SERVICE_UNAVAILABLE", message: "The database is unreachable", details: [], requestId: req.id }, databases });
   });
   app.get("/api/openapi.json", (_req, res) => {
     res.json(openapi);
@@ -236,14 +236,15 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // Apollo validates it: validation itself is what a hostile document makes slow.
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
     try {
-      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor));
+      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);
       res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
-  app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req) => (req.baseUrl === "/graphql" ? graphqlCost(req) : 1), sendError));
+  if (rateLimits.enabled) app.use(restCosts(schema, compiled, rawRestRoutes));
+  app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req, res) => (req.baseUrl === "/graphql" ? graphqlCost(req) : ((res.locals.cost as number | undefined) ?? 1)), sendError));
   app.use(idempotency({ db, logger, sendError }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));

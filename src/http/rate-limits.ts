@@ -1,9 +1,15 @@
-import { NextFunction, Request, RequestHandler, Response } from "express";
+import express, { NextFunction, Request, RequestHandler, Response, Router } from "express";
+import { GraphQLSchema } from "graphql";
+import Redis from "ioredis";
 import { Pool } from "pg";
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { RequestContext } from "../graphql/context";
+import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
 import { ClientError } from "../errors/client-error";
+import { MAX_COST, operationCost } from "../graphql/limits";
+import type { RawRestRoute } from "../rest/raw-routes";
+import type { CompiledRoute } from "../rest/shim";
 
 /** One budget a request spends from, and what it has left. */
 interface Spent {
@@ -15,9 +21,10 @@ interface Spent {
 }
 
 /**
- * The rate limits of every service process, counted in a store they share: the PostgreSQL
- * primary (table rate_limits.counters) on a server, kept in memory meanwhile when it cannot be
- * reached; in memory with the embedded database, which one process holds alone.
+ * The rate limits of every service process, counted in a store they share: Redis when REDIS_URL
+ * is set, else the PostgreSQL primary (table rate_limits.counters), kept in memory meanwhile when
+ * the store cannot be reached; in memory with the embedded database (and no Redis), which one
+ * process holds alone.
  *
  * - "token": per token, `RATE_LIMIT_POINTS` per `RATE_LIMIT_WINDOW_SECONDS`: a staff member's
  *   token spends the staff member's own budget, an organization-wide token its API key's.
@@ -29,11 +36,22 @@ export class RateLimits {
     private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints">,
     private readonly tokens: RateLimiterAbstract,
     private readonly anonymous: RateLimiterAbstract,
-    private readonly pool: Pool | undefined,
+    private readonly store: { close(): Promise<unknown> } | undefined,
   ) {}
 
   static open(config: Config): RateLimits {
     const duration = config.rateLimitWindowSeconds;
+    if (config.redisUrl) {
+      // Commands wait for a connection no longer than this; then the memory limiter answers for the store.
+      const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
+      // A lost connection is retried by the client; unheard, its error would end the process.
+      client.on("error", () => undefined);
+      const redis = (keyPrefix: string, points: number) =>
+        new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }) });
+      return new RateLimits(config, redis("token", config.rateLimitPoints), redis("anonymous", config.rateLimitAnonymousPoints), {
+        close: () => client.quit().catch(() => client.disconnect()),
+      });
+    }
     if (!config.databaseUrl) {
       const memory = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration });
       return new RateLimits(config, memory("token", config.rateLimitPoints), memory("anonymous", config.rateLimitAnonymousPoints), undefined);
@@ -56,7 +74,7 @@ export class RateLimits {
         duration,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
       });
-    return new RateLimits(config, postgres("token", config.rateLimitPoints), postgres("anonymous", config.rateLimitAnonymousPoints), pool);
+    return new RateLimits(config, postgres("token", config.rateLimitPoints), postgres("anonymous", config.rateLimitAnonymousPoints), { close: () => pool.end() });
   }
 
   get enabled(): boolean {
@@ -74,7 +92,7 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
-    await this.pool?.end();
+    await this.store?.close();
   }
 }
 
@@ -103,15 +121,48 @@ function presentedKeyPrefix(req: Request): string | undefined {
   return typeof key === "string" && key.length >= 12 ? key.slice(0, 12) : undefined;
 }
 
+/** The most one call spends: what the costliest GraphQL operation the limits admit may cost. */
+export const MAX_CALL_COST = MAX_COST;
+
+/**
+ * The points a REST call spends, put in `res.locals.cost` before the rate limits: the computed
+ * cost of the GraphQL operation its route maps to, with the call's page size (`limit`, else the
+ * largest page a REST list answers) and other numeric parameters as its variables; a raw route's
+ * own rule (the export's: by the days of its range). At least 1, at most MAX_CALL_COST.
+ * Matched by express itself, in the order the routes are mounted, so each call is priced as the route that answers it.
+ */
+export function restCosts(schema: GraphQLSchema, compiled: CompiledRoute[], raw: RawRestRoute[]): Router {
+  const router = express.Router();
+  const price = (points: number) => Math.min(MAX_CALL_COST, Math.max(1, Math.ceil(points)));
+  for (const route of raw) {
+    router[route.method.toLowerCase() as "get"](route.path.replace(/\{(\w+)\}/g, ":$1"), (req: Request, res: Response, next: NextFunction) => {
+      res.locals.cost = price(route.cost ? route.cost(req.query as Record<string, unknown>) : 1);
+      next("router");
+    });
+  }
+  for (const c of compiled) {
+    router[c.route.method.toLowerCase() as "get"](c.expressPath, (req: Request, res: Response, next: NextFunction) => {
+      const variables: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(req.query)) {
+        if (typeof value === "string" && /^\d{1,9}$/.test(value)) variables[c.route.list && key === "limit" ? "first" : key] = Number(value);
+      }
+      if (c.route.list && variables.first === undefined) variables.first = MAX_PAGE_SIZE;
+      res.locals.cost = price(operationCost(schema, c.document, variables));
+      next("router");
+    });
+  }
+  return router;
+}
+
 /**
  * Spends a request's cost before it does any database work of its own, and answers 429 with
  * Retry-After when a budget is spent; every answer carries the RateLimit headers of the budget
  * with the least left. `costOf` is the request's cost in points (a GraphQL operation's computed
- * cost, a REST call 1).
+ * cost, a REST call its operation's: see restCosts).
  */
 export function rateLimiting(
   limits: RateLimits,
-  costOf: (req: Request) => number,
+  costOf: (req: Request, res: Response) => number,
   sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -120,7 +171,7 @@ export function rateLimiting(
       const actor = (res.locals.context as RequestContext | undefined)?.actor;
       let spent: Spent[];
       if (actor) {
-        spent = [await limits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, costOf(req))];
+        spent = [await limits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, costOf(req, res))];
       } else {
         const prefix = presentedKeyPrefix(req);
         spent = await limits.spendAnonymous([`address:${req.socket.remoteAddress ?? "unknown"}`, ...(prefix ? [`prefix:${prefix}`] : [])]);

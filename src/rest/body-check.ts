@@ -1,4 +1,5 @@
 import { getNullableType, GraphQLInputType, GraphQLScalarType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType } from "graphql";
+import { refusesNull } from "../common/validation";
 import { ErrorDetail } from "../errors/app-error";
 
 /** What each scalar must be, said as a REST client would: never GraphQL's `Float cannot represent …`. */
@@ -82,6 +83,10 @@ export function checkBody(type: GraphQLInputType, value: unknown, path = ""): Er
     for (const f of Object.values(fields)) {
       const given = (value as Record<string, unknown>)[f.name];
       if (given === undefined && f.defaultValue !== undefined) continue;
+      if (given === null && refusesNull(inner, f.name)) {
+        details.push({ field: `${prefix}${f.name}`, message: `${prefix}${f.name} must not be null: leave it out to keep its value` });
+        continue;
+      }
       details.push(...checkBody(f.type, given, `${prefix}${f.name}`));
     }
     return details;

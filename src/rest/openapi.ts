@@ -19,10 +19,11 @@ import {
   typeFromAST,
 } from "graphql";
 import { Permission } from "../auth/permissions";
+import { refusesNull } from "../common/validation";
 import { RawRestRoute } from "./raw-routes";
 import { HttpMethod, RouteAuth } from "./route";
 import { webhooksDocument } from "../modules/events/event-openapi";
-import { CompiledRoute } from "./shim";
+import { CompiledRoute, PAGE_PARAMETERS } from "./shim";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -118,7 +119,8 @@ class Components {
           {
             type: "object",
             additionalProperties: false,
-            properties: Object.fromEntries(fields.map((f) => [f.name, described(this.input(f.type), f.description)])),
+            // A field that may be left out but never sent as null is declared so: optional, not nullable.
+            properties: Object.fromEntries(fields.map((f) => [f.name, described(this.input(refusesNull(obj, f.name) && !isNonNullType(f.type) ? new GraphQLNonNull(f.type) : f.type), f.description)])),
             required: fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name),
           },
           obj.description,
@@ -349,7 +351,7 @@ function graphqlOperation(schema: GraphQLSchema, c: CompiledRoute, components: C
             : components.output(field.type, root.selectionSet, owner),
         };
   const parameters: unknown[] = c.pathParams.map(pathParameter);
-  const aliases: Record<string, string> = route.list ? { first: "limit", after: "cursor" } : {};
+  const aliases: Record<string, string> = route.list ? PAGE_PARAMETERS : {};
   let requestBody: JsonSchema | undefined;
   let bodyRequired = false;
   if (c.bodyType) {

@@ -28,6 +28,8 @@ export interface RawRestRoute {
   query: Record<string, RawQueryParameter>;
   /** The success answer's content types: plain text, or a JSON array of a GraphQL object type's rows. */
   produces: Record<string, "text" | { arrayOf: string }>;
+  /** The points a call spends of its caller's rate limit, from its query parameters (1 when not given). */
+  cost?(query: Record<string, unknown>): number;
   /** Writes the answer; may throw an error of the service while nothing has been sent. */
   handle(context: RequestContext & { actor: Actor }, query: Record<string, string>, res: Response): Promise<void>;
 }

@@ -53,6 +53,18 @@ export interface CompiledRoute {
 
 const ORG_PARAM = "org";
 
+/** A list's page arguments, as the REST query string names them. */
+export const PAGE_PARAMETERS: Record<string, string> = { first: "limit", after: "cursor" };
+
+/** An error about a list's page arguments in the REST words: `limit` and `cursor`, never `first` and `after`. */
+function inPageWords(error: ClientError): ClientError {
+  const isPageArgument = (field: string) => Object.hasOwn(PAGE_PARAMETERS, field);
+  const renamed = error.details.filter((d) => isPageArgument(d.field)).map((d) => d.field);
+  if (!renamed.length) return error;
+  const words = (text: string) => renamed.reduce((t, name) => t.replace(new RegExp(`\\b${name}\\b`, "g"), PAGE_PARAMETERS[name]), text);
+  return { ...error, message: words(error.message), details: error.details.map((d) => (isPageArgument(d.field) ? { ...d, field: PAGE_PARAMETERS[d.field], message: words(d.message) } : d)) };
+}
+
 /** Parses and validates every route's operation once; a broken route stops the start, not a request. */
 export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -104,7 +116,8 @@ function coerceQueryValue(name: string, raw: unknown, definition: VariableDefini
   const one = (text: string): unknown => {
     switch (typeName) {
       case "Int": {
-        if (!/^-?\d+$/.test(text)) throw invalidField(name, `${name} must be a whole number`);
+        // GraphQL's Int is 32 bits: a longer number would be refused later in GraphQL's words.
+        if (!/^-?\d+$/.test(text) || Math.abs(Number(text)) > 2 ** 31 - 1) throw invalidField(name, `${name} must be a whole number`);
         return Number(text);
       }
       case "Float": {
@@ -134,9 +147,9 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
   for (const param of compiled.pathParams) {
     if (variables.has(param)) values[param] = req.params[param];
   }
-  const aliases: Record<string, string> = route.list ? { limit: "first", cursor: "after" } : {};
+  const aliases: Record<string, string> = route.list ? Object.fromEntries(Object.entries(PAGE_PARAMETERS).map(([name, key]) => [key, name])) : {};
   for (const [key, raw] of Object.entries(req.query)) {
-    const name = aliases[key] ?? key;
+    const name = Object.hasOwn(aliases, key) ? aliases[key] : key;
     const definition = variables.get(name);
     if (!definition || compiled.pathParams.includes(name) || name === "input" || compiled.bodyType) {
       throw invalidField(key, `Unknown query parameter "${key}"`);
@@ -257,7 +270,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
         if (tag) res.setHeader("ETag", tag);
         res.status(status).type("json").send(json);
       } catch (error) {
-        const clientError = toClientError(error as Error);
+        const clientError = c.route.list ? inPageWords(toClientError(error as Error)) : toClientError(error as Error);
         if (clientError.internal) options.onInternalError(req, error instanceof GraphQLError ? error.originalError ?? error : error);
         options.sendError(res, req, clientError);
       }

@@ -94,6 +94,95 @@ describe("hostile input that reaches every operation", () => {
     expect(tried).toBeGreaterThan(30);
   });
 
+  it("REST: explicit null agrees with the OpenAPI document on every field of every body, nested ones included", async () => {
+    type Schema = { $ref?: string; type?: string | string[]; anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema };
+    const doc = (await t.http.get("/api/openapi.json")).body as { paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: Schema } } } }>>; components: { schemas: Record<string, Schema> } };
+    const resolved = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.split("/").pop()!] : s);
+    const nullable = (s: Schema) => (Array.isArray(s.type) && s.type.includes("null")) || Boolean(s.anyOf?.some((a) => a.type === "null"));
+    /** The object (or list of objects) schema under a possibly nullable one. */
+    const inner = (s: Schema): Schema => resolved(s.anyOf ? s.anyOf.find((a) => a.type !== "null")! : s);
+    const problems: string[] = [];
+    let accepted = 0;
+    let refused = 0;
+    for (const route of routes()) {
+      const method = route.method.toLowerCase();
+      const bodySchema = doc.paths[route.path]?.[method]?.requestBody?.content["application/json"].schema;
+      if (!bodySchema) continue;
+      const { field } = routeOperation(route.operation);
+      const idFor = (name: string) => recordIdFor(field, name, ids);
+      const fill = (type: GraphQLInputType, name: string, description?: string | null) => valueFor(type, name, idFor, () => undefined, description ?? "");
+      // The body's fields as GraphQL types: those of $input (less what the path gives), else the operation's other arguments.
+      const input = field.args.find((a) => a.name === "input");
+      const named = input && getNamedType(input.type);
+      const fromPath = Object.values(route.inputFromPath ?? {});
+      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const fields = (isInputObjectType(named) ? Object.values(named.getFields()) : field.args.filter((a) => !pathParams.includes(a.name))).filter((f) => !fromPath.includes(f.name));
+      const base = Object.fromEntries(fields.filter((f) => isNonNullType(f.type) || carriesId(f.type, f.name)).map((f) => [f.name, fill(f.type, f.name, f.description)]));
+      /** Sends `base` with the field at `path` null, its parents filled as a valid body would be. */
+      const probe = async (path: { name: string; type: GraphQLInputType; description?: string | null; list: boolean }[], schema: Schema) => {
+        const body = structuredClone(base) as Record<string, unknown>;
+        let at: Record<string, unknown> = body;
+        for (const step of path.slice(0, -1)) {
+          at[step.name] ??= fill(step.type, step.name, step.description);
+          at = (step.list ? (at[step.name] as unknown[])[0] : at[step.name]) as Record<string, unknown>;
+        }
+        const leaf = path[path.length - 1].name;
+        at[leaf] = null;
+        const name = path.map((s, i) => `${s.name}${s.list && i < path.length - 1 ? "[0]" : ""}`).join(".");
+        const send = () => call(route.method, fillPath(route.path, org.id, ids), body);
+        const about = (res: { body: { error?: { details?: { field: string; message: string }[] } } }) => (res.body?.error?.details ?? []).filter((d) => d.field === name).map((d) => d.message);
+        const res = await send();
+        const said = `${route.method} ${route.path} ${name}: null → ${res.status} ${JSON.stringify(res.body?.error ?? "").slice(0, 160)}`;
+        if (res.status >= 500) problems.push(said);
+        else if (nullable(schema)) {
+          // A 400 naming the field is fine only when it is what leaving the field out answers too (null read as "not given").
+          if (res.status === 400 && about(res).length) {
+            delete at[leaf];
+            const absent = await send();
+            if (absent.status !== 400 || JSON.stringify(about(absent)) !== JSON.stringify(about(res))) problems.push(`${said} (the document says nullable; left out → ${absent.status})`);
+          } else accepted++;
+        } else if (res.status !== 400 || !about(res).length) problems.push(`${said} (the document says not nullable)`);
+        else refused++;
+      };
+      const walk = async (objectSchema: Schema, typeFields: readonly { name: string; type: GraphQLInputType; description?: string | null }[], parents: Parameters<typeof probe>[0], seen: Set<string>) => {
+        for (const f of typeFields) {
+          const schema = objectSchema.properties?.[f.name];
+          if (!schema) continue;
+          const list = isListType(isNonNullType(f.type) ? f.type.ofType : f.type);
+          const path = [...parents, { name: f.name, type: f.type, description: f.description, list }];
+          await probe(path, schema);
+          const nested = getNamedType(f.type);
+          if (isInputObjectType(nested) && !seen.has(nested.name)) {
+            const nestedSchema = inner(schema);
+            await walk(list ? inner(nestedSchema.items!) : nestedSchema, Object.values(nested.getFields()), path, new Set([...seen, nested.name]));
+          }
+        }
+      };
+      await walk(resolved(bodySchema), fields, [], new Set());
+    }
+    expect(problems).toEqual([]);
+    // Both answers were seen many times: the sweep reached the fields rather than failing before them.
+    expect(accepted).toBeGreaterThan(50);
+    expect(refused).toBeGreaterThan(50);
+  });
+
+  it("REST: null clears a field that may be empty, and a create reads it as not given", async () => {
+    const base = `/api/organizations/${org.id}`;
+    const cleared = async (path: string, field: string, value: unknown) => {
+      expect((await t.as(org.token).patch(path, { [field]: value })).body[field]).toEqual(value);
+      const res = await t.as(org.token).patch(path, { [field]: null });
+      expect([path, field, res.status, res.body[field]]).toEqual([path, field, 200, null]);
+      expect((await t.as(org.token).get(path)).body[field]).toBeNull();
+    };
+    await cleared(`${base}/locations/${ids.location}`, "externalId", "LOC-1");
+    await cleared(`${base}/staff/${ids.staff}`, "payrollId", "PAY-1");
+    await cleared(`${base}/roles/${ids.role}`, "hourlyWage", 21.5);
+    await cleared(`${base}/locations/${ids.location}/schedules/drafts/${ids.draft}`, "note", "Bring boots");
+    // On a create, null is the field left out: the default applies.
+    const breakType = await t.as(org.token).post(`${base}/locations/${ids.location}/breaks`, { name: "Rest", durationMinutes: 10, paid: null, enabled: null });
+    expect([breakType.status, breakType.body.paid, breakType.body.enabled]).toEqual([201, false, true]);
+  });
+
   it("REST: a NUL in any body text, query parameter or path parameter is a 400 naming it, and writes nothing", async () => {
     const problems: string[] = [];
     const doc = (await t.http.get("/api/openapi.json")).body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
@@ -180,14 +269,21 @@ describe("hostile input that reaches every operation", () => {
     expect(res.body.error.details).toEqual([expect.objectContaining({ field: "name" })]);
   });
 
-  it("REST: a tampered cursor is a 400, on lists sorted by time, by name and by sequence", async () => {
+  it("a tampered cursor is refused on both interfaces (REST 400), on lists sorted by time, by name and by sequence", async () => {
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
     const lists = [`/api/organizations/${org.id}/staff`, `/api/organizations/${org.id}/time-off-requests`, `/api/organizations/${org.id}/audit-events`, `/api/organizations/${org.id}/locations/${ids.location}/schedules?startDate=2026-03-01&endDate=2026-03-31`];
     for (const list of lists) {
       const timeSorted = !list.endsWith("/staff");
       for (const cursor of [b64([null, null]), b64([{}, ids.staff]), b64(["x", "not-an-id"]), b64([1]), "garbage!!", b64({}), ...(timeSorted ? [b64(["not a date", ids.staff])] : [])]) {
         const res = await t.as(org.token).get(`${list}${list.includes("?") ? "&" : "?"}cursor=${cursor}`);
-        expect([list, cursor, res.status, res.body.error?.code]).toEqual([list, cursor, 400, "VALIDATION_FAILED"]);
+        expect([list, cursor, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([list, cursor, 400, "VALIDATION_FAILED", "cursor"]);
+      }
+    }
+    // GraphQL's `after` refuses the same cursors with the same code.
+    for (const field of ["staffMembers", "timeOffRequests", "auditEvents"]) {
+      for (const cursor of [b64([null, null]), "garbage!!", ...(field === "staffMembers" ? [] : [b64(["not a date", ids.staff])])]) {
+        const res = await t.gql(org.token, `query($after: String) { ${field}(first: 1, after: $after) { nodes { id } } }`, { after: cursor });
+        expect([field, cursor, res.errors?.[0]?.extensions?.code, res.data?.[field] ?? null]).toEqual([field, cursor, "VALIDATION_FAILED", null]);
       }
     }
     // A cursor the service handed out still works.
@@ -214,6 +310,35 @@ describe("hostile input that reaches every operation", () => {
     expect(problems).toEqual([]);
     const bulk = await t.as(org.token).post(`/api/organizations/${org.id}/locations/${ids.location}/open-shifts/preferences/bulk-assign`, { preferenceIds: "x" });
     expect(bulk.status).toBe(400);
+  });
+
+  it("REST: malformed paths, query strings and bodies are a 400 with the error body, in REST words", async () => {
+    const base = `/api/organizations/${org.id}`;
+    const refused = async (what: string, res: { status: number; body: { error?: { code: string; requestId: string } } }) => {
+      expect([what, res.status, typeof res.body.error?.code, typeof res.body.error?.requestId]).toEqual([what, 400, "string", "string"]);
+    };
+    for (const segment of ["%00", "%C0%80", "%FF", "%E0%A4", "%ED%A0%80", "%"]) {
+      await refused(`path ${segment}`, await t.as(org.token).get(`${base}/locations/${segment}`));
+      await refused(`org ${segment}`, await t.as(org.token).get(`/api/organizations/${segment}/locations`));
+    }
+    for (const query of ["limit=1&limit=2", "roleId[]=x", "a[b]=1", "roleId[a]=1", "cursor=a&cursor=b", "__proto__=1", "limit=99999999999", "limit=-1", "locationId=%FF"]) {
+      await refused(query, await t.as(org.token).get(`${base}/staff?${query}`));
+    }
+    // The page arguments are named as the query string names them, never as GraphQL does.
+    for (const [query, field] of [["limit=99999999999", "limit"], ["limit=0", "limit"], ["cursor=abc", "cursor"]]) {
+      const res = await t.as(org.token).get(`${base}/staff?${query}`);
+      expect([query, res.body.error.details.map((d: { field: string }) => d.field), /first|after/.test(res.body.error.message)]).toEqual([query, [field], false]);
+    }
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const bodies = ["null", "5", '"x"', "[]", '[{"name":"x"}]', "true", deep(10_000), `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`, `{"name":${deep(10_000)},"timezone":"UTC"}`,
+      '{"name":"x","timezone":"UTC","__proto__":{"admin":true}}', '{"name":"x","timezone":"UTC","constructor":{"prototype":{"admin":true}}}'];
+    for (const body of bodies) {
+      for (const [method, path] of [["post", `${base}/locations`], ["patch", `${base}/locations/${ids.location}`]] as const) {
+        const res = await t.http[method](path).set("Authorization", `Bearer ${org.token}`).set("Content-Type", "application/json").send(body);
+        await refused(`${method} ${body.slice(0, 40)}`, res);
+      }
+    }
+    expect((await t.as(org.token).get(`${base}/locations/${ids.location}`)).body).not.toHaveProperty("admin");
   });
 
   it("answers the JSON error body on every path outside /api and /graphql", async () => {
@@ -255,6 +380,29 @@ describe("hostile input that reaches every operation", () => {
       expect400(await post({ query: "{ organization { nope } }" }), "BAD_REQUEST");
     });
 
+    it("answers odd variables, extensions, operation names and operation kinds with 400 and the request id, on POST and GET", async () => {
+      for (const token of [org.token, null]) {
+        // Without a token only a text naming a public operation is read this far.
+        const q = token ? "{ organization { id } }" : 'mutation { exchangeToken(input: { apiKey: "x" }) { accessToken } }';
+        for (const variables of ["{}", "{", [1], 5, true]) expect400(await post({ query: q, variables }, token), "BAD_REQUEST");
+        for (const extensions of ["x", [1], 5]) expect400(await post({ query: q, extensions }, token), "BAD_REQUEST");
+        for (const operationName of [5, { a: 1 }, ["A"]]) expect400(await post({ query: q, operationName }, token), "BAD_REQUEST");
+        expect400(await post({ query: q, operationName: "x".repeat(500_000) }, token), "BAD_REQUEST");
+        expect400(await post({ query: q.replace(/^(mutation)?/, "subscription") }, token), "BAD_REQUEST");
+        expect400(await post([]), "BAD_REQUEST");
+      }
+      const huge = await post({ query: "{ organization { id } }", operationName: "x".repeat(500_000) });
+      expect(huge.text.length).toBeLessThan(2_000);
+      const get = (query: string) => t.http.get(`/graphql?${query}`).set("Authorization", `Bearer ${org.token}`).set("Accept", "application/json").set("apollo-require-preflight", "1");
+      const text = encodeURIComponent("{ organization { id } }");
+      for (const query of ["", "query=1&query=2", "query[a]=1", `query=${text}&variables=%7B`, `query=${text}&variables=5`, `query=${text}&variables=%5B%5D`, `query=${text}&extensions=x`,
+        `query=${text}&operationName=X`, `query=${text}&operationName=A&operationName=B`, "query=%7B", "query=%FF"]) {
+        const res = await get(query);
+        expect([query, res.status, typeof res.body.errors?.[0]?.extensions?.requestId]).toEqual([query, 400, "string"]);
+      }
+      expect((await get(`query=${text}&variables=%7B%7D`)).body.data.organization.id).toBe(org.id);
+    });
+
     it("lets an anonymous request reach only the public operations; introspection needs a token", async () => {
       const anonymous = await post({ query: "{ __schema { queryType { name } } }" }, null);
       expect([anonymous.status, anonymous.body.errors?.[0]?.extensions?.code]).toEqual([401, "UNAUTHENTICATED"]);
@@ -272,12 +420,21 @@ describe("hostile input that reaches every operation", () => {
 
     it("refuses oversized documents before validating them, with or without a token", async () => {
       const repeated = (n: number) => `{ organization { ${"name ".repeat(n)} } }`;
-      for (const token of [org.token, null]) {
-        const res = await post({ query: repeated(50_000) }, token);
-        expect(res.status).toBe(400);
-        expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+      const tooLong = `mutation { exchangeToken(input: { apiKey: "x" }) { ${"accessToken ".repeat(50_000)} } }`;
+      for (const [token, query] of [[org.token, repeated(50_000)], [null, tooLong]]) {
+        const res = await post({ query }, token);
+        expect([res.status, res.body.errors[0].extensions.code, res.body.errors[0].locations]).toEqual([400, "GRAPHQL_PARSE_FAILED", [{ line: 1, column: expect.any(Number) }]]);
         expect(res.body.errors[0].message).toMatch(/5000 tokens/);
       }
+      // Without a token, a document that names neither public operation is refused before it is read.
+      expect((await post({ query: repeated(50_000) }, null)).status).toBe(401);
+      expect((await post({ query: `{ organization { ${"name ".repeat(50_000)} } } # exchangeToken` }, null)).body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+      // Nesting under a field that has no such selections (unknown, or a leaf) counts as nesting: refused as too deep before validation.
+      expect400(await post({ query: `${"{ organization ".repeat(30)}${"}".repeat(30)}` }), "QUERY_TOO_DEEP");
+      expect400(await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) ${"{ accessToken ".repeat(30)}${"}".repeat(30)} }` }, null), "QUERY_TOO_DEEP");
+      // A lexical error far into a long document is placed where it is.
+      const bad = await post({ query: `{ organization {\n ${"name ".repeat(100)} ? } }` });
+      expect([bad.status, bad.body.errors[0].extensions.code, bad.body.errors[0].locations]).toEqual([400, "GRAPHQL_PARSE_FAILED", [{ line: 2, column: 503 }]]);
       expect400(await post({ query: repeated(1_000) }), "QUERY_TOO_REPETITIVE");
       expect((await post({ query: repeated(25) })).body.data.organization.name).toBe("Hostile");
       expect400(await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) { ${"accessToken ".repeat(1000)} } }` }, null), "QUERY_TOO_REPETITIVE");

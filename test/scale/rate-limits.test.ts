@@ -1,3 +1,5 @@
+import Redis from "ioredis";
+import { Client } from "pg";
 import { PLATFORM_KEY, TestOrganization, TestService } from "../support/harness";
 import { ServiceProcess } from "../support/service-process";
 import { createTestDatabase, TestDatabase } from "../support/test-database";
@@ -5,6 +7,12 @@ import { createTestDatabase, TestDatabase } from "../support/test-database";
 const LOCATIONS = "{ locations(first: 100) { nodes { id name } } }";
 /** 100 locations, each costing itself and its two fields. */
 const LOCATIONS_COST = 100 * (1 + 3);
+
+/** What a call left of its budget, from its RateLimit header. */
+const remaining = (res: { headers: Record<string, string> } | Response): number => {
+  const header = res instanceof Response ? res.headers.get("ratelimit") : res.headers["ratelimit"];
+  return Number(/;r=(\d+);/.exec(header ?? "")?.[1] ?? NaN);
+};
 
 describe("rate limits in one process", () => {
   let t: TestService;
@@ -37,17 +45,18 @@ describe("rate limits in one process", () => {
     const [{ count }] = await t.runtime.db.query("SELECT count(*)::int AS count FROM locations WHERE organization_id = $1 AND name = 'Over the limit'", [org.id]);
     expect(count).toBe(0);
 
-    const theirs = await t.as(other.token).get(`/api/organizations/${other.id}/locations`);
+    // Their budget is whole but for their own small read (a few points).
+    const theirs = await t.as(other.token).get(`/api/organizations/${other.id}`);
     expect(theirs.status).toBe(200);
-    expect(theirs.headers["ratelimit"]).toMatch(/^"token";r=999;t=/);
+    expect(remaining(theirs)).toBeGreaterThan(950);
   });
 
   it("gives a staff member's token a budget of its own", async () => {
     // The fifth call without a token: the staff member's exchange.
     const { token } = await t.staffWithToken(other, "Manager");
-    const res = await t.as(token).get(`/api/organizations/${other.id}/locations`);
+    const res = await t.as(token).get(`/api/organizations/${other.id}`);
     expect(res.status).toBe(200);
-    expect(res.headers["ratelimit"]).toMatch(/^"token";r=999;t=/);
+    expect(remaining(res)).toBeGreaterThan(950);
   });
 
   it("limits calls without a token per client address", async () => {
@@ -76,22 +85,71 @@ describe("rate limits in one process", () => {
   });
 });
 
-(process.env.TEST_DATABASE_URL ? describe : describe.skip)("rate limits across processes", () => {
+describe("what a REST call spends", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "1000000", RATE_LIMIT_WINDOW_SECONDS: "3600" } });
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  /** The points one call took: the budget left before it less the budget left after it. */
+  async function spent(path: string): Promise<number> {
+    const before = remaining(await t.as(org.token).get(`/api/organizations/${org.id}`));
+    const res = await t.as(org.token).get(path);
+    expect(res.status).toBe(200);
+    return before - remaining(res);
+  }
+
+  it("spends the computed cost of the operation a call maps to, its page size included", async () => {
+    const list = `/api/organizations/${org.id}/locations`;
+    const [one, two, ten] = [await spent(`${list}?limit=1`), await spent(`${list}?limit=2`), await spent(`${list}?limit=10`)];
+    const perLocation = two - one;
+    expect(perLocation).toBeGreaterThan(1);
+    expect(ten - one).toBe(9 * perLocation);
+    // Without a limit a REST list answers up to 1000 rows, and spends for as many.
+    expect(await spent(list)).toBe(one + 999 * perLocation);
+  });
+
+  it("makes an export spend by the days of its range", async () => {
+    const exportOf = (endDate: string) => `/api/timesheets/export?startDate=2026-03-01&endDate=${endDate}`;
+    expect(await spent(exportOf("2026-03-01"))).toBe(1000);
+    expect(await spent(exportOf("2026-03-07"))).toBe(7000);
+  });
+});
+
+/** Rows of the rate-limit counters in PostgreSQL under `key`. */
+async function countersIn(database: TestDatabase, key: string): Promise<number> {
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query("SELECT 1 FROM rate_limits.counters WHERE key = $1", [key])).rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Two service processes on one database (and `env`): calls alternating between them share one
+ * budget of 60 points, so exactly as many small reads as fit in it answer 200 and the next three 429.
+ */
+function sharesOneBudget(env: Record<string, string>, counted: (database: TestDatabase, key: string) => Promise<boolean>) {
   let database: TestDatabase;
   const services: ServiceProcess[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
-    const env = { RATE_LIMIT_POINTS: "10", RATE_LIMIT_WINDOW_SECONDS: "3600" };
+    const limits = { RATE_LIMIT_POINTS: "60", RATE_LIMIT_WINDOW_SECONDS: "3600", ...env };
     // One after the other: the second finds the migrations applied.
-    services.push(await ServiceProcess.start(database.url, env));
-    services.push(await ServiceProcess.start(database.url, env));
+    services.push(await ServiceProcess.start(database.url, limits));
+    services.push(await ServiceProcess.start(database.url, limits));
   });
   afterAll(async () => {
     await Promise.all(services.map((s) => s.stop()));
     await database.drop();
   });
 
-  it("shares one budget: 13 calls across two processes give exactly 3 refusals", async () => {
+  it("shares one budget across two processes: the calls past it are refused, each with Retry-After", async () => {
     const [a, b] = services;
     const created = await fetch(`${a.url}/api/organizations`, {
       method: "POST",
@@ -99,16 +157,39 @@ describe("rate limits in one process", () => {
       body: JSON.stringify({ name: "Two Processes", timezone: "UTC" }),
     }).then((r) => r.json());
     const token = (await fetch(`${b.url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) }).then((r) => r.json())).accessToken;
-    const answers: Response[] = [];
-    for (let i = 0; i < 13; i++) {
-      answers.push(await fetch(`${[a, b][i % 2].url}/api/organizations/${created.organization.id}/locations`, { headers: { Authorization: `Bearer ${token}` } }));
-    }
-    expect(answers.map((r) => r.status)).toEqual([...Array(10).fill(200), 429, 429, 429]);
-    expect(answers.map((r) => r.headers.get("ratelimit")?.replace(/;t=\d+$/, ""))).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0].map((r) => `"token";r=${r}`));
-    for (const r of answers) expect(r.headers.get("ratelimit-policy")).toBe(`"token";q=10;w=3600`);
-    for (const r of answers.slice(10)) {
+    const call = (i: number) => fetch(`${[a, b][i % 2].url}/api/organizations/${created.organization.id}`, { headers: { Authorization: `Bearer ${token}` } });
+    const first = await call(0);
+    const cost = 60 - remaining(first);
+    expect(cost).toBeGreaterThan(1);
+    const fit = Math.floor(60 / cost);
+    const answers: Response[] = [first];
+    for (let i = 1; i < fit + 3; i++) answers.push(await call(i));
+    expect(answers.map((r) => r.status)).toEqual([...Array(fit).fill(200), 429, 429, 429]);
+    expect(answers.map(remaining)).toEqual([...Array.from({ length: fit }, (_, i) => 60 - (i + 1) * cost), 0, 0, 0]);
+    for (const r of answers) expect(r.headers.get("ratelimit-policy")).toBe(`"token";q=60;w=3600`);
+    for (const r of answers.slice(fit)) {
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(3000);
       expect((await r.json()).error.code).toBe("RATE_LIMITED");
     }
+    // The budget is counted in the store named, under the API key's id (the token's "key" claim).
+    const apiKeyId = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()).key;
+    expect(await counted(database, `token:key:${apiKeyId}`)).toBe(true);
   });
-});
+}
+
+(process.env.TEST_DATABASE_URL ? describe : describe.skip)("rate limits across processes, counted in PostgreSQL", () =>
+  sharesOneBudget({}, async (database, key) => (await countersIn(database, key)) === 1),
+);
+
+if (process.env.TEST_DATABASE_URL && !process.env.TEST_REDIS_URL) console.warn("Skipped: rate limits counted in Redis (set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379)");
+(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? describe : describe.skip)("rate limits across processes, counted in Redis", () =>
+  sharesOneBudget({ REDIS_URL: process.env.TEST_REDIS_URL ?? "" }, async (database, key) => {
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    try {
+      // Nothing of the token's budget in PostgreSQL: Redis alone counts it.
+      return (await countersIn(database, key)) === 0 && (await redis.exists(key)) === 1;
+    } finally {
+      redis.disconnect();
+    }
+  }),
+);

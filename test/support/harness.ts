@@ -25,9 +25,18 @@ export class TestService {
     private readonly database: TestDatabase,
   ) {}
 
-  /** `serverUrl` names the PostgreSQL server (or pooler) of the file's database instead of TEST_DATABASE_URL. */
-  static async start(options: { now?: string; env?: Record<string, string>; logger?: Logger; serverUrl?: string } = {}): Promise<TestService> {
+  /**
+   * `serverUrl` names the PostgreSQL server (or pooler) of the file's database instead of
+   * TEST_DATABASE_URL; `replicaServerUrls` streaming replicas of that server, whose copies of the
+   * file's database the service reads from (DATABASE_REPLICA_URLS).
+   */
+  static async start(options: { now?: string; env?: Record<string, string>; logger?: Logger; serverUrl?: string; replicaServerUrls?: string[] } = {}): Promise<TestService> {
     const database = await createTestDatabase(options.serverUrl);
+    const replicas = (options.replicaServerUrls ?? []).map((server) => {
+      const url = new URL(server);
+      url.pathname = new URL(database.url!).pathname;
+      return url.toString();
+    });
     const clock = new FixedClock(new Date(options.now ?? TEST_NOW));
     const config: Config = loadConfig({
       NODE_ENV: "test",
@@ -38,6 +47,7 @@ export class TestService {
       ...(database.url ? { DATABASE_URL: database.url } : {}),
       // The matrices send thousands of costly operations in a minute; the rate-limit tests set their own budget.
       RATE_LIMIT_POINTS: "0",
+      ...(replicas.length ? { DATABASE_REPLICA_URLS: replicas.join(",") } : {}),
       ...options.env,
     });
     const runtime = await startRuntime(config, { clock, logger: options.logger });

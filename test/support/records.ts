@@ -57,6 +57,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   "time-off-requests": "request",
   "webhook-endpoints": "webhookEndpoint",
   "worker-policies": "workerPolicy",
+  workers: "staff",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */

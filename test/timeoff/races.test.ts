@@ -34,7 +34,8 @@ describe("time-off races on PostgreSQL", () => {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.org.token}` },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, body: await res.json() };
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
   };
   const requests = () => `${w.base}/time-off-requests`;
   /** Spreads calls over the targets in turn. */
@@ -108,6 +109,50 @@ describe("time-off races on PostgreSQL", () => {
     expect(wp.hoursBalance).toBe(mondays.length);
   };
 
+  const balanceSetsAtOnce = async () => {
+    const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
+    const { id } = await balanceOf(t, w, policyId, w.worker.id);
+    const values = [5, 7.25, 12, 0.5, 40, 3.125, 16, 9];
+    // Half by the policy and worker (PUT), half by the worker policy (PATCH): one lock serves both.
+    const answers = await spread(values, (target, hoursBalance) =>
+      values.indexOf(hoursBalance) % 2
+        ? call(target, "PATCH", `${w.base}/worker-policies/${id}`, { hoursBalance, note: `set ${hoursBalance}` })
+        : call(target, "PUT", `${w.base}/policies/${policyId}/workers/${w.worker.id}/balance`, { hoursBalance, note: `set ${hoursBalance}` }),
+    );
+    expect(answers.map((a) => a.status)).toEqual(values.map(() => 200));
+    // Each set wrote the difference to the sum it saw; the ledger adds up to the last one committed.
+    const wp = await balanceOf(t, w, policyId, w.worker.id);
+    const rows: { hours: string; note: string }[] = await t.runtime.db.query(`SELECT hours::text AS hours, note FROM time_off_ledger WHERE worker_policy_id = $1 ORDER BY seq`, [wp.id]);
+    const last = Number(rows[rows.length - 1].note.slice(4));
+    expect(wp.hoursBalance).toBe(last);
+    const [{ sum }]: { sum: string }[] = await t.runtime.db.query(`SELECT sum(hours)::text AS sum FROM time_off_ledger WHERE worker_policy_id = $1`, [wp.id]);
+    expect(Number(sum)).toBe(last);
+  };
+
+  const removalAndFilingAtOnce = async () => {
+    for (let round = 0; round < 6; round++) {
+      const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
+      await setBalance(t, w, policyId, w.worker.id, 80);
+      const [first, second] = round % 2 ? [targets()[0], targets()[targets().length - 1]] : [targets()[targets().length - 1], targets()[0]];
+      const [filed, removed] = await Promise.all([
+        call(first, "POST", requests(), { ...dayOff(policyId, nextDay()), workerId: w.worker.id }),
+        call(second, "DELETE", `${w.base}/policies/${policyId}`),
+      ]);
+      // Either the request came first and blocks the removal, or the removal came first and the request finds no policy.
+      expect([
+        [201, 409],
+        [400, 204],
+      ]).toContainEqual([filed.status, removed.status]);
+      const [{ n }]: { n: string }[] = await t.runtime.db.query(
+        `SELECT count(*) AS n FROM time_off_requests r JOIN time_off_policies p ON p.id = r.policy_id WHERE r.policy_id = $1 AND p.deleted_at IS NOT NULL`,
+        [policyId],
+      );
+      expect(Number(n)).toBe(0);
+    }
+  };
+
+  onPostgres("eight balance sets at once: the ledger sums to the last one", balanceSetsAtOnce);
+  onPostgres("removing a policy while a request is filed against it: one of them wins, never both", removalAndFilingAtOnce);
   onPostgres("ten 8-hour requests at once against 24 hours: exactly three pending, seven 409s", tenRequestsAgainst24Hours);
   onPostgres("three approvals at once after the balance was lowered to 16 hours: exactly two approved", threeApprovalsAfterTheBalanceWasLowered);
   onPostgres("approve and decline of one request at once: exactly one outcome", approveAndDeclineAtOnce);
@@ -123,5 +168,7 @@ describe("time-off races on PostgreSQL", () => {
     onPostgres("three approvals at once against 16 hours", threeApprovalsAfterTheBalanceWasLowered);
     onPostgres("approve and decline at once", approveAndDeclineAtOnce);
     onPostgres("accrual runs at once", accrualsAtOnce);
+    onPostgres("balance sets at once", balanceSetsAtOnce);
+    onPostgres("removal and filing at once", removalAndFilingAtOnce);
   });
 });

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length } from "class-validator";
 import { ApiKey } from "./api-key.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType()
 export class CreateAccessRoleInput {
@@ -14,6 +15,7 @@ export class CreateAccessRoleInput {
 }
 
 @InputType()
+@NullRefused<UpdateAccessRoleInput>("name", "permissions")
 export class UpdateAccessRoleInput {
   @Field(() => String, { nullable: true })
   @IsOptional()

@@ -47,7 +47,8 @@ export class AuditService {
       where.push(`(occurred_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
     }
     params.push(limit + 1);
-    const rows: AuditRow[] = await this.deps.db.query(
+    // The trail may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
+    const rows: AuditRow[] = await (await this.deps.reads.readerFor(actor)).query(
       `SELECT id, occurred_at, actor_staff_id, actor_api_key_id, request_id, resource_type, resource_id, action, before, after
          FROM audit_events WHERE ${where.join(" AND ")}
         ORDER BY occurred_at DESC, id DESC LIMIT $${params.length}`,

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int } from "type-graphql";
 import { IsOptional, Length, Max, Min } from "class-validator";
+import { NullRefused } from "../../common/validation";
 
 const MINUTES_PER_DAY = 1440;
 
@@ -34,6 +35,7 @@ export class CreateBreakTypeInput {
 }
 
 @InputType()
+@NullRefused<UpdateBreakTypeInput>("name", "durationMinutes", "frequencyMinutes", "paid", "mandatory", "enabled")
 export class UpdateBreakTypeInput {
   @Field(() => String, { nullable: true })
   @IsOptional()

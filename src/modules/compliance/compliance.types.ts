@@ -1,6 +1,7 @@
 import { ArrayMaxSize, IsIn, IsOptional, Max, Min } from "class-validator";
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { CompliancePreset, ComplianceFigures, NUMERIC_FIGURES, NumericFigure } from "./compliance-presets";
+import { NullRefused } from "../../common/validation";
 
 registerEnumType(CompliancePreset, { name: "CompliancePreset", description: "The labor-law rule set a location follows (docs/compliance.md)" });
 
@@ -55,6 +56,7 @@ export class ComplianceProfile implements ComplianceFigures {
 }
 
 @InputType({ description: "Changes a location's labor rules: a figure given overrides the preset's (null switches its rule off)" })
+@NullRefused<UpdateComplianceProfileInput>("preset", "seventhDayRule")
 export class UpdateComplianceProfileInput implements Partial<ComplianceFigures> {
   @Field(() => CompliancePreset, { nullable: true })
   preset?: CompliancePreset;

@@ -51,7 +51,8 @@ export class EventService {
       params.push(args.types);
       types = " AND type = ANY($4::text[])";
     }
-    const rows: EventRow[] = await this.deps.db.query(
+    // The feed may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
+    const rows: EventRow[] = await (await this.deps.reads.readerFor(actor)).query(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE organization_id = $1 AND sequence > $2${types} ORDER BY sequence LIMIT $3`,
       params,
     );

@@ -2,6 +2,7 @@ import { Field, InputType, ObjectType } from "type-graphql";
 import { IsOptional, Length, MaxLength } from "class-validator";
 import { Connection } from "../../common/pagination";
 import { Location } from "./location.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType()
 export class CreateLocationInput {
@@ -24,6 +25,7 @@ export class CreateLocationInput {
 }
 
 @InputType()
+@NullRefused<UpdateLocationInput>("name", "timezone")
 export class UpdateLocationInput {
   @Field(() => String, { nullable: true })
   @IsOptional()

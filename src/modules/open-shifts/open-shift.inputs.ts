@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, MaxLength, Min } from "class-validator";
 import { Connection, PageArgs } from "../../common/pagination";
 import { OpenShift, OpenShiftPreference, PreferenceValue } from "./open-shift.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType()
 export class CreateOpenShiftInput {
@@ -34,6 +35,7 @@ export class CreateOpenShiftInput {
 }
 
 @InputType()
+@NullRefused<UpdateOpenShiftInput>("roleId", "startDate", "endDate", "staffCountRequired", "requireApproval", "breaks")
 export class UpdateOpenShiftInput {
   @Field(() => ID, { nullable: true })
   roleId?: string;

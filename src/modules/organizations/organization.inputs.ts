@@ -1,6 +1,7 @@
 import { Field, InputType, ObjectType } from "type-graphql";
 import { IsOptional, Length } from "class-validator";
 import { Organization } from "./organization.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType()
 export class CreateOrganizationInput {
@@ -13,6 +14,7 @@ export class CreateOrganizationInput {
 }
 
 @InputType()
+@NullRefused<UpdateOrganizationInput>("name", "timezone")
 export class UpdateOrganizationInput {
   @Field(() => String, { nullable: true })
   @IsOptional()

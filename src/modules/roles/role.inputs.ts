@@ -3,6 +3,7 @@ import { IsOptional, Length } from "class-validator";
 import { IsHourlyWage } from "../../common/money";
 import { Connection } from "../../common/pagination";
 import { Role } from "./role.entity";
+import { NullRefused } from "../../common/validation";
 
 export const MAX_HOURLY_WAGE = 100_000;
 
@@ -19,6 +20,7 @@ export class CreateRoleInput {
 }
 
 @InputType()
+@NullRefused<UpdateRoleInput>("name")
 export class UpdateRoleInput {
   @Field(() => String, { nullable: true })
   @IsOptional()

@@ -3,6 +3,7 @@ import { ArrayMaxSize, IsOptional, MaxLength, ValidateNested } from "class-valid
 import { Connection, PageArgs } from "../../common/pagination";
 import { ComplianceViolation } from "../compliance/compliance.types";
 import { DraftAction, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType({ description: "A planned break: one of the location's break types, at a fixed time or not" })
 export class PlannedBreakInput {
@@ -24,6 +25,7 @@ export interface ShiftPlanInput {
 }
 
 @InputType()
+@NullRefused<PlanDetailsInput>("breaks")
 abstract class PlanDetailsInput {
   @Field(() => [PlannedBreakInput], { nullable: true, description: "Replaces the planned breaks" })
   @IsOptional()
@@ -38,6 +40,7 @@ abstract class PlanDetailsInput {
 }
 
 @InputType()
+@NullRefused<PlanChangeInput>("workerId", "roleId", "startTime", "endTime")
 abstract class PlanChangeInput extends PlanDetailsInput implements ShiftPlanInput {
   @Field(() => ID, { nullable: true })
   workerId?: string;

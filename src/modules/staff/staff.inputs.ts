@@ -4,6 +4,7 @@ import { IsHourlyWage } from "../../common/money";
 import { Connection, PageArgs } from "../../common/pagination";
 import { MAX_HOURLY_WAGE } from "../roles/role.inputs";
 import { StaffMember } from "./staff-member.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType()
 export class RoleWageInput {
@@ -67,6 +68,7 @@ export class CreateStaffInput extends StaffFields {
 }
 
 @InputType()
+@NullRefused<UpdateStaffInput>("name", "roleIds", "locationIds", "roleWages", "accessRoleId", "active")
 export class UpdateStaffInput extends StaffFields {
   @Field(() => String, { nullable: true })
   @IsOptional()

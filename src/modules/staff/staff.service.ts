@@ -30,12 +30,20 @@ export class StaffService {
     this.listeners.push(listener);
   }
 
-  list(actor: Actor, args: StaffFilterArgs): Promise<Page<StaffMember>> {
-    return this.records.list(actor, args, { property: "name", column: "name" }, (q) => {
-      if (!args.includeInactive) q.andWhere("r.active AND r.deleted_at IS NULL");
-      if (args.locationId) q.andWhere("EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = r.id AND sl.location_id = :loc)", { loc: args.locationId });
-      if (args.roleId) q.andWhere("EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = r.id AND sr.role_id = :role)", { role: args.roleId });
-    });
+  async list(actor: Actor, args: StaffFilterArgs): Promise<Page<StaffMember>> {
+    // The staff list may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
+    const source = await this.deps.reads.readerFor(actor);
+    return this.records.list(
+      actor,
+      args,
+      { property: "name", column: "name" },
+      (q) => {
+        if (!args.includeInactive) q.andWhere("r.active AND r.deleted_at IS NULL");
+        if (args.locationId) q.andWhere("EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = r.id AND sl.location_id = :loc)", { loc: args.locationId });
+        if (args.roleId) q.andWhere("EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = r.id AND sr.role_id = :role)", { role: args.roleId });
+      },
+      source,
+    );
   }
 
   get(actor: Actor, id: string): Promise<StaffMember> {

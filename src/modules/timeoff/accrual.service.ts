@@ -58,7 +58,7 @@ export class AccrualService {
       const ids: { id: string }[] = await this.deps.db.query(
         `SELECT w.id FROM worker_policies w
          JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
-         WHERE w.organization_id = $1 AND w.is_included AND p.status = 'Active' ORDER BY w.id`,
+         WHERE w.organization_id = $1 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL ORDER BY w.id`,
         [organization.id],
       );
       for (const { id } of ids) {
@@ -78,7 +78,7 @@ export class AccrualService {
        FROM worker_policies w
        JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
        JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
-       WHERE w.organization_id = $1 AND w.id = $2 AND w.is_included AND p.status = 'Active' AND p.accruing_since IS NOT NULL
+       WHERE w.organization_id = $1 AND w.id = $2 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL AND p.accruing_since IS NOT NULL
          AND s.active AND s.deleted_at IS NULL
        FOR UPDATE OF w`,
       [organizationId, workerPolicyId],

@@ -1,6 +1,6 @@
 import { IsBoolean, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from "class-validator";
 import { Field, Float, ID, InputType, ObjectType } from "type-graphql";
-import { Column, Entity } from "typeorm";
+import { Column, DeleteDateColumn, Entity } from "typeorm";
 import { numericColumn, TenantRecord } from "../../common/entity-columns";
 
 export const POLICY_UNITS = ["hours", "days"] as const;
@@ -174,4 +174,8 @@ export class TimeOffPolicy extends TenantRecord {
   /** The day of the last activation: accruals count from here. */
   @Column({ name: "accruing_since", type: "date", nullable: true })
   accruingSince: string | null;
+
+  /** Set when the policy is removed: TypeORM's reads then leave it out; its ledger stays. */
+  @DeleteDateColumn({ name: "deleted_at", type: "timestamptz", nullable: true })
+  deletedAt: Date | null;
 }

@@ -2,6 +2,7 @@ import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, Length, Max, Min, ValidateNe
 import { Field, Float, ID, InputType } from "type-graphql";
 import { EmployeeInput } from "./employee-ref";
 import { DefaultSettings, LimitSettings, MAX_POLICY_HOURS, POLICY_UNITS } from "./policy.entity";
+import { NullRefused } from "../../common/validation";
 
 /** One worker's line in a policy body: include, exclude, or set the balance (an adjustment in the ledger). */
 @InputType()
@@ -93,6 +94,7 @@ export class CreateTimeOffPolicyInput extends PolicyFields {
 }
 
 @InputType()
+@NullRefused<UpdateTimeOffPolicyInput>("name", "typeId", "paid", "units", "limitSettings", "requiresApproval", "allowNegativeBalance", "fullDayDuration", "workerPolicies")
 export class UpdateTimeOffPolicyInput extends PolicyFields {
   @Field(() => String, { nullable: true })
   @IsOptional()

@@ -50,6 +50,12 @@ export class TimeOffPolicyResolver {
     return ctx.services.timeOffPolicies.deactivate(actorOf(ctx), id);
   }
 
+  @Mutation(() => Boolean, { description: "Removes a policy no pending or approved request uses; its ledger stays for the audit" })
+  @Requires("timeoff:manage")
+  deleteTimeOffPolicy(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.timeOffPolicies.remove(actorOf(ctx), id);
+  }
+
   @FieldResolver(() => TimeOffPolicyType)
   async type(@Root() policy: TimeOffPolicy, @Ctx() ctx: RequestContext): Promise<TimeOffPolicyType> {
     return (await policyTypeLoader(ctx).load(policy.typeId))!;

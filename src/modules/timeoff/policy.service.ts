@@ -4,7 +4,8 @@ import { Actor } from "../../auth/actor";
 import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField } from "../../errors/app-error";
+import { AppError, conflict, invalidField } from "../../errors/app-error";
+import { byKeys } from "../../loaders/loaders";
 import { resolveWorker } from "./employee-ref";
 import { TimeOffPolicyType } from "./policy-type.entity";
 import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.inputs";
@@ -58,6 +59,9 @@ export function normalizeLimitSettings(input: LimitSettings | undefined, weekSta
   };
 }
 
+/** How many of the requests in the way a refused removal names (the message gives the count). */
+const LISTED_IN_THE_WAY = 20;
+
 const ASSIGNABLE_TABLES: Record<string, string> = { Role: "roles", Location: "locations", Staff: "staff_members" };
 
 export class TimeOffPolicyService {
@@ -86,6 +90,12 @@ export class TimeOffPolicyService {
 
   get(actor: Actor, id: string): Promise<TimeOffPolicy> {
     return this.records.get(actor, id);
+  }
+
+  /** Policies by id, removed ones included: declined and cancelled requests still name theirs. */
+  async byIdsWithRemoved(organizationId: string, ids: readonly string[]): Promise<(TimeOffPolicy | null)[]> {
+    const rows = await this.records.repo.createQueryBuilder("p").withDeleted().where("p.organization_id = :org AND p.id = ANY(:ids)", { org: organizationId, ids }).getMany();
+    return byKeys(ids, rows, (p) => p.id);
   }
 
   async create(actor: Actor, input: CreateTimeOffPolicyInput): Promise<TimeOffPolicy> {
@@ -125,6 +135,32 @@ export class TimeOffPolicyService {
       if (input.defaultSettings !== undefined) await this.workerPolicies.syncDefaults(manager, actor.organizationId, { policyId: saved.id });
       await this.applyWorkerPolicies(manager, actor, saved, input.workerPolicies ?? []);
       return saved;
+    });
+  }
+
+  /**
+   * Removes a policy no pending or approved request uses (409 naming them otherwise): it leaves
+   * every list and read, stops accruing, and keeps its worker policies and ledger for the audit.
+   * The policy row is locked first and filing a request holds it FOR SHARE, so a request filed
+   * concurrently either commits before the check (and is counted) or finds no policy.
+   */
+  async remove(actor: Actor, id: string): Promise<boolean> {
+    return inTransaction(this.deps.db, async (manager) => {
+      const policy = await this.records.get(actor, id, { manager, lock: true });
+      const [{ count, ids }]: { count: string; ids: string[] | null }[] = await manager.query(
+        `SELECT count(*) AS count, (array_agg(id ORDER BY start_time, id))[1:${LISTED_IN_THE_WAY}] AS ids
+         FROM time_off_requests WHERE organization_id = $1 AND policy_id = $2 AND status IN ('pending', 'approved')`,
+        [actor.organizationId, policy.id],
+      );
+      if (Number(count) > 0) {
+        const message = `${count} pending or approved time-off request(s) use this policy; cancel or decline them first, or deactivate the policy instead`;
+        throw new AppError("POLICY_IN_USE", message, 409, [
+          { field: "timeOffRequests", message },
+          ...(ids ?? []).map((requestId, i) => ({ field: `timeOffRequests[${i}].id`, message: requestId })),
+        ]);
+      }
+      await manager.getRepository(TimeOffPolicy).softDelete({ organizationId: actor.organizationId, id: policy.id });
+      return true;
     });
   }
 
@@ -200,21 +236,7 @@ export class TimeOffPolicyService {
       if (include !== existing?.isIncluded) await this.workerPolicies.setIncluded(manager, actor.organizationId, policy.id, workerId, include);
       if (item.hoursBalance == null) continue;
       const workerPolicy = existing ?? (await this.workerPolicies.lock(manager, actor.organizationId, policy.id, workerId))!;
-      const { hoursBalance } = await this.workerPolicies.balance(manager, workerPolicy);
-      const difference = item.hoursBalance - hoursBalance;
-      if (Math.abs(difference) < 1e-6) continue;
-      await this.workerPolicies.record(manager, [
-        {
-          organizationId: actor.organizationId,
-          workerPolicyId: workerPolicy.id,
-          kind: "adjustment",
-          hours: difference,
-          effectiveDate: today,
-          recordedBy: actor.staffId,
-          note: `Balance set to ${item.hoursBalance} h`,
-          recordedAt: this.deps.clock.now(),
-        },
-      ]);
+      await this.workerPolicies.adjustTo(manager, actor, workerPolicy, item.hoursBalance, null, today);
     }
   }
 }

@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from "type-gra
 import { Connection, PageArgs } from "../../common/pagination";
 import { EmployeeInput } from "./employee-ref";
 import { REQUEST_STATUSES, TimeOffRequest } from "./request.entity";
+import { NullRefused } from "../../common/validation";
 
 @InputType()
 export class DayHoursInput {
@@ -82,6 +83,7 @@ export class CreateTimeOffRequestInput extends RequestFields {
 
 /** The PUT body (spec 2.1a): fields left out keep their values. */
 @InputType()
+@NullRefused<UpdateTimeOffRequestInput>("policyId", "startTime", "endTime")
 export class UpdateTimeOffRequestInput extends RequestFields {
   @Field(() => ID, { nullable: true, description: "If given, must be the request's id" })
   @IsOptional()

@@ -244,14 +244,16 @@ export class TimeOffRequestService {
     return request;
   }
 
-  private async policy(manager: EntityManager, org: string, id: string): Promise<TimeOffPolicy> {
-    const policy = isUuid(id) ? await manager.getRepository(TimeOffPolicy).findOneBy({ organizationId: org, id: id.toLowerCase() }) : null;
+  private async policy(manager: EntityManager, org: string, id: string, share = false): Promise<TimeOffPolicy> {
+    const where = { organizationId: org, id: id.toLowerCase() };
+    const policy = isUuid(id) ? await manager.getRepository(TimeOffPolicy).findOne({ where, ...(share ? { lock: { mode: "pessimistic_read" as const } } : {}) }) : null;
     if (!policy) throw invalidField("policyId", `No policy has id "${id}"`);
     return policy;
   }
 
+  /** Held FOR SHARE until commit: a removal of the policy then waits for this request and sees it. */
   private async activePolicy(manager: EntityManager, org: string, id: string): Promise<TimeOffPolicy> {
-    const policy = await this.policy(manager, org, id);
+    const policy = await this.policy(manager, org, id, true);
     if (policy.status !== "Active") throw conflict(`The policy is ${policy.status}; requests can only be filed against an Active policy`);
     return policy;
   }

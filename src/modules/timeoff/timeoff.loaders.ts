@@ -4,7 +4,8 @@ import { TimeOffPolicy } from "./policy.entity";
 import { Balance } from "./worker-policy.service";
 import { WorkerPolicy } from "./worker-policy.entity";
 
-export const policyLoader = requestLoader<string, TimeOffPolicy | null>("timeOffPolicy", (services, actor, ids) => services.timeOffPolicies.records.byIds(actor.organizationId, ids));
+/** Removed policies included: a declined or cancelled request, and the ledger, still name theirs. */
+export const policyLoader = requestLoader<string, TimeOffPolicy | null>("timeOffPolicy", (services, actor, ids) => services.timeOffPolicies.byIdsWithRemoved(actor.organizationId, ids));
 
 export const policyTypeLoader = requestLoader<string, TimeOffPolicyType | null>("timeOffPolicyType", (services, actor, ids) => services.timeOffPolicies.types.byIds(actor.organizationId, ids));
 

@@ -62,6 +62,22 @@ export const timeOffRoutes: RestRoute[] = [
     operation: `mutation updateTimeOffPolicy($id: ID!, $input: UpdateTimeOffPolicyInput!) { updateTimeOffPolicy(id: $id, input: $input) { ${POLICY} } }`,
   },
   {
+    method: "DELETE",
+    path: `${ORG}/policies/{id}`,
+    summary: "Remove a policy (409 while pending or approved requests use it); its ledger stays for the audit",
+    tag: TAG,
+    status: 204,
+    operation: "mutation deleteTimeOffPolicy($id: ID!) { deleteTimeOffPolicy(id: $id) }",
+  },
+  {
+    method: "PUT",
+    path: `${ORG}/policies/{policyId}/workers/{workerId}/balance`,
+    summary: "Set one included worker's balance (body: {hoursBalance, note?}); the difference is an adjustment row in the ledger",
+    tag: TAG,
+    operation: `mutation setTimeOffBalance($policyId: ID!, $workerId: ID!, $input: SetTimeOffBalanceInput!) {
+      setTimeOffBalance(policyId: $policyId, workerId: $workerId, input: $input) { ${WORKER_POLICY_LISTED} } }`,
+  },
+  {
     method: "PATCH",
     path: `${ORG}/policies/{id}/activate`,
     summary: "Activate a policy",
@@ -83,6 +99,13 @@ export const timeOffRoutes: RestRoute[] = [
     list: true,
     operation: `query workerPolicies($first: Int, $after: String, $policyId: ID, $workerId: ID) {
       workerPolicies(first: $first, after: $after, policyId: $policyId, workerId: $workerId) { nodes { ${WORKER_POLICY_LISTED} } pageInfo { hasNextPage endCursor } } }`,
+  },
+  {
+    method: "PATCH",
+    path: `${ORG}/worker-policies/{id}`,
+    summary: "Include or exclude a worker by hand and set the balance (body: {hoursBalance?, isIncluded?, note?}); a balance change is an adjustment row in the ledger",
+    tag: TAG,
+    operation: `mutation updateWorkerPolicy($id: ID!, $input: UpdateWorkerPolicyInput!) { updateWorkerPolicy(id: $id, input: $input) { ${WORKER_POLICY_LISTED} } }`,
   },
   {
     method: "GET",

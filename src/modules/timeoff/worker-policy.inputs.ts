@@ -1,5 +1,45 @@
-import { ArgsType, Field, ID } from "type-graphql";
+import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
+import { ArgsType, Field, Float, ID, InputType } from "type-graphql";
+import { NullRefused } from "../../common/validation";
+import { MAX_POLICY_HOURS } from "./policy.entity";
 import { PageArgs } from "../../common/pagination";
+
+/** Setting one worker's balance: the difference to the ledger's sum becomes an adjustment row. */
+@InputType()
+export class SetTimeOffBalanceInput {
+  @Field(() => Float, { description: "The balance to set, in hours (at most 6 decimals)" })
+  @IsNumber({ maxDecimalPlaces: 6 }, { message: "hoursBalance must be a number with at most 6 decimals" })
+  @Min(-MAX_POLICY_HOURS)
+  @Max(MAX_POLICY_HOURS)
+  hoursBalance: number;
+
+  @Field(() => String, { nullable: true, description: "Why, kept on the ledger row (default: \"Balance set to … h\")" })
+  @IsOptional()
+  @Length(1, 500)
+  note?: string | null;
+}
+
+/** A change of one worker policy: include or exclude the worker, set the balance. */
+@InputType()
+@NullRefused<UpdateWorkerPolicyInput>("hoursBalance", "isIncluded")
+export class UpdateWorkerPolicyInput {
+  @Field(() => Float, { nullable: true, description: "The balance to set, in hours (at most 6 decimals); the worker must be (or become) included" })
+  @IsOptional()
+  @IsNumber({ maxDecimalPlaces: 6 }, { message: "hoursBalance must be a number with at most 6 decimals" })
+  @Min(-MAX_POLICY_HOURS)
+  @Max(MAX_POLICY_HOURS)
+  hoursBalance?: number | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Include or exclude the worker by hand; defaultSettings no longer move them" })
+  @IsOptional()
+  @IsBoolean()
+  isIncluded?: boolean | null;
+
+  @Field(() => String, { nullable: true, description: "Why the balance changed, kept on the ledger row" })
+  @IsOptional()
+  @Length(1, 500)
+  note?: string | null;
+}
 
 @ArgsType()
 export class WorkerPolicyFilterArgs extends PageArgs {

@@ -9,7 +9,7 @@ import { TimeOffPolicy } from "./policy.entity";
 import { balanceLoader, policyLoader } from "./timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
-import { WorkerPolicyFilterArgs } from "./worker-policy.inputs";
+import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyFilterArgs } from "./worker-policy.inputs";
 import { AccrualSummaryView, LedgerConnection, WorkerPolicyConnection } from "./worker-policy.types";
 
 @Resolver(() => WorkerPolicy)
@@ -30,6 +30,23 @@ export class WorkerPolicyResolver {
   @Requires("timeoff:self", "timeoff:read")
   timeOffLedger(@Arg("workerPolicyId", () => ID) workerPolicyId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext): Promise<Page<LedgerEntry>> {
     return ctx.services.workerPolicies.ledger(actorOf(ctx), workerPolicyId, page);
+  }
+
+  @Mutation(() => WorkerPolicy, { description: "Sets one included worker's balance; the difference is an adjustment row in the ledger with the note" })
+  @Requires("timeoff:manage")
+  setTimeOffBalance(
+    @Arg("policyId", () => ID) policyId: string,
+    @Arg("workerId", () => ID) workerId: string,
+    @Arg("input") input: SetTimeOffBalanceInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WorkerPolicy> {
+    return ctx.services.workerPolicies.setBalance(actorOf(ctx), policyId, workerId, input);
+  }
+
+  @Mutation(() => WorkerPolicy, { description: "Includes or excludes the worker by hand and sets the balance (an adjustment row in the ledger with the note)" })
+  @Requires("timeoff:manage")
+  updateWorkerPolicy(@Arg("id", () => ID) id: string, @Arg("input") input: UpdateWorkerPolicyInput, @Ctx() ctx: RequestContext): Promise<WorkerPolicy> {
+    return ctx.services.workerPolicies.update(actorOf(ctx), id, input);
   }
 
   @Mutation(() => AccrualSummaryView, { description: "Applies the accruals due up to `until` (default: today); repeating it adds nothing" })

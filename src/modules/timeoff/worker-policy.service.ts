@@ -5,12 +5,16 @@ import { requireUuid } from "../../common/ids";
 import { Page, PageArgs, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { localDate } from "../../common/time";
-import { forbidden, notFound } from "../../errors/app-error";
+import { rejectNulls } from "../../common/validation";
+import { inTransaction } from "../../database/transaction";
+import { conflict, forbidden, invalidField, notFound } from "../../errors/app-error";
 import { byKeys } from "../../loaders/loaders";
 import { Organization } from "../organizations/organization.entity";
 import { StaffMember } from "../staff/staff-member.entity";
 import { StaffListener } from "../staff/staff.service";
+import { TimeOffPolicy } from "./policy.entity";
 import { TimeOffSettingsService } from "./settings.service";
+import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput } from "./worker-policy.inputs";
 import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 
 /** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
@@ -35,6 +39,9 @@ export interface LedgerRow {
   note?: string | null;
   recordedAt: Date;
 }
+
+const notInPolicy = (worker: string, policy: string) =>
+  conflict(`${worker} is not included in the policy "${policy}"; include them first (isIncluded: true)`, "NOT_IN_POLICY");
 
 /** Staff a policy's defaultSettings match (`p` the policy, `s` the staff member); never null. */
 const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
@@ -79,7 +86,7 @@ export class WorkerPolicyService {
       `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
        SELECT p.organization_id, p.id, s.id, true, 'default', $4
        FROM time_off_policies p JOIN staff_members s ON s.organization_id = p.organization_id
-       WHERE p.organization_id = $1 AND ($2::uuid IS NULL OR p.id = $2) AND ($3::uuid IS NULL OR s.id = $3) AND ${MATCHES_DEFAULT}
+       WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND ($2::uuid IS NULL OR p.id = $2) AND ($3::uuid IS NULL OR s.id = $3) AND ${MATCHES_DEFAULT}
        ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
          SET is_included = true, accrues_from = EXCLUDED.accrues_from, updated_at = now()
          WHERE worker_policies.assignment = 'default' AND NOT worker_policies.is_included`,
@@ -120,6 +127,74 @@ export class WorkerPolicyService {
       .setLock("pessimistic_write")
       .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :workerId", { organizationId, policyId, workerId })
       .getOne();
+  }
+
+  /**
+   * Sets one included worker's balance (see `adjustTo`). The policy is held FOR SHARE: a removal
+   * of the policy waits for this change, or goes first and this finds no policy.
+   */
+  async setBalance(actor: Actor, policyId: string, workerId: string, input: SetTimeOffBalanceInput): Promise<WorkerPolicy> {
+    const org = actor.organizationId;
+    const policyKey = requireUuid(policyId, "Policy");
+    const workerKey = requireUuid(workerId, "Staff member");
+    return inTransaction(this.deps.db, async (manager) => {
+      const policy = await this.sharePolicy(manager, org, policyKey, "Policy");
+      const worker = await manager.getRepository(StaffMember).findOneBy({ organizationId: org, id: workerKey });
+      if (!worker || worker.deletedAt) throw notFound("Staff member");
+      const workerPolicy = await this.lock(manager, org, policy.id, worker.id);
+      if (!workerPolicy?.isIncluded) throw notInPolicy(worker.name, policy.name);
+      await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
+      return workerPolicy;
+    });
+  }
+
+  /** PATCH of one worker policy: include or exclude the worker by hand, then set the balance. */
+  async update(actor: Actor, id: string, input: UpdateWorkerPolicyInput): Promise<WorkerPolicy> {
+    rejectNulls(input, ["hoursBalance", "isIncluded"]);
+    if (input.note != null && input.hoursBalance === undefined) throw invalidField("note", "A note is kept with a balance change: give hoursBalance too");
+    const org = actor.organizationId;
+    return inTransaction(this.deps.db, async (manager) => {
+      const found = await this.records.get(actor, id, { manager });
+      const policy = await this.sharePolicy(manager, org, found.policyId, this.records.label);
+      let workerPolicy = (await this.lock(manager, org, found.policyId, found.workerId))!;
+      if (input.isIncluded != null && input.isIncluded !== workerPolicy.isIncluded) {
+        await this.setIncluded(manager, org, found.policyId, found.workerId, input.isIncluded);
+        workerPolicy = (await this.lock(manager, org, found.policyId, found.workerId))!;
+      }
+      if (input.hoursBalance != null) {
+        if (!workerPolicy.isIncluded) {
+          const worker = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.workerId });
+          throw notInPolicy(worker.name, policy.name);
+        }
+        await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
+      }
+      return workerPolicy;
+    });
+  }
+
+  /** The policy of a balance change, held FOR SHARE until commit; a removed one is not found. */
+  private async sharePolicy(manager: EntityManager, organizationId: string, id: string, label: string): Promise<TimeOffPolicy> {
+    const policy = await manager.getRepository(TimeOffPolicy).findOne({ where: { organizationId, id }, lock: { mode: "pessimistic_read" } });
+    if (!policy) throw notFound(label);
+    return policy;
+  }
+
+  /**
+   * Writes the difference between `hoursBalance` and the ledger's sum as one adjustment row with
+   * the note and the actor (nothing when they are equal). The caller holds the worker policy's
+   * lock and the difference is computed in SQL on exact numerics, so of two concurrent sets the
+   * later one sees the earlier's row and the ledger sums to the last value. Dated `today` (the
+   * organization's day) unless the caller already has it.
+   */
+  async adjustTo(manager: EntityManager, actor: Actor, workerPolicy: WorkerPolicy, hoursBalance: number, note: string | null | undefined, today?: string): Promise<void> {
+    const org = actor.organizationId;
+    await manager.query(
+      `INSERT INTO time_off_ledger (organization_id, worker_policy_id, kind, hours, effective_date, recorded_by, note, recorded_at)
+       SELECT $1, $2, 'adjustment', $3::numeric - COALESCE(sum(l.hours), 0), $4, $5, $6, $7
+       FROM time_off_ledger l WHERE l.organization_id = $1 AND l.worker_policy_id = $2
+       HAVING $3::numeric <> COALESCE(sum(l.hours), 0)`,
+      [org, workerPolicy.id, String(hoursBalance), today ?? (await this.today(manager, org)), actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now()],
+    );
   }
 
   /** Balances of many worker policies, as the ledger and the pending requests have them now. */
@@ -180,6 +255,7 @@ export class WorkerPolicyService {
       if (args.policyId) q.andWhere("r.policy_id = :policyId", { policyId: requireUuid(args.policyId, "Policy") });
       if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
       if (own) q.andWhere("r.worker_id = :own", { own });
+      q.andWhere("EXISTS (SELECT 1 FROM time_off_policies p WHERE p.organization_id = r.organization_id AND p.id = r.policy_id AND p.deleted_at IS NULL)");
     });
   }
 
@@ -192,7 +268,7 @@ export class WorkerPolicyService {
     return this.deps.db
       .getRepository(WorkerPolicy)
       .createQueryBuilder("w")
-      .innerJoin("time_off_policies", "p", "p.organization_id = w.organization_id AND p.id = w.policy_id")
+      .innerJoin("time_off_policies", "p", "p.organization_id = w.organization_id AND p.id = w.policy_id AND p.deleted_at IS NULL")
       .where("w.organization_id = :org AND w.worker_id = :id", { org: actor.organizationId, id })
       .orderBy("p.name")
       .addOrderBy("w.id")

@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import { daysBetween, parseDateRange } from "../../common/time";
 import { RawRestRoute } from "../../rest/raw-routes";
 import { CSV_HEADER, csvLine, ShiftExportRow } from "./shift-export";
 
@@ -37,6 +38,19 @@ const FORMATS: Record<"csv" | "json", Format> = {
   },
 };
 
+/** Rate-limit points per day of an export's range: what a page of a list spends. */
+export const EXPORT_POINTS_PER_DAY = 1000;
+
+/** An export's cost: EXPORT_POINTS_PER_DAY for each day of its range; 1 for a range it will refuse anyway. */
+function exportCost(startDate: unknown, endDate: unknown): number {
+  try {
+    const range = parseDateRange(String(startDate), String(endDate));
+    return (daysBetween(range.start, range.end) + 1) * EXPORT_POINTS_PER_DAY;
+  } catch {
+    return 1;
+  }
+}
+
 export const shiftExportRoutes: RawRestRoute[] = [
   {
     method: "GET",
@@ -52,6 +66,8 @@ export const shiftExportRoutes: RawRestRoute[] = [
       locationId: { description: "Only this location's shifts" },
       employeeId: { description: "Only this staff member's shifts" },
     },
+    // Proportional to the range: each day of it spends what a page of a list does.
+    cost: (query) => exportCost(query.startDate, query.endDate),
     async handle(ctx, query, res) {
       const format = FORMATS[query.format === "json" ? "json" : "csv"];
       // Checks permission and parameters before anything is sent.

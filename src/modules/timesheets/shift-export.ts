@@ -285,7 +285,8 @@ export class ShiftExportService {
     let names: ExportNames;
     let calculator: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
-    const batches = cursorBatches<{ shift: string }>(this.deps.db, `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, {
+    // The export may lag a few seconds: it runs on a replica when one is healthy.
+    const batches = cursorBatches<{ shift: string }>(await this.deps.reads.readerFor(actor), `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, {
       before: async (query) => {
         names = await readExportNames(query, organizationId);
         calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));

@@ -1,3 +1,4 @@
+import { DataSource } from "typeorm";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
@@ -179,12 +180,14 @@ export class ShiftReportService {
     if (args.locationId !== undefined && !isUuid(args.locationId)) throw invalidField("locationId", "locationId must be a UUID");
     const locationId = args.locationId?.toLowerCase();
     const settings = await this.settings.get(actor);
-    const rules = await this.mandatoryBreakRules(actor.organizationId);
+    // A report may lag a few seconds: it runs on a replica when one is healthy.
+    const db = await this.deps.reads.readerFor(actor);
+    const rules = await this.mandatoryBreakRules(db, actor.organizationId);
     let calculator!: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
     const organizationId = actor.organizationId;
     const from = payContextStart(range.start, settings.weekStart);
-    const batches = closedShifts(this.deps.db, { organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id", async (query) => {
+    const batches = closedShifts(db, { organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id", async (query) => {
       calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
       predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId });
     });
@@ -215,8 +218,8 @@ export class ShiftReportService {
     for (const p of predictability) visitPredictability({ ...p, employee_id: p.worker_id });
   }
 
-  private async mandatoryBreakRules(organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
-    const rows: { id: string; location_id: string; frequency_minutes: number; duration_minutes: number }[] = await this.deps.db.query(
+  private async mandatoryBreakRules(db: DataSource, organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
+    const rows: { id: string; location_id: string; frequency_minutes: number; duration_minutes: number }[] = await db.query(
       `SELECT id, location_id, frequency_minutes, duration_minutes FROM break_types
        WHERE organization_id = $1 AND mandatory AND enabled AND deleted_at IS NULL AND frequency_minutes > 0`,
       [organizationId],

@@ -2,6 +2,7 @@ import { ArgsType, Field, Float, ID, InputType, Int } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
 import { IsHourlyWage } from "../../common/money";
 import { MAX_HOURLY_WAGE } from "../roles/role.inputs";
+import { NullRefused } from "../../common/validation";
 
 const MINUTES_PER_DAY = 1440;
 const MAX_BREAKS = 50;
@@ -71,6 +72,7 @@ export class CreateShiftInput {
 }
 
 @InputType({ description: "Fields given are changed; breaks given replace all of the shift's breaks" })
+@NullRefused<UpdateShiftInput>("startTime", "endTime", "roleId", "hourlyWage", "breaks")
 export class UpdateShiftInput {
   @Field(() => String, { nullable: true })
   startTime?: string;

@@ -58,7 +58,8 @@ export class ShiftService {
     const range = parseDateRange(args.startDate, args.endDate);
     const locationId = args.locationId === undefined ? undefined : filterId(args.locationId, "locationId");
     const staffId = this.staffScope(actor, args.employeeId);
-    const manager = this.deps.db.manager;
+    // A list of days of shifts may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
+    const manager = (await this.deps.reads.readerFor(actor)).manager;
     const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined });
     const shifts = presentShifts(rows, this.deps.clock.now());
     const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);

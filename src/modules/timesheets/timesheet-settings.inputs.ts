@@ -1,8 +1,10 @@
 import { IsOptional, Max, Min } from "class-validator";
 import { Field, Float, InputType } from "type-graphql";
+import { NullRefused } from "../../common/validation";
 import { Weekday } from "./timesheet-settings.entity";
 
 @InputType()
+@NullRefused<UpdateTimesheetSettingsInput>("weeklyOvertimeHours", "overtimeRate", "weekStart")
 export class UpdateTimesheetSettingsInput {
   @Field(() => Float, { nullable: true })
   @IsOptional()
