@@ -28,7 +28,7 @@ export class EmployeeInput {
  * The staff member (not deleted) a body names by `workerId` or by `employee`; a 400 on `field`
  * when it names nobody, or two different people.
  */
-export async function resolveWorker(
+export async function resolveStaffMember(
   manager: EntityManager,
   organizationId: string,
   ref: { workerId?: string | null; employee?: EmployeeInput | null },

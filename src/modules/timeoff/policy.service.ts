@@ -6,7 +6,7 @@ import { rejectNulls } from "../../common/validation";
 import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField } from "../../errors/app-error";
 import { byKeys } from "../../loaders/loaders";
-import { resolveWorker } from "./employee-ref";
+import { resolveStaffMember } from "./employee-ref";
 import { TimeOffPolicyType } from "./policy-type.entity";
 import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.inputs";
 import { DefaultSettings, FixedAmountSettings, LimitSettings, PerHourEarnings, TimeOffPolicy } from "./policy.entity";
@@ -228,14 +228,14 @@ export class TimeOffPolicyService {
     const today = await this.workerPolicies.today(manager, actor.organizationId);
     for (const [index, item] of items.entries()) {
       const field = `workerPolicies[${index}]`;
-      const workerId = await resolveWorker(manager, actor.organizationId, item, `${field}.employee`);
-      if (!workerId) throw invalidField(field, "Each worker policy needs employee or workerId");
-      const existing = await this.workerPolicies.lock(manager, actor.organizationId, policy.id, workerId);
+      const staffId = await resolveStaffMember(manager, actor.organizationId, item, `${field}.employee`);
+      if (!staffId) throw invalidField(field, "Each worker policy needs employee or workerId");
+      const existing = await this.workerPolicies.lock(manager, actor.organizationId, policy.id, staffId);
       // A worker named without isIncluded is included if new to the policy, else left as they are.
       const include = item.isIncluded ?? existing?.isIncluded ?? true;
-      if (include !== existing?.isIncluded) await this.workerPolicies.setIncluded(manager, actor.organizationId, policy.id, workerId, include);
+      if (include !== existing?.isIncluded) await this.workerPolicies.setIncluded(manager, actor.organizationId, policy.id, staffId, include);
       if (item.hoursBalance == null) continue;
-      const workerPolicy = existing ?? (await this.workerPolicies.lock(manager, actor.organizationId, policy.id, workerId))!;
+      const workerPolicy = existing ?? (await this.workerPolicies.lock(manager, actor.organizationId, policy.id, staffId))!;
       await this.workerPolicies.adjustTo(manager, actor, workerPolicy, item.hoursBalance, null, today);
     }
   }

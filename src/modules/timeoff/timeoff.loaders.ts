@@ -15,4 +15,4 @@ export const assignedStaffCountLoader = requestLoader<string, number>("timeOffAs
 export const balanceLoader = requestLoader<string, Balance | null>("timeOffBalance", (services, actor, ids) => services.workerPolicies.visibleBalances(actor, ids));
 
 /** Keyed `policyId:workerId`. */
-export const workerPolicyByPairLoader = requestLoader<string, WorkerPolicy | null>("workerPolicyByPair", (services, actor, keys) => services.workerPolicies.byPolicyAndWorker(actor.organizationId, keys));
+export const workerPolicyByPairLoader = requestLoader<string, WorkerPolicy | null>("workerPolicyByPair", (services, actor, keys) => services.workerPolicies.byPolicyAndStaffMember(actor.organizationId, keys));

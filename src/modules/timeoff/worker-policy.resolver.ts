@@ -23,7 +23,7 @@ export class WorkerPolicyResolver {
   @Query(() => [WorkerPolicy], { description: "One worker's policies, by policy name" })
   @Requires("timeoff:self", "timeoff:read")
   staffTimeOffPolicies(@Arg("workerId", () => ID) workerId: string, @Ctx() ctx: RequestContext): Promise<WorkerPolicy[]> {
-    return ctx.services.workerPolicies.ofWorker(actorOf(ctx), workerId);
+    return ctx.services.workerPolicies.ofStaffMember(actorOf(ctx), workerId);
   }
 
   @Query(() => LedgerConnection, { description: "Every movement of one worker policy's balance, oldest first" })
