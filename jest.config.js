@@ -13,8 +13,6 @@ module.exports = {
   // A busy shared machine takes over a minute to start a service; the limit only ends a hang.
   testTimeout: 300000,
   maxWorkers: 2,
-  // Pools and timers of a stopped service can outlive a file by a moment; do not wait on them.
-  forceExit: true,
   setupFiles: [`<rootDir>/${dist}/test/support/setup.js`],
   // Every REST answer is checked against the OpenAPI document; the run prints how many were.
   setupFilesAfterEnv: [`<rootDir>/${dist}/test/support/contract-setup.js`],

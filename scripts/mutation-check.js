@@ -4,7 +4,8 @@
  * broken. For each rule, the source file is changed in memory (its `find` text, which must occur
  * exactly once, becomes `replace`), compiled on its own into a copy of dist/, and the named test
  * files run on that copy. A rule whose tests stay green fails the check. The sources are never
- * written, so an interrupted run leaves nothing behind. Run after `npm run build`.
+ * written, so an interrupted run leaves nothing behind. A rule's `env` is set for its tests (for
+ * example to sweep only the operations it concerns). Run after `npm run build`.
  */
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -38,11 +39,25 @@ function testsPass(rule) {
   const files = rule.tests.map((t) => path.join(MUTANT, t.replace(/\.ts$/, ".js")));
   const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings=ExperimentalWarning", "node_modules/jest/bin/jest.js", "--silent", ...files], {
     cwd: root,
-    env: { ...process.env, JEST_DIST: MUTANT },
+    env: { ...process.env, ...rule.env, JEST_DIST: MUTANT },
     encoding: "utf8",
   });
   const summary = /Tests:.*$/m.exec(`${run.stdout}${run.stderr}`)?.[0] ?? "no summary";
+  // Killed means a test ran and failed; a suite that could not run proves nothing either way.
+  if (run.status !== 0 && !/\d+ failed/.test(summary)) {
+    throw new Error(`${rule.rule}: its tests did not run (${summary})\n${run.stdout}${run.stderr}`.slice(0, 4000));
+  }
   return { passed: run.status === 0, summary };
+}
+
+// Every rule's text must still be in its file before anything runs: a renamed line fails at once.
+for (const rule of rules) {
+  const source = fs.readFileSync(path.join(root, rule.file), "utf8");
+  const at = source.indexOf(rule.find);
+  if (at < 0 || source.indexOf(rule.find, at + 1) >= 0) {
+    console.error(`${rule.rule}: ${rule.file} must hold its text exactly once: ${rule.find}`);
+    process.exit(1);
+  }
 }
 
 let survived = 0;

@@ -46,7 +46,7 @@ describe("webhook delivery across service processes", () => {
     const org = await organizationWithEndpoint();
     processes = await Promise.all([ServiceProcess.start(t.databaseUrl, ENV), ServiceProcess.start(t.databaseUrl, ENV)]);
     const ids = await locations(org, 150);
-    await receiver.until((r) => r.length >= ids.length, "every event");
+    await receiver.until((r) => r.length >= ids.length); // every event
     expect(receiver.arrivals.sort()).toEqual([...ids].sort());
     const [{ attempts }] = await t.runtime.db.query("SELECT sum(attempts)::int AS attempts FROM webhook_deliveries WHERE organization_id = $1", [org.id]);
     expect(attempts).toBe(ids.length);
@@ -59,14 +59,14 @@ describe("webhook delivery across service processes", () => {
     receiver.hold = true;
     const doomed = await ServiceProcess.start(t.databaseUrl, ENV);
     const ids = await locations(org, 40);
-    await receiver.until(() => receiver.heldCount >= 10, "attempts in flight");
+    await receiver.until(() => receiver.heldCount >= 10); // attempts in flight
     await new Promise<void>((resolve) => {
       doomed.child.once("exit", () => resolve());
       doomed.child.kill("SIGKILL");
     });
     receiver.release();
     processes = [await ServiceProcess.start(t.databaseUrl, ENV)];
-    await receiver.until((r) => new Set(r.map((x) => x.json.id)).size === ids.length, "every event after the kill");
+    await receiver.until((r) => new Set(r.map((x) => x.json.id)).size === ids.length); // every event after the kill
     expect([...new Set(receiver.received.map((r) => r.json.id))].sort()).toEqual([...ids].sort());
   });
 
@@ -77,10 +77,10 @@ describe("webhook delivery across service processes", () => {
     receiver.answer = { status: 503 };
     processes = [await ServiceProcess.start(t.databaseUrl, { ...ENV, WEBHOOK_RETRY_DELAYS_MS: "300,600,1200,2400,4800,9600,9600,9600,9600" })];
     const ids = await locations(org, 30);
-    await receiver.until(() => receiver.arrivals.length >= 60, "failed attempts");
+    await receiver.until(() => receiver.arrivals.length >= 60); // failed attempts
     const [{ failing }] = await t.runtime.db.query("SELECT count(*)::int AS failing FROM webhook_deliveries WHERE organization_id = $1 AND status = 'pending' AND attempts >= 2", [org.id]);
     expect(failing).toBeGreaterThan(0);
     receiver.answer = { status: 200 };
-    await receiver.until((r) => new Set(r.map((x) => x.json.id)).size === ids.length, "every event");
+    await receiver.until((r) => new Set(r.map((x) => x.json.id)).size === ids.length); // every event
   });
 });

@@ -28,7 +28,7 @@ describe("audit trail", () => {
     expect(updated.before.hourly_wage).toBe(18);
     expect(updated.after.hourly_wage).toBe(19.5);
     expect(deleted.after).toBeNull();
-    expect(inserted.requestId).toBeTruthy();
+    expect(inserted.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(trail.body.map((e: { actorApiKeyId: string }) => e.actorApiKeyId)).toEqual([tablet.apiKey.id, tablet.apiKey.id, tablet.apiKey.id]);
 
     const byActor = await t.as(org.token).get(`/api/organizations/${org.id}/audit-events?actorStaffId=${manager.id}`);

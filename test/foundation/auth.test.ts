@@ -26,7 +26,8 @@ describe("organizations, API keys and tokens", () => {
     const badZone = await platform({ name: "X", timezone: "Mars/Olympus" });
     expect(badZone.status).toBe(400);
     expect(badZone.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field: "timezone" }] });
-    expect(badZone.body.error.requestId).toBeTruthy();
+    expect(badZone.body.error.requestId).toBe(badZone.headers["x-request-id"]);
+    expect(badZone.body.error.requestId).toMatch(/\S/);
     const unknown = await platform({ name: "X", colour: "red" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details[0].field).toBe("colour");
