@@ -153,8 +153,14 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone };
+/** BENCH_ONLY=webhooks: what events cost a write and how fast webhooks go out. */
+async function webhooksAlone(): Promise<string[]> {
+  if (!SERVER_URL) throw new Error("BENCH_ONLY=webhooks needs DATABASE_URL (a PostgreSQL server; a database wf_bench_events is created on it)");
+  return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
+}
+
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
@@ -164,8 +170,8 @@ async function main(): Promise<void> {
   if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale") {
     throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", "scale", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
   }
-  if (!ONLY) console.log(await measureFirstAnswer());
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
+  if (!ONLY) console.log(await measureFirstAnswer());
   const url = await recreateDatabase();
   // The bulk load runs statements far longer than a request may.
   const runtime = await startRuntime({ ...loadConfig(), databaseUrl: url, logLevel: "warn", statementTimeoutMs: 600_000, scheduledJobs: false });

@@ -2,6 +2,8 @@
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
+  databaseListenUrl: string | undefined;
   /** Streaming replicas of the primary that reads which may lag go to (DATABASE_REPLICA_URLS, comma-separated). */
   replicaUrls: string[];
   /** A replica further behind the primary than this is skipped until it catches up. */
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),
     replicaMaxLagMs: Number(env.REPLICA_MAX_LAG_MS ?? 5000),
     dataDir: env.DATA_DIR || "./.data",
@@ -80,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
-    rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 5_000_000),
+    rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
     redisUrl: env.REDIS_URL || undefined,

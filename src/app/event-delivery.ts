@@ -1,30 +1,38 @@
 import type { Logger } from "pino";
 import { EventFeed } from "../modules/events/event-feed";
+import { EventStream } from "../modules/events/event-stream";
 import { WebhookDispatcher } from "../modules/webhooks/webhook-dispatcher";
 import { ServiceDeps } from "../common/services";
 import type { Services } from "./services";
 
 export interface EventDelivery {
   feed: EventFeed;
+  /** Committed events for this process's live subscribers. */
+  stream: EventStream;
   dispatcher: WebhookDispatcher;
   stop(): Promise<void>;
 }
 
 /**
- * Listens for committed events and sends webhooks, in every process whatever SCHEDULED_JOBS says:
- * delivery is claimed per attempt in the database, so any number of processes share it.
+ * Listens for committed events, hands them to live subscribers and sends webhooks, in every
+ * process whatever SCHEDULED_JOBS says: delivery is claimed per attempt in the database, so any
+ * number of processes share it.
  */
 export async function startEventDelivery(deps: ServiceDeps, services: Services, logger: Logger): Promise<EventDelivery> {
-  const feed = new EventFeed(deps.db, deps.config.databaseUrl, logger);
+  // LISTEN holds a session: through a pooler in transaction mode it would hear nothing, so it may have a direct URL of its own.
+  const feed = new EventFeed(deps.db, deps.config.databaseListenUrl ?? deps.config.databaseUrl, logger);
   await feed.start();
+  const stream = new EventStream(feed, services.events, logger);
   const dispatcher = new WebhookDispatcher(deps, services.events, logger);
   const wake = () => dispatcher.wake();
   feed.on("event", wake).on("gap", wake);
   dispatcher.start();
   return {
     feed,
+    stream,
     dispatcher,
     async stop() {
+      stream.close();
       await dispatcher.stop();
       await feed.close();
     },

@@ -8,10 +8,12 @@ import { ReadRouting } from "../database/read-routing";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
+import { LiveSubscriptions, serveSubscriptions } from "../graphql/subscriptions";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
+import { snapshotEventResources } from "./event-snapshots";
 import { startJobs } from "./jobs";
 import { graphqlSchema, rawRestRoutes, restRoutes, scheduledJobs } from "./modules";
 import { createServices, Services } from "./services";
@@ -23,6 +25,7 @@ export interface Runtime extends RunningApp {
   logger: Logger;
   clock: Clock;
   events: EventDelivery;
+  subscriptions: LiveSubscriptions;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -41,14 +44,18 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const reads = await ReadRouting.start(db, config, (health) => logger[health.status === "ok" ? "info" : "warn"]({ database: health }, "replica state changed"));
     const deps = { db, clock, config, reads };
     const services = createServices({ ...deps, platform });
+    snapshotEventResources(db, { schema: graphqlSchema(), services, logger });
     const rateLimits = RateLimits.open(config);
     const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, reads, timeouts: config });
     const events = await startEventDelivery(deps, services, logger);
+    const subscriptions = serveSubscriptions({ server: running.server, schema: graphqlSchema(), services, stream: events.stream, logger, rateLimits });
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         await jobs?.stop();
+        // Open WebSockets would hold the server open: subscribers are told the server is going away first.
+        await subscriptions.close();
         await drainHttpServer(running.server);
         await running.apollo.stop();
         await events.stop();
@@ -56,7 +63,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
         await reads.close();
         await db.destroy();
       })());
-    return { ...running, config, db, services, logger, clock, events, close };
+    return { ...running, config, db, services, logger, clock, events, subscriptions, close };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -27,7 +27,7 @@ export function recordVersionOf(ifMatch: string | undefined): RequestActor["ifMa
 export const requestActor = new AsyncLocalStorage<RequestActor>();
 
 /** A statement that writes: a WITH counts only when one of its parts does, so its reads stay outside a transaction. */
-const WRITE = /^\s*(INSERT|UPDATE|DELETE|MERGE|COPY)\b|^\s*WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b/i;
+export const WRITE = /^\s*(INSERT|UPDATE|DELETE|MERGE|COPY)\b|^\s*WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b/i;
 const BEGIN = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
 const END = /^\s*(COMMIT|END|ROLLBACK|ABORT)\s*(;|$|AND\b|WORK\b|TRANSACTION\b)/i;
 const TO_SAVEPOINT = /^\s*ROLLBACK\s+(WORK\s+|TRANSACTION\s+)?TO\b/i;

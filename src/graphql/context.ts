@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { Actor } from "../auth/actor";
 import type { Services } from "../common/services";
 import { Loaders } from "../loaders/loaders";
+import type { EventStream } from "../modules/events/event-stream";
 
 /** What every resolver gets: who calls, the services, and this request's loaders. */
 export interface RequestContext {
@@ -14,4 +15,6 @@ export interface RequestContext {
   logger: Logger;
   /** Set by the REST shim: the root field whose permissions it has already checked for this call. */
   checkedRootField?: string;
+  /** Committed events for live subscriptions (set on WebSocket connections only). */
+  eventStream?: EventStream;
 }

@@ -9,6 +9,7 @@ const ASSETS: Record<string, string> = {
   "react-dom.js": packageFile("react-dom", "umd/react-dom.production.min.js"),
   "graphiql.js": packageFile("graphiql", "graphiql.min.js"),
   "graphiql.css": packageFile("graphiql", "graphiql.min.css"),
+  "graphql-ws.js": packageFile("graphql-ws", "umd/graphql-ws.min.js"),
 };
 
 const PAGE = `<!doctype html>
@@ -34,6 +35,7 @@ const PAGE = `<!doctype html>
   <script src="/graphiql/react.js"></script>
   <script src="/graphiql/react-dom.js"></script>
   <script src="/graphiql/graphiql.js"></script>
+  <script src="/graphiql/graphql-ws.js"></script>
   <script>
     // The token comes in the fragment (#token=…), which the browser never sends to a server, and is
     // wiped from the address bar at once; the tab keeps it (sessionStorage) until it closes.
@@ -42,11 +44,19 @@ const PAGE = `<!doctype html>
     const fromFragment = new URLSearchParams(location.hash.slice(1)).get("token");
     if (fromFragment !== null) history.replaceState(null, "", location.pathname + location.search);
     input.value = fromFragment || sessionStorage.getItem(KEY) || "";
-    const fetcher = GraphiQL.createFetcher({ url: "/graphql" });
     const root = ReactDOM.createRoot(document.getElementById("graphiql"));
+    let wsClient;
     function render() {
       const token = input.value.trim();
       sessionStorage.setItem(KEY, token);
+      // Subscriptions run over graphql-ws on the same path, the token sent as a connection parameter.
+      wsClient?.dispose();
+      wsClient = graphqlWs.createClient({
+        url: (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/graphql",
+        connectionParams: token ? { authorization: "Bearer " + token } : {},
+        lazy: true,
+      });
+      const fetcher = GraphiQL.createFetcher({ url: "/graphql", wsClient });
       root.render(React.createElement(GraphiQL, {
         key: token,
         fetcher,

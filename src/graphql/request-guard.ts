@@ -64,6 +64,13 @@ function countTokens(query: string): void {
   }
 }
 
+/** Where a request came: HTTP runs queries and mutations, the WebSocket of the same path subscriptions. */
+export type Transport = "http" | "websocket";
+const RUNS: Record<Transport, { kinds: string[]; elsewhere: string }> = {
+  http: { kinds: ["query", "mutation"], elsewhere: "Subscriptions run over a WebSocket at /graphql (graphql-ws), not over HTTP" },
+  websocket: { kinds: ["subscription"], elsewhere: "Only subscriptions run over the WebSocket: send queries and mutations to POST /graphql" },
+};
+
 const isJsonObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function parsedJson(text: string): unknown {
@@ -80,7 +87,7 @@ function parsedJson(text: string): unknown {
  * that would make them slow), the operation it names, what an anonymous caller may ask (which also
  * keeps introspection behind a token), and text the database could not store. Answers the operation.
  */
-export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean, viaQueryString = false): OperationDefinitionNode {
+export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean, viaQueryString = false, transport: Transport = "http"): OperationDefinitionNode {
   if (Array.isArray(body)) throw refusal(badRequest("Batched operations are not supported: send one operation per request"));
   const { query, operationName, variables, extensions } = (body ?? {}) as Record<string, unknown>;
   if (typeof query !== "string") throw refusal(badRequest("The request must carry the operation text as a string in `query`"));
@@ -113,6 +120,7 @@ export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated
     throw refusal(badRequest(message));
   }
   if (!schema.getRootType(operation.operation)) throw refusal(badRequest(`This service has no ${operation.operation} operations`), [operation]);
+  if (!RUNS[transport].kinds.includes(operation.operation)) throw refusal(badRequest(RUNS[transport].elsewhere), [operation]);
   if (!authenticated && (operation.operation !== "mutation" || operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !PUBLIC_FIELDS.has(s.name.value)))) {
     throw refusal(unauthenticated(), [operation]);
   }

@@ -1,7 +1,20 @@
 import "reflect-metadata";
 import { GraphQLSchema } from "graphql";
-import { buildSchemaSync, NonEmptyArray } from "type-graphql";
+import { buildSchemaSync, NonEmptyArray, PubSub } from "type-graphql";
 import { authChecker } from "./authorization";
+
+/**
+ * Subscriptions read committed events from the database's notifications (EventStream), each with
+ * a subscribe function of its own; type-graphql still asks for a topic publisher, which nothing uses.
+ */
+const noTopics: PubSub = {
+  publish() {
+    throw new Error("Subscriptions follow committed events, not published topics");
+  },
+  subscribe() {
+    throw new Error("Subscriptions follow committed events, not published topics");
+  },
+};
 
 /** The GraphQL schema of the given decorated resolvers (the modules' list is in src/app/modules.ts). */
 export function buildGraphqlSchema(resolvers: NonEmptyArray<Function>): GraphQLSchema {
@@ -9,6 +22,7 @@ export function buildGraphqlSchema(resolvers: NonEmptyArray<Function>): GraphQLS
     resolvers,
     authChecker,
     authMode: "error",
+    pubSub: noTopics,
     validate: { forbidUnknownValues: false },
   });
 }

@@ -243,7 +243,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
-  if (rateLimits.enabled) app.use(restCosts(schema, compiled, rawRestRoutes));
+  if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
   app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req, res) => (req.baseUrl === "/graphql" ? graphqlCost(req) : ((res.locals.cost as number | undefined) ?? 1)), sendError));
   app.use(idempotency({ db, logger, sendError }));
 

@@ -44,11 +44,12 @@ describe("the event log", () => {
     const after = await events(`?after=${last}&types=shift.created,shift.updated,shift.deleted`);
     expect(after.map((e) => e.type)).toEqual(["shift.created", "shift.updated", "shift.deleted"]);
     const [create, update] = after;
-    expect(create).toMatchObject({ organizationId: w.org.id, actor: { staffId: null, apiKeyId: expect.any(String) }, data: { object: { id: created.body.id, employeeId: w.workerId, endTime: "2026-03-01T22:00:00.000Z" } } });
+    expect(create).toMatchObject({ organizationId: w.org.id, actor: { staffId: null, apiKeyId: expect.any(String) }, data: { object: { id: created.body.id, employeeId: w.workerId, endTime: "2026-03-01T17:00:00.000-05:00" } } });
     expect(create.data.previousAttributes).toBeNull();
-    expect(update.data.object.endTime).toBe("2026-03-01T23:00:00.000Z");
-    expect(update.data.previousAttributes).toMatchObject({ endTime: "2026-03-01T22:00:00.000Z" });
-    expect(after[2].data.object.deletedAt).toEqual(expect.any(String));
+    expect(update.data.object.endTime).toBe("2026-03-01T18:00:00.000-05:00");
+    expect(update.data.previousAttributes).toMatchObject({ endTime: "2026-03-01T17:00:00.000-05:00" });
+    // A deletion carries the shift as it was last read.
+    expect(after[2].data.object).toEqual(update.data.object);
     expect(new Set(after.map((e) => e.sequence)).size).toBe(3);
   });
 

@@ -38,7 +38,8 @@ describe("webhooks", () => {
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string; eventTypes: string[] };
   }
-  const deliveries = async (id: string) => (await t.as(w.org.token).get(`${base()}/${id}/deliveries`)).body as Record<string, any>[];
+  /** The endpoint's attempts, newest first (`GET …/deliveries`). */
+  const attempts = async (id: string) => (await t.as(w.org.token).get(`${base()}/${id}/deliveries`)).body as Record<string, any>[];
 
   it("manages endpoints: the secret shown once, unknown types refused, workers refused", async () => {
     const created = await endpoint({ eventTypes: ["role.created"], description: "payroll" });
@@ -67,8 +68,10 @@ describe("webhooks", () => {
     const updated = got.find((r) => r.json.type === "role.updated")!;
     expect(updated.json).toMatchObject({ organizationId: w.org.id, sequence: expect.any(Number), data: { object: { id: role.body.id, name: "Head baker" }, previousAttributes: { name: "Baker" } } });
     // The receiver has answered; the outcome is recorded a moment later.
-    await waitFor(async () => (await deliveries(id)).find((d) => d.eventType === "role.updated")?.status === "delivered");
-    expect((await deliveries(id)).find((d) => d.eventType === "role.updated")).toMatchObject({ attempts: 1, statusCode: 204, nextAttemptAt: null });
+    await waitFor(async () => (await attempts(id)).some((a) => a.eventType === "role.updated"));
+    expect((await attempts(id)).filter((a) => a.eventType === "role.updated")).toEqual([
+      expect.objectContaining({ eventId: updated.json.id, attempt: 1, status: "delivered", statusCode: 204, nextAttemptAt: null, error: null }),
+    ]);
   });
 
   it("retries a receiver that is down until it is back, honouring Retry-After, and recovers events on request", async () => {
@@ -77,24 +80,34 @@ describe("webhooks", () => {
     const api = t.as(w.org.token);
     const created = [];
     for (let i = 0; i < 3; i++) created.push((await api.post(`/api/organizations/${w.org.id}/locations`, { name: `Down ${i}`, timezone: "UTC" })).body.id);
-    const failedOnce = async () => (await deliveries(id)).filter((d) => d.attempts === 1 && d.statusCode === 500).length === 3;
+    const failedOnce = async () => (await attempts(id)).filter((a) => a.attempt === 1 && a.statusCode === 500).length === 3;
     await waitFor(failedOnce);
-    const [first] = await deliveries(id);
+    const [first] = await attempts(id);
+    expect(first).toMatchObject({ status: "pending", error: "The receiver answered 500", durationMs: expect.any(Number) });
     expect(first.response.length).toBe(4096);
-    expect(first.error).toBe("The receiver answered 500");
-    expect(new Date(first.nextAttemptAt).getTime() - new Date(first.lastAttemptAt).getTime()).toBeGreaterThanOrEqual(800);
+    expect(new Date(first.nextAttemptAt).getTime() - new Date(first.attemptedAt).getTime()).toBeGreaterThanOrEqual(800);
 
     receiver.answer = { status: 429, headers: { "retry-after": "120" } };
     t.clock.advance(1300);
-    await waitFor(async () => (await deliveries(id)).every((d) => d.statusCode === 429));
-    for (const d of await deliveries(id)) expect(new Date(d.nextAttemptAt).getTime() - new Date(d.lastAttemptAt).getTime()).toBe(120_000);
+    const retried = async () => (await attempts(id)).filter((a) => a.attempt === 2);
+    await waitFor(async () => (await retried()).length === 3);
+    for (const a of await retried()) {
+      expect(a.statusCode).toBe(429);
+      expect(new Date(a.nextAttemptAt).getTime() - new Date(a.attemptedAt).getTime()).toBe(120_000);
+    }
 
     receiver.answer = { status: 200 };
     await advance(120_000);
     await receiver.until((r) => r.length === 3);
     expect(receiver.received.map((r) => r.json.data.object.id).sort()).toEqual([...created].sort());
-    await waitFor(async () => (await deliveries(id)).every((d) => d.status === "delivered"));
-    expect((await deliveries(id)).map((d) => [d.status, d.attempts])).toEqual([["delivered", 3], ["delivered", 3], ["delivered", 3]]);
+    await waitFor(async () => (await attempts(id)).length === 9);
+    // Each attempt of each delivery is listed: two failures, then the success.
+    const all = await attempts(id);
+    const events = [...new Set(all.map((a) => a.eventId))];
+    expect(events).toHaveLength(3);
+    for (const event of events) {
+      expect(all.filter((a) => a.eventId === event).map((a) => [a.attempt, a.status, a.statusCode])).toEqual([[3, "delivered", 200], [2, "pending", 429], [1, "pending", 500]]);
+    }
 
     const recovered = await t.as(w.org.token).post(`${base()}/${id}/recover`, { since: "2000-01-01T00:00:00Z" });
     expect(recovered.status).toBe(202);
@@ -112,9 +125,9 @@ describe("webhooks", () => {
     const api = t.as(w.org.token);
     await waitFor(async () => (await api.get(`${base()}/${gone.id}`)).body.enabled === false);
     expect((await api.get(`${base()}/${gone.id}`)).body.disabledReason).toBe("the receiver answered 410 Gone");
-    await waitFor(async () => (await deliveries(failing.id)).some((d) => d.attempts === 1 && d.statusCode === 503));
+    await waitFor(async () => (await attempts(failing.id)).some((a) => a.attempt === 1 && a.statusCode === 503));
     await advance(86_400_000);
-    await waitFor(async () => (await deliveries(failing.id)).some((d) => d.attempts === 2 && d.statusCode === 503));
+    await waitFor(async () => (await attempts(failing.id)).some((a) => a.attempt === 2 && a.statusCode === 503));
     expect((await t.as(w.org.token).get(`${base()}/${failing.id}`)).body.enabled).toBe(true);
     await advance(4 * 86_400_000 + 5_000);
     const fresh = t.as(w.org.token);
@@ -165,7 +178,7 @@ describe("webhooks", () => {
       // A target that turned private after it was saved is refused at delivery time.
       const [{ id }] = await strict.runtime.db.query("INSERT INTO webhook_endpoints (organization_id, url) VALUES ($1, $2) RETURNING id", [org.id, receiver.url.replace("http:", "https:")]);
       await strict.as(org.token).post(`/api/organizations/${org.id}/webhook-endpoints/${id}/test`);
-      await waitFor(async () => (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body[0]?.error !== null);
+      await waitFor(async () => (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body.length > 0);
       const [delivery] = (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body;
       expect(delivery).toMatchObject({ status: "pending", statusCode: null, error: "127.0.0.1 is not a public address" });
       expect(receiver.received).toEqual([]);

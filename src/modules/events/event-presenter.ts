@@ -9,7 +9,7 @@ function camelCase(column: string): string {
 }
 
 /**
- * Turns the rows the event trigger stores (column names, PostgreSQL's JSON timestamps) into the
+ * Turns the rows the event trigger stores (for events whose resource has no GET, and the changed fields' names) (column names, PostgreSQL's JSON timestamps) into the
  * resource's API shape: the entity's property names where an entity maps the table, camelCase
  * otherwise, timestamps as ISO 8601 in UTC.
  */
@@ -23,13 +23,16 @@ export class EventPresenter {
     }
   }
 
-  present(table: string, row: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
+  /** `resource`, when given, keeps only the fields it has (the resource as its GET answers it). */
+  present(table: string, row: Record<string, unknown> | null | undefined, resource?: Record<string, unknown>): Record<string, unknown> | undefined {
     if (!row) return undefined;
     const names = this.names.get(table);
     const out: Record<string, unknown> = {};
     for (const [column, value] of Object.entries(row)) {
       if (HIDDEN.has(column)) continue;
-      out[names?.get(column) ?? camelCase(column)] = typeof value === "string" && TIMESTAMP.test(value) ? new Date(value).toISOString() : value;
+      const name = names?.get(column) ?? camelCase(column);
+      if (resource && !(name in resource)) continue;
+      out[name] = typeof value === "string" && TIMESTAMP.test(value) ? new Date(value).toISOString() : value;
     }
     return out;
   }

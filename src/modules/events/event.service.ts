@@ -18,10 +18,12 @@ export interface EventRow {
   actor: { staffId: string | null; apiKeyId: string | null } | null;
   source_table: string;
   object: Record<string, unknown>;
+  /** The resource as its REST GET answered it when the event committed (see src/app/event-snapshots.ts). */
+  resource: Record<string, unknown> | null;
   previous_attributes: Record<string, unknown> | null;
 }
 
-export const EVENT_COLUMNS = "id, organization_id, sequence, type, occurred_at, actor, source_table, object, previous_attributes";
+export const EVENT_COLUMNS = "id, organization_id, sequence, type, occurred_at, actor, source_table, object, resource, previous_attributes";
 
 /**
  * Records an event that is no single row's change (a schedule's publication), in the caller's
@@ -70,7 +72,9 @@ export class EventService {
   }
 
   present(row: EventRow): Event {
-    const previousAttributes = this.presenter.present(row.source_table, row.previous_attributes);
+    const object = row.resource ?? this.presenter.present(row.source_table, row.object)!;
+    // With the resource read, the old values were written in its terms too (src/app/event-snapshots.ts).
+    const previousAttributes = row.resource ? (row.previous_attributes ?? undefined) : this.presenter.present(row.source_table, row.previous_attributes);
     return {
       id: row.id,
       type: row.type,
@@ -78,7 +82,7 @@ export class EventService {
       organizationId: row.organization_id,
       actor: row.actor ? { staffId: row.actor.staffId ?? null, apiKeyId: row.actor.apiKeyId ?? null } : null,
       sequence: Number(row.sequence),
-      data: { object: this.presenter.present(row.source_table, row.object)!, ...(previousAttributes ? { previousAttributes } : {}) },
+      data: { object, ...(previousAttributes ? { previousAttributes } : {}) },
     };
   }
 

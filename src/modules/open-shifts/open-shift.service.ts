@@ -222,6 +222,12 @@ export class OpenShiftService {
   }
 
   /** The preferences of many open shifts (oldest first), for loaders. */
+  /** The location of an open shift, whatever its state (live subscribers of a location filter claims on it). */
+  async locationOf(organizationId: string, id: string): Promise<string | null> {
+    const shift = await this.deps.db.getRepository(OpenShift).findOne({ where: { organizationId, id }, select: { id: true, locationId: true }, withDeleted: true });
+    return shift?.locationId ?? null;
+  }
+
   async preferencesOf(organizationId: string, openShiftIds: readonly string[]): Promise<OpenShiftPreference[][]> {
     const rows = await this.deps.db
       .getRepository(OpenShiftPreference)

@@ -4,6 +4,7 @@ import https from "node:https";
 import { isIP } from "node:net";
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
+import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
 import { PING_EVENT_TYPE } from "../events/event-catalog";
 import { EVENT_COLUMNS, EventRow, EventService } from "../events/event.service";
@@ -26,6 +27,8 @@ interface Target {
   id: string;
   url: string;
   secrets: string[] | null;
+  /** The endpoint was failing when its deliveries were claimed: a success clears that. */
+  failing: boolean;
 }
 
 interface Outcome {
@@ -41,6 +44,8 @@ interface Outcome {
   response: string | null;
   /** The receiver answered 410 Gone: the endpoint is disabled. */
   gone: boolean;
+  /** The endpoint was failing when the delivery was claimed. */
+  wasFailing: boolean;
 }
 
 interface Answer {
@@ -62,10 +67,21 @@ export function retryAfterMs(header: string | undefined, now: Date): number | un
  * lease ahead, in one statement, so no two processes make the same attempt; an attempt whose
  * process dies is made again when its lease ends. Each endpoint has a share of the in-flight
  * attempts, so a slow receiver holds up only its own deliveries.
+ *
+ * Claims run ahead of sending: up to twice an endpoint's share is held (in flight or next in
+ * line), so an attempt that ends starts the next at once instead of waiting for a claim's round
+ * trips, and the next claim is made while the held ones are still being sent.
  */
 export class WebhookDispatcher {
-  private readonly inFlight = new Map<string, number>();
+  /** Per endpoint: attempts claimed and not yet done (in flight or next in line). */
+  private readonly held = new Map<string, number>();
+  /** Per endpoint: attempts in flight, and the claimed ones waiting for a place. */
+  private readonly sending = new Map<string, { inFlight: number; next: { delivery: Claimed & { token: string }; start: () => void }[] }>();
   private total = 0;
+  /** Signers by secret: decoding a secret for each attempt cost as much as signing. */
+  private readonly signers = new Map<string, Webhook>();
+  /** Endpoints this process marked failing since their deliveries were claimed. */
+  private readonly markedFailing = new Set<string>();
   private readonly outcomes: Outcome[] = [];
   private flushing: Promise<void> | undefined;
   private claiming = false;
@@ -117,43 +133,79 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    while (this.sends.size || this.claiming) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
+    while (this.claiming) await new Promise((r) => setTimeout(r, 10));
+    // Attempts claimed but not started are handed back at once, not left to wait for their lease.
+    const unstarted = [...this.sending.values()].flatMap((lane) => lane.next.splice(0).map((n) => n.delivery));
+    if (unstarted.length) {
+      await this.deps.db.query(
+        `UPDATE webhook_deliveries d SET next_attempt_at = '-infinity', lease_token = NULL, attempts = d.attempts - 1
+           FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token) WHERE d.id = u.id AND d.lease_token = u.token`,
+        [unstarted.map((d) => d.id), unstarted.map((d) => d.token)],
+      );
+    }
+    while (this.sends.size) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
+    await this.flushing;
     await this.flush();
     for (const agent of Object.values(this.agents)) agent.destroy();
   }
 
   private async claimAndSend(): Promise<void> {
     for (;;) {
-      const room = this.settings.concurrency - this.total;
+      const room = 2 * this.settings.concurrency - this.total;
       if (room <= 0 || this.stopped) return;
       const claimed = await this.claim(room);
       if (!claimed.length) return;
       const [events, targets] = await Promise.all([this.loadEvents(claimed), this.loadTargets(claimed)]);
       for (const delivery of claimed) {
         this.total += 1;
-        this.inFlight.set(delivery.endpoint_id, (this.inFlight.get(delivery.endpoint_id) ?? 0) + 1);
-        const send = this.attempt(delivery, events, targets.get(delivery.endpoint_id)).finally(() => {
-          this.sends.delete(send);
-          this.total -= 1;
-          const left = this.inFlight.get(delivery.endpoint_id)! - 1;
-          this.inFlight.set(delivery.endpoint_id, left);
-          this.scheduleFlush();
-          // Claiming again once half the room is free costs one claim per several attempts, not one each.
-          if (this.total <= this.settings.concurrency / 2 || left <= this.settings.perEndpointConcurrency / 2) this.wake();
+        const endpoint = delivery.endpoint_id;
+        this.held.set(endpoint, (this.held.get(endpoint) ?? 0) + 1);
+        this.enqueue(endpoint, delivery, () => {
+          const send = this.attempt(delivery, events, targets.get(endpoint)).finally(() => {
+            this.sends.delete(send);
+            this.total -= 1;
+            const left = this.held.get(endpoint)! - 1;
+            if (left) this.held.set(endpoint, left);
+            else this.held.delete(endpoint);
+            this.done(endpoint);
+            this.scheduleFlush();
+            // Claiming again once the line ahead is down to one share costs one claim per many attempts, not one each.
+            if (this.total <= this.settings.concurrency || left <= this.settings.perEndpointConcurrency) this.wake();
+          });
+          this.sends.add(send);
         });
-        this.sends.add(send);
       }
     }
   }
 
+  /** Starts `start` now if the endpoint has a place in flight, else when one frees. */
+  private enqueue(endpoint: string, delivery: Claimed & { token: string }, start: () => void): void {
+    let lane = this.sending.get(endpoint);
+    if (!lane) this.sending.set(endpoint, (lane = { inFlight: 0, next: [] }));
+    if (lane.inFlight < this.settings.perEndpointConcurrency) {
+      lane.inFlight += 1;
+      start();
+    } else {
+      lane.next.push({ delivery, start });
+    }
+  }
+
+  private done(endpoint: string): void {
+    const lane = this.sending.get(endpoint)!;
+    const next = lane.next.shift();
+    if (next) return next.start();
+    lane.inFlight -= 1;
+    if (!lane.inFlight) this.sending.delete(endpoint);
+  }
+
   private async claim(room: number): Promise<(Claimed & { token: string })[]> {
     const now = this.deps.clock.now();
-    const busy = [...this.inFlight].filter(([, n]) => n > 0);
+    const busy = [...this.held];
     // Outcomes are recorded only under the token of their claim: after a lease ran out and another process claimed the delivery, a late outcome changes nothing.
     const token = randomUUID();
-    const rows = await this.deps.db.transaction((m) =>
-      updateReturning<Claimed>(
-        m,
+    // One statement, atomic by itself: no transaction around it.
+    const rows = await updateReturning<Claimed>(
+        this.deps.db.manager,
         `WITH candidates AS (
          SELECT d.id, d.endpoint_id FROM webhook_deliveries d
           WHERE d.status = 'pending' AND d.next_attempt_at <= $1
@@ -168,8 +220,7 @@ export class WebhookDispatcher {
          FROM ranked r
         WHERE d.id = r.id AND r.n <= $5 - COALESCE((SELECT f.n FROM unnest($6::uuid[], $7::int[]) AS f(e, n) WHERE f.e = r.endpoint_id), 0)
        RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.attempts`,
-        [now, room, new Date(now.getTime() + this.settings.leaseMs), token, this.settings.perEndpointConcurrency, busy.map(([e]) => e), busy.map(([, n]) => n)],
-      ),
+        [now, room, new Date(now.getTime() + this.settings.leaseMs), token, 2 * this.settings.perEndpointConcurrency, busy.map(([e]) => e), busy.map(([, n]) => n)],
     );
     return rows.map((r) => ({ ...r, token }));
   }
@@ -182,9 +233,10 @@ export class WebhookDispatcher {
 
   private async loadTargets(claimed: Claimed[]): Promise<Map<string, Target>> {
     const rows: Target[] = await this.deps.db.query(
-      `SELECT e.id, e.url, array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.expires_at IS NULL OR s.expires_at > $2) AS secrets
+      `SELECT e.id, e.url, e.failing_since IS NOT NULL AS failing,
+              array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.expires_at IS NULL OR s.expires_at > $2) AS secrets
          FROM webhook_endpoints e LEFT JOIN webhook_endpoint_secrets s ON s.organization_id = e.organization_id AND s.endpoint_id = e.id
-        WHERE e.id = ANY($1::uuid[]) GROUP BY e.id`,
+        WHERE e.id = ANY($1::uuid[]) GROUP BY e.id, e.url, e.failing_since`,
       [[...new Set(claimed.map((c) => c.endpoint_id))], this.deps.clock.now()],
     );
     return new Map(rows.map((r) => [r.id, r]));
@@ -209,11 +261,11 @@ export class WebhookDispatcher {
         error = (err as Error).message;
       }
     }
-    this.outcomes.push(this.judge(delivery, startedAt, Math.round(performance.now() - started), answer, error));
+    this.outcomes.push({ ...this.judge(delivery, startedAt, Math.round(performance.now() - started), answer, error), wasFailing: target?.failing ?? false });
   }
 
   /** What an attempt's answer means for its delivery. */
-  private judge(delivery: Claimed & { token: string }, at: Date, durationMs: number, answer: Answer | undefined, error: string | null): Outcome {
+  private judge(delivery: Claimed & { token: string }, at: Date, durationMs: number, answer: Answer | undefined, error: string | null): Omit<Outcome, "wasFailing"> {
     const base = { id: delivery.id, token: delivery.token, endpointId: delivery.endpoint_id, at, durationMs, statusCode: answer?.statusCode ?? null, response: answer?.body ?? null };
     const code = answer?.statusCode ?? 0;
     if (code >= 200 && code < 300) return { ...base, status: "delivered", nextAttemptAt: at, error: null, gone: false };
@@ -226,6 +278,16 @@ export class WebhookDispatcher {
     return { ...base, status: "pending", nextAttemptAt: new Date(at.getTime() + delay), error: reason, gone: false };
   }
 
+  private signer(secret: string): Webhook {
+    let signer = this.signers.get(secret);
+    if (!signer) {
+      // Rotated secrets fall out of use: the cache is emptied rather than kept forever.
+      if (this.signers.size >= 1000) this.signers.clear();
+      this.signers.set(secret, (signer = new Webhook(secret)));
+    }
+    return signer;
+  }
+
   /** One POST as Standard Webhooks says: no redirect followed, a public address only (unless allowed), the answer's start kept. */
   private post(target: Target, msgId: string, payload: string): Promise<Answer> {
     const url = new URL(target.url);
@@ -236,7 +298,7 @@ export class WebhookDispatcher {
     if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.reject(new Error(`${host} is not a public address`));
     // The signature's time is the wall clock's: receivers compare it with theirs to refuse replays.
     const sentAt = new Date();
-    const signature = (target.secrets ?? []).map((s) => new Webhook(s).sign(msgId, sentAt, payload)).join(" ");
+    const signature = (target.secrets ?? []).map((s) => this.signer(s).sign(msgId, sentAt, payload)).join(" ");
     const transport = protocol === "https:" ? https : http;
     return new Promise<Answer>((resolve, reject) => {
       const req = transport.request(
@@ -295,14 +357,42 @@ export class WebhookDispatcher {
     const batch = this.outcomes.splice(0);
     if (!batch.length) return;
     const now = this.deps.clock.now();
-    await this.deps.db.transaction(async (m) => {
+    const healthy = new Set(batch.filter((o) => o.status === "delivered").map((o) => o.endpointId));
+    // Only an endpoint that was failing has anything to clear.
+    const recovered = [...new Set(batch.filter((o) => o.status === "delivered" && (o.wasFailing || this.markedFailing.has(o.endpointId))).map((o) => o.endpointId))];
+    for (const id of recovered) this.markedFailing.delete(id);
+    const failing = [...new Set(batch.filter((o) => o.status !== "delivered" && !healthy.has(o.endpointId)).map((o) => o.endpointId))];
+    const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
+    const record = async (m: EntityManager) => {
+      // Endpoints first, then their deliveries: the order in which deleting an endpoint locks them.
+      if (recovered.length) await m.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL", [recovered]);
+      if (failing.length) {
+        await m.query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL", [failing, now]);
+        for (const id of failing) this.markedFailing.add(id);
+        await m.query(
+          "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing for 5 days', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled AND failing_since <= $3",
+          [failing, now, new Date(now.getTime() - this.settings.disableAfterMs)],
+        );
+      }
+      if (gone.length) {
+        await m.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [gone, now]);
+      }
+      // The delivery's state and its attempt's record in one statement, both only under the claim's lease.
       await m.query(
-        `UPDATE webhook_deliveries d
-            SET status = o.status, next_attempt_at = o.next_at, last_attempt_at = o.at, last_status_code = o.code, last_duration_ms = o.ms,
-                last_error = o.error, last_response = o.response, lease_token = NULL
-           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
-                AS o(id, token, status, next_at, at, code, ms, error, response)
-          WHERE d.id = o.id AND d.lease_token = o.token`,
+        `WITH o AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
+                      AS o(id, token, status, next_at, at, code, ms, error, response)
+         ), recorded AS (
+           UPDATE webhook_deliveries d
+              SET status = o.status, next_attempt_at = o.next_at, last_attempt_at = o.at, last_status_code = o.code, last_duration_ms = o.ms,
+                  last_error = o.error, last_response = o.response, lease_token = NULL
+             FROM o
+            WHERE d.id = o.id AND d.lease_token = o.token
+           RETURNING d.id, d.organization_id, d.endpoint_id, d.attempts
+         )
+         INSERT INTO webhook_attempts (organization_id, endpoint_id, delivery_id, attempt, status, attempted_at, status_code, duration_ms, error, response, next_attempt_at)
+         SELECT r.organization_id, r.endpoint_id, r.id, r.attempts, o.status, o.at, o.code, o.ms, o.error, o.response, CASE WHEN o.status = 'pending' THEN o.next_at END
+           FROM recorded r JOIN o ON o.id = r.id`,
         [
           batch.map((o) => o.id),
           batch.map((o) => o.token),
@@ -315,20 +405,10 @@ export class WebhookDispatcher {
           batch.map((o) => o.response),
         ],
       );
-      const healthy = new Set(batch.filter((o) => o.status === "delivered").map((o) => o.endpointId));
-      const failing = [...new Set(batch.filter((o) => o.status !== "delivered" && !healthy.has(o.endpointId)).map((o) => o.endpointId))];
-      const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
-      if (healthy.size) await m.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL", [[...healthy]]);
-      if (failing.length) {
-        await m.query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL", [failing, now]);
-        await m.query(
-          "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing for 5 days', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled AND failing_since <= $3",
-          [failing, now, new Date(now.getTime() - this.settings.disableAfterMs)],
-        );
-      }
-      if (gone.length) {
-        await m.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [gone, now]);
-      }
-    });
+    };
+    // Outcomes alone are one statement; the endpoints' state changes with them or not at all.
+    if (recovered.length || failing.length || gone.length) await this.deps.db.transaction(record);
+    else await record(this.deps.db.manager);
   }
+
 }

@@ -7,6 +7,8 @@ import {
   RecoverResult,
   RecoverWebhookEndpointInput,
   UpdateWebhookEndpointInput,
+  WebhookAttempt,
+  WebhookAttemptConnection,
   WebhookDelivery,
   WebhookDeliveryArgs,
   WebhookDeliveryConnection,
@@ -56,6 +58,12 @@ export class WebhookResolver {
   @Requires("webhooks:manage")
   webhookEndpointDeliveries(@Args() args: WebhookDeliveryArgs, @Ctx() ctx: RequestContext): Promise<Page<WebhookDelivery>> {
     return ctx.services.webhooks.deliveries(actorOf(ctx), args.id, args);
+  }
+
+  @Query(() => WebhookAttemptConnection, { description: "Every attempt to deliver to an endpoint, newest first: event, status code, duration, error, next retry" })
+  @Requires("webhooks:manage")
+  webhookEndpointAttempts(@Args() args: WebhookDeliveryArgs, @Ctx() ctx: RequestContext): Promise<Page<WebhookAttempt>> {
+    return ctx.services.webhooks.attempts(actorOf(ctx), args.id, args);
   }
 
   @Mutation(() => RecoverResult, { description: "Sends again every event since a time" })

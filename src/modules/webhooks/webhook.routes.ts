@@ -3,6 +3,7 @@ import { RestRoute } from "../../rest/route";
 
 const FIELDS = "id organizationId url description eventTypes enabled disabledReason createdAt updatedAt secret";
 const DELIVERY_FIELDS = "id eventId eventType status attempts lastAttemptAt statusCode durationMs error response nextAttemptAt createdAt";
+const ATTEMPT_FIELDS = "id deliveryId eventId eventType attempt status attemptedAt statusCode durationMs error response nextAttemptAt";
 const ONE = "/api/organizations/{org}/webhook-endpoints/{id}";
 
 export const webhookRoutes: RestRoute[] = [
@@ -30,11 +31,11 @@ export const webhookRoutes: RestRoute[] = [
   {
     method: "GET",
     path: `${ONE}/deliveries`,
-    summary: "The endpoint's deliveries, newest first: event, status, attempts, status code, duration, error, next retry (paginated)",
+    summary: "Every attempt to deliver to the endpoint, newest first: event, attempt number, status code, duration, error, next retry (paginated)",
     tag: "Webhooks",
     list: true,
-    operation: `query webhookEndpointDeliveries($id: ID!, $first: Int, $after: String) {
-      webhookEndpointDeliveries(id: $id, first: $first, after: $after) { nodes { ${DELIVERY_FIELDS} } pageInfo { hasNextPage endCursor } }
+    operation: `query webhookEndpointAttempts($id: ID!, $first: Int, $after: String) {
+      webhookEndpointAttempts(id: $id, first: $first, after: $after) { nodes { ${ATTEMPT_FIELDS} } pageInfo { hasNextPage endCursor } }
     }`,
   },
   {

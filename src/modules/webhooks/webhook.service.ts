@@ -14,6 +14,7 @@ import {
   CreateWebhookEndpointInput,
   RecoverResult,
   UpdateWebhookEndpointInput,
+  WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
 } from "./webhook.types";
@@ -211,6 +212,59 @@ export class WebhookService {
         response: r.last_response,
         nextAttemptAt: r.status === "pending" ? r.next_attempt_at : null,
         createdAt: r.created_at,
+      })),
+    };
+  }
+
+  /** Every attempt to deliver to the endpoint, newest first. */
+  async attempts(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookAttempt>> {
+    const endpoint = await this.get(actor, id);
+    const limit = pageSize(args.first);
+    const params: unknown[] = [actor.organizationId, endpoint.id, limit + 1];
+    let after = "";
+    if (args.after) {
+      const [at, attemptId] = decodeCursor(args.after, "timestamp");
+      params.push(at, attemptId);
+      after = " AND (a.attempted_at, a.id) < ($4::timestamptz, $5::uuid)";
+    }
+    const rows: {
+      id: string;
+      delivery_id: string;
+      event_id: string | null;
+      type: string | null;
+      attempt: number;
+      status: string;
+      attempted_at: Date;
+      status_code: number | null;
+      duration_ms: number;
+      error: string | null;
+      response: string | null;
+      next_attempt_at: Date | null;
+    }[] = await this.deps.db.query(
+      `SELECT a.id, a.delivery_id, d.event_id, e.type, a.attempt, a.status, a.attempted_at, a.status_code, a.duration_ms, a.error, a.response, a.next_attempt_at
+         FROM webhook_attempts a
+         JOIN webhook_deliveries d ON d.id = a.delivery_id
+         LEFT JOIN events e ON e.id = d.event_id
+        WHERE a.organization_id = $1 AND a.endpoint_id = $2${after}
+        ORDER BY a.attempted_at DESC, a.id DESC LIMIT $3`,
+      params,
+    );
+    const page = toPage(rows, limit, (r) => [r.attempted_at.toISOString(), r.id]);
+    return {
+      pageInfo: page.pageInfo,
+      nodes: page.nodes.map((r) => ({
+        id: r.id,
+        deliveryId: r.delivery_id,
+        eventId: r.event_id,
+        eventType: r.type ?? PING_EVENT_TYPE,
+        attempt: r.attempt,
+        status: r.status,
+        attemptedAt: r.attempted_at,
+        statusCode: r.status_code,
+        durationMs: r.duration_ms,
+        error: r.error,
+        response: r.response,
+        nextAttemptAt: r.next_attempt_at,
       })),
     };
   }

@@ -127,6 +127,48 @@ export class WebhookDelivery {
 @ObjectType()
 export class WebhookDeliveryConnection extends Connection(WebhookDelivery) {}
 
+@ObjectType({ simpleResolvers: true, description: "One attempt to deliver an event (or a test ping) to an endpoint" })
+export class WebhookAttempt {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => ID)
+  deliveryId: string;
+
+  @Field(() => ID, { nullable: true, description: "Null for a test ping" })
+  eventId: string | null;
+
+  @Field()
+  eventType: string;
+
+  @Field(() => Int, { description: "1 for the first attempt of the delivery, 2 for its first retry, …" })
+  attempt: number;
+
+  @Field({ description: "What the attempt left the delivery: delivered, pending (a retry is due at nextAttemptAt) or failed (given up)" })
+  status: string;
+
+  @Field()
+  attemptedAt: Date;
+
+  @Field(() => Int, { nullable: true, description: "The receiver's HTTP status; null when it did not answer" })
+  statusCode: number | null;
+
+  @Field(() => Int, { description: "Milliseconds the attempt took" })
+  durationMs: number;
+
+  @Field(() => String, { nullable: true })
+  error: string | null;
+
+  @Field(() => String, { nullable: true, description: "The start of the receiver's answer (a few KB at most)" })
+  response: string | null;
+
+  @Field(() => Date, { nullable: true, description: "When the retry this attempt scheduled is due; null once delivered or given up" })
+  nextAttemptAt: Date | null;
+}
+
+@ObjectType()
+export class WebhookAttemptConnection extends Connection(WebhookAttempt) {}
+
 @ArgsType()
 export class WebhookDeliveryArgs extends PageArgs {
   @Field(() => ID)
