@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { EventFeed } from "../modules/events/event-feed";
 import { EventStream } from "../modules/events/event-stream";
 import { WebhookDispatcher } from "../modules/webhooks/webhook-dispatcher";
-import { ServiceDeps } from "./deps";
+import { ServiceDeps } from "../common/services";
 import type { Services } from "./services";
 
 export interface EventDelivery {

@@ -1,17 +1,5 @@
 import type { Logger } from "pino";
-import type { Services } from "./services";
-
-/** Work the service does by itself at an interval (accruals, …). */
-export interface ScheduledJob {
-  name: string;
-  intervalMs: number;
-  run(): Promise<unknown>;
-}
-
-/** The jobs of every module; a module with background work adds its own here. */
-export function scheduledJobs(services: Services): ScheduledJob[] {
-  return [services.timeOffAccruals.job, services.events.job];
-}
+import type { ScheduledJob } from "../common/services";
 
 export interface RunningJobs {
   /** Stops the timers and waits for runs in progress. */

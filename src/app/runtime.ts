@@ -8,14 +8,14 @@ import { ReadRouting } from "../database/read-routing";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
-import { graphqlSchema } from "../graphql/schema";
 import { LiveSubscriptions, serveSubscriptions } from "../graphql/subscriptions";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations/platform-secrets";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
 import { snapshotEventResources } from "./event-snapshots";
-import { scheduledJobs, startJobs } from "./jobs";
+import { startJobs } from "./jobs";
+import { graphqlSchema, rawRestRoutes, restRoutes, scheduledJobs } from "./modules";
 import { createServices, Services } from "./services";
 
 export interface Runtime extends RunningApp {
@@ -43,10 +43,10 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
     const reads = await ReadRouting.start(db, config, (health) => logger[health.status === "ok" ? "info" : "warn"]({ database: health }, "replica state changed"));
     const deps = { db, clock, config, reads };
-    const services = createServices(deps, platform);
+    const services = createServices({ ...deps, platform });
     snapshotEventResources(db, { schema: graphqlSchema(), services, logger });
     const rateLimits = RateLimits.open(config);
-    const running = await createApp({ db, services, logger, rateLimits, reads, timeouts: config });
+    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, reads, timeouts: config });
     const events = await startEventDelivery(deps, services, logger);
     const subscriptions = serveSubscriptions({ server: running.server, schema: graphqlSchema(), services, stream: events.stream, logger, rateLimits });
     const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;

@@ -1,4 +1,4 @@
-import { forbidden } from "../errors/app-error";
+import { forbidden, unauthenticated } from "../errors/app-error";
 import { Permission } from "./permissions";
 
 /** Who is calling: an API key's holder, optionally acting as one staff member, inside one organization. */
@@ -12,6 +12,13 @@ export interface Actor {
 
 export function can(actor: Actor, permission: Permission): boolean {
   return actor.permissions.has(permission);
+}
+
+/** The caller, if signed in and holding at least one of `permissions` (any caller when none is given). */
+export function requireAnyPermission(actor: Actor | null, permissions: Permission[]): Actor {
+  if (!actor) throw unauthenticated();
+  if (permissions.length === 0 || permissions.some((p) => actor.permissions.has(p))) return actor;
+  throw forbidden(`This action needs the "${permissions.join('" or "')}" permission`);
 }
 
 export function requirePermission(actor: Actor, permission: Permission): void {

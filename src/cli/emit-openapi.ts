@@ -1,9 +1,8 @@
 import "reflect-metadata";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { graphqlSchema } from "../graphql/schema";
+import { graphqlSchema, rawRestRoutes, restRoutes } from "../app/modules";
 import { openApiDocument } from "../rest/openapi";
-import { rawRestRoutes, restRoutes } from "../rest/routes";
 import { compileRoutes } from "../rest/shim";
 
 /** openapi.json at the repository's top level: what /api/openapi.json serves, for linters and client generators. */

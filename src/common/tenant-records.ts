@@ -1,8 +1,8 @@
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
 import { Actor } from "../auth/actor";
-import { notFound } from "../errors/app-error";
+import { invalidField, notFound } from "../errors/app-error";
 import { byKeys } from "../loaders/loaders";
-import { requireUuid } from "./ids";
+import { isUuid, requireUuid } from "./ids";
 import { Page, PageArgs, paginate } from "./pagination";
 import { TenantRecord } from "./entity-columns";
 
@@ -49,4 +49,28 @@ export class TenantRecords<T extends TenantRecord> {
     await this.repo.delete({ id: record.id, organizationId: actor.organizationId } as FindOptionsWhere<T>);
     return true;
   }
+}
+
+/**
+ * The one check that ids name records of the organization in `table` (narrowed by `where`, such as
+ * "deleted_at IS NULL"), for ids a body refers to: a stray is a 400 on `field`, never a 404. Answers
+ * the ids as stored (lower case), in the order asked.
+ */
+export async function requireInOrganization(
+  manager: EntityManager,
+  table: string,
+  organizationId: string,
+  ids: string[],
+  field: string,
+  options: { where?: string; message?: (unknown: string[]) => string } = {},
+): Promise<string[]> {
+  if (!ids.length) return [];
+  const bad = ids.filter((id) => !isUuid(id));
+  const rows: { id: string }[] = bad.length
+    ? []
+    : await manager.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY ($2::uuid[])${options.where ? ` AND ${options.where}` : ""}`, [organizationId, ids]);
+  const found = new Set(rows.map((r) => r.id));
+  const unknown = bad.length ? bad : ids.filter((id) => !found.has(id.toLowerCase()));
+  if (unknown.length) throw invalidField(field, options.message?.(unknown) ?? `Unknown id(s) in ${field}: ${unknown.join(", ")}`);
+  return ids.map((id) => id.toLowerCase());
 }

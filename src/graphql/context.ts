@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { Actor } from "../auth/actor";
-import type { Services } from "../app/services";
+import type { Services } from "../common/services";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events/event-stream";
 
@@ -13,6 +13,8 @@ export interface RequestContext {
   services: Services;
   loaders: Loaders;
   logger: Logger;
+  /** Set by the REST shim: the root field whose permissions it has already checked for this call. */
+  checkedRootField?: string;
   /** Committed events for live subscriptions (set on WebSocket connections only). */
   eventStream?: EventStream;
 }

@@ -1,10 +1,7 @@
 import "reflect-metadata";
-import { GraphQLSchema, lexicographicSortSchema } from "graphql";
-import { buildSchemaSync, PubSub } from "type-graphql";
-import { authChecker } from "../auth/authorization";
-import { resolvers } from "./resolvers";
-
-let built: GraphQLSchema | undefined;
+import { GraphQLSchema } from "graphql";
+import { buildSchemaSync, NonEmptyArray, PubSub } from "type-graphql";
+import { authChecker } from "./authorization";
 
 /**
  * Subscriptions read committed events from the database's notifications (EventStream), each with
@@ -19,19 +16,13 @@ const noTopics: PubSub = {
   },
 };
 
-/** The one GraphQL schema, built from the decorated resolvers and entities. */
-export function graphqlSchema(): GraphQLSchema {
-  built ??= buildSchemaSync({
+/** The GraphQL schema of the given decorated resolvers (the modules' list is in src/app/modules.ts). */
+export function buildGraphqlSchema(resolvers: NonEmptyArray<Function>): GraphQLSchema {
+  return buildSchemaSync({
     resolvers,
     authChecker,
     authMode: "error",
     pubSub: noTopics,
     validate: { forbidUnknownValues: false },
   });
-  return built;
-}
-
-/** The schema as printed into schema.graphql: sorted, so the file changes only when the schema does. */
-export function sortedSchema(): GraphQLSchema {
-  return lexicographicSortSchema(graphqlSchema());
 }

@@ -7,7 +7,7 @@ import { WebSocketServer } from "ws";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { useServer } = require("graphql-ws/use/ws") as typeof import("graphql-ws/dist/use/ws");
 import type { Actor } from "../auth/actor";
-import type { Services } from "../app/services";
+import type { Services } from "../common/services";
 import { toClientError } from "../errors/client-error";
 import type { RateLimits } from "../http/rate-limits";
 import { Loaders } from "../loaders/loaders";

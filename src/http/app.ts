@@ -5,11 +5,11 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
-import { GraphQLFormattedError, parse } from "graphql";
+import { GraphQLFormattedError, GraphQLSchema, parse } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
-import { Services } from "../app/services";
+import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
 import { AppError, ifMatchFailed } from "../errors/app-error";
@@ -19,12 +19,11 @@ import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
 import { operationCost, queryLimitsRule } from "../graphql/limits";
 import { guardRequest, RefusedRequest } from "../graphql/request-guard";
-import { graphqlSchema } from "../graphql/schema";
 import { Loaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
-import { rawRestRouter } from "../rest/raw-routes";
-import { rawRestRoutes, restRoutes } from "../rest/routes";
+import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
+import { RestRoute } from "../rest/route";
 import { compileRoutes, restRouter } from "../rest/shim";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
@@ -43,6 +42,8 @@ declare module "express-serve-static-core" {
 export interface AppParts {
   db: DataSource;
   services: Services;
+  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts). */
+  api: { schema: GraphQLSchema; restRoutes: RestRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
   rateLimits: RateLimits;
@@ -78,7 +79,7 @@ function pathSegments(path: string): string[] {
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger, rateLimits } = parts;
-  const schema = graphqlSchema();
+  const { schema, restRoutes, rawRestRoutes } = parts.api;
   const compiled = compileRoutes(schema, restRoutes);
   const openapi = openApiDocument(schema, compiled, rawRestRoutes);
   const app = express();

@@ -21,7 +21,8 @@ import {
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { MAX_PAGE_SIZE } from "../common/pagination";
-import { permissionsOf, requireAnyPermission } from "../auth/authorization";
+import { requireAnyPermission } from "../auth/actor";
+import { permissionsOf } from "../graphql/authorization";
 import { Permission } from "../auth/permissions";
 import { badRequest, ifMatchFailed, invalidField, notFound, unauthenticated, validationFailed } from "../errors/app-error";
 import { ClientError, toClientError } from "../errors/client-error";
@@ -41,6 +42,8 @@ export interface CompiledRoute {
   run: OperationRunner;
   operation: OperationDefinitionNode;
   rootField: string;
+  /** The root field's name, whose guard the shim checks itself. */
+  guardedField: string;
   variables: Map<string, VariableDefinitionNode>;
   expressPath: string;
   pathParams: string[];
@@ -90,6 +93,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
       run: compileOperation(schema, document),
       operation,
       rootField: root.alias?.value ?? root.name.value,
+      guardedField: root.name.value,
       variables: new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v])),
       expressPath: route.path.replace(/\{(\w+)\}/g, ":$1"),
       pathParams,
@@ -197,9 +201,10 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
     throw notFound("Organization");
   }
   // The field's own guard, checked before the body is read: a caller without the permission learns nothing from validation.
+  // GraphQL's own guard of that field then passes without checking again (one check per call).
   if (c.permissions) requireAnyPermission(context.actor, c.permissions);
   const variableValues = variablesFor(c, req, schema);
-  const result = await c.run(context, variableValues);
+  const result = await c.run(c.permissions ? { ...context, checkedRootField: c.guardedField } : context, variableValues);
   if (result.errors?.length) throw result.errors[0];
   return (result.data as Record<string, unknown>)[c.rootField];
 }

@@ -1,7 +1,7 @@
 import { TestService } from "../support/harness";
 import { fileTimeOff } from "../support/time-off";
-import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
-import { expectRecomputable } from "../timesheets/fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
+import { expectRecomputable } from "../timesheets/pay-checks";
 
 /**
  * A week of an Oregon restaurant (America/New_York clock of the fixture location, preset US_OR
@@ -12,7 +12,7 @@ import { expectRecomputable } from "../timesheets/fixtures";
  */
 describe("the compliance check of a planned week", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   let ann: { id: string };
   let bob: { id: string };
   const entries: Record<string, string> = {};
@@ -23,7 +23,7 @@ describe("the compliance check of a planned week", () => {
 
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-06T17:00:00.000Z" });
-    w = await scheduleWorld(t, "Oregon Diner");
+    w = await scheduleWorkplace(t, "Oregon Diner");
     ann = await w.worker();
     bob = await w.worker();
     const api = t.as(w.manager);

@@ -1,5 +1,5 @@
 import { TestOrganization, TestService } from "../support/harness";
-import { expectRecomputable } from "../timesheets/fixtures";
+import { expectRecomputable } from "../timesheets/pay-checks";
 
 /**
  * Premiums and overtime in the reports and the export, from recorded shifts, worked by hand at a

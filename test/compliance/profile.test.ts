@@ -1,12 +1,12 @@
 import { TestService } from "../support/harness";
-import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 describe("a location's compliance profile", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   beforeAll(async () => {
     t = await TestService.start();
-    w = await scheduleWorld(t);
+    w = await scheduleWorkplace(t);
   });
   afterAll(() => t.stop());
 

@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 /**
  * Publishing and single writes under the labor rules of an Oregon location (US_OR, 12-hour longest
@@ -8,10 +8,10 @@ import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
  */
 describe("publishing and writing entries under the labor rules", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-06T17:00:00.000Z" });
-    w = await scheduleWorld(t, "Portland Diner");
+    w = await scheduleWorkplace(t, "Portland Diner");
     const profile = await t.as(w.org.token).patch(`${w.base}/compliance`, { preset: "US_OR", maxShiftHours: 12 });
     if (profile.status !== 200) throw new Error(JSON.stringify(profile.body));
   });

@@ -26,7 +26,7 @@ const ctx: CheckContext = { zone: ZONE, weekStart: 1, now: at("2026-03-02T09:00"
 let n = 0;
 function shift(from: string, to: string, extra: { wage?: string; breaks?: PlannedBreakSpan[]; worker?: string; checked?: boolean } = {}): PlannedShift {
   n += 1;
-  return { id: `s${n}`, workerId: extra.worker ?? "ann", startsAt: at(from), endsAt: at(to), breaks: extra.breaks ?? [], hourlyWage: extra.wage ?? "20.0000", checked: extra.checked ?? true };
+  return { id: `s${n}`, staffId: extra.worker ?? "ann", startsAt: at(from), endsAt: at(to), breaks: extra.breaks ?? [], hourlyWage: extra.wage ?? "20.0000", checked: extra.checked ?? true };
 }
 const meal = (from: string, minutes = 30): PlannedBreakSpan => ({ paid: false, durationMinutes: minutes, startsAt: at(from) });
 const rules = (preset: CompliancePreset, overrides: Partial<ComplianceFigures> = {}) => new ComplianceRules(preset, overrides);
@@ -52,7 +52,7 @@ describe("rest between shifts (clopening)", () => {
     // OAR 839-026-0040(5): "do not apply to 'split shifts' that take place entirely within one calendar day".
     const split = [shift("2026-03-09T07:00", "2026-03-09T11:00"), shift("2026-03-09T17:00", "2026-03-09T23:00")];
     const tenHours = [shift("2026-03-09T13:00", "2026-03-09T21:00"), shift("2026-03-10T07:00", "2026-03-10T15:00")];
-    expect(restBetweenShifts([...split, ...tenHours.map((s) => ({ ...s, workerId: "bob" }))], rules(CompliancePreset.US_OR), ctx)).toEqual([]);
+    expect(restBetweenShifts([...split, ...tenHours.map((s) => ({ ...s, staffId: "bob" }))], rules(CompliancePreset.US_OR), ctx)).toEqual([]);
   });
 
   it("US_WA_SEATTLE: time and a half for hours inside 10 hours, rounded once to the cent", () => {
@@ -164,7 +164,7 @@ describe("hard limits a location sets itself", () => {
 
   it("a shift over approved time off", () => {
     const s = shift("2026-03-09T09:00", "2026-03-09T17:00");
-    const off = [{ workerId: "ann", startsAt: at("2026-03-09T00:00"), endsAt: at("2026-03-10T00:00") }, { workerId: "bob", startsAt: at("2026-03-08T00:00"), endsAt: at("2026-03-12T00:00") }];
+    const off = [{ staffId: "ann", startsAt: at("2026-03-09T00:00"), endsAt: at("2026-03-10T00:00") }, { staffId: "bob", startsAt: at("2026-03-08T00:00"), endsAt: at("2026-03-12T00:00") }];
     expect(overTimeOff([s], off, rules(CompliancePreset.NONE), ctx)).toMatchObject([{ ruleId: "TIME_OFF", severity: "error", entryIds: [s.id] }]);
     expect(overTimeOff([s], off.slice(1), rules(CompliancePreset.NONE), ctx)).toEqual([]);
   });
@@ -173,7 +173,7 @@ describe("hard limits a location sets itself", () => {
 describe("changes inside the notice window (predictability pay)", () => {
   // Now is Monday 2026-03-02 09:00; the shifts are 3 and 10 days ahead.
   const published = { startsAt: at("2026-03-05T09:00"), endsAt: at("2026-03-05T17:00") };
-  const change = (id: string, before: ScheduleChange["before"], after: ScheduleChange["after"]): ScheduleChange => ({ id, workerId: "ann", before, after, hourlyWage: "20.0000" });
+  const change = (id: string, before: ScheduleChange["before"], after: ScheduleChange["after"]): ScheduleChange => ({ id, staffId: "ann", before, after, hourlyWage: "20.0000" });
   const moved = change("moved", published, { startsAt: at("2026-03-05T11:00"), endsAt: at("2026-03-05T19:00") });
   const reduced = change("reduced", published, { startsAt: at("2026-03-05T09:00"), endsAt: at("2026-03-05T14:00") });
   const added = change("added", null, { startsAt: at("2026-03-05T17:00"), endsAt: at("2026-03-05T21:00") });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EVENT_TYPES } from "../../src/modules/events/event-catalog";
 import { TestService } from "../support/harness";
-import { workplace, Workplace } from "../timesheets/fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 interface EventBody {
   id: string;

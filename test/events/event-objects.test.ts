@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { scheduleWorld, ScheduleWorld } from "../schedules/fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 interface EventBody {
   type: string;
@@ -13,13 +13,13 @@ interface EventBody {
  */
 describe("event objects are the resource as its GET answers it", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   const compared = new Set<string>();
   let last = 0;
 
   beforeAll(async () => {
     t = await TestService.start({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
-    w = await scheduleWorld(t);
+    w = await scheduleWorkplace(t);
     last = (await newEvents()).at(-1)?.sequence ?? 0;
   });
   afterAll(() => t.stop());

@@ -1,7 +1,7 @@
 import { TestService } from "../support/harness";
 import { ServiceProcess } from "../support/service-process";
 import { connectionOutcome, Subscriber } from "../support/subscriber";
-import { addWorker, workplace, Workplace } from "../timesheets/fixtures";
+import { addWorker, workplace, Workplace } from "../support/workplace";
 
 // Two service processes share events only through a PostgreSQL server's NOTIFY.
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;

@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { checkWebhookUrl } from "../../src/modules/webhooks/webhook-targets";
 import { TestService } from "../support/harness";
 import { WebhookReceiver } from "../support/webhook-receiver";
-import { workplace, Workplace } from "../timesheets/fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_DELAYS_MS: "1000,2000,3000", WEBHOOK_POLL_MS: "20" };
 

@@ -11,8 +11,7 @@ import {
   OperationDefinitionNode,
   parse,
 } from "graphql";
-import { graphqlSchema } from "../../src/graphql/schema";
-import { restRoutes } from "../../src/rest/routes";
+import { graphqlSchema, restRoutes } from "../../src/app/modules";
 import { carriesId, literalFor, SCALAR_LITERALS, selectionOf, stringFor } from "../support/graphql-arguments";
 import { TestOrganization, TestService } from "../support/harness";
 import { fillPath, recordIdFor, victimRecords } from "../support/records";

@@ -61,7 +61,7 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
   });
 
   it("publishes an OpenAPI 3.1 document of every REST path", async () => {
-    const { restRoutes } = await import("../../src/rest/routes");
+    const { restRoutes } = await import("../../src/app/modules");
     const doc = (await t.http.get("/api/openapi.json")).body;
     expect(doc.openapi).toBe("3.1.0");
     for (const route of restRoutes) {

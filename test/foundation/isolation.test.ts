@@ -1,4 +1,4 @@
-import { restRoutes } from "../../src/rest/routes";
+import { restRoutes } from "../../src/app/modules";
 import { TestOrganization, TestService } from "../support/harness";
 import { fillPath, victimRecords } from "../support/records";
 

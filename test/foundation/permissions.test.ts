@@ -1,7 +1,6 @@
-import { permissionsOf } from "../../src/auth/authorization";
+import { permissionsOf } from "../../src/graphql/authorization";
 import { SYSTEM_ACCESS_ROLES } from "../../src/auth/permissions";
-import { graphqlSchema } from "../../src/graphql/schema";
-import { restRoutes } from "../../src/rest/routes";
+import { graphqlSchema, restRoutes } from "../../src/app/modules";
 import { operationCalling, rootFields } from "../support/graphql-arguments";
 import { TestOrganization, TestService } from "../support/harness";
 import { fillPath, recordIdFor, victimRecords } from "../support/records";

@@ -1,12 +1,12 @@
 import { TestService } from "../support/harness";
-import { activePolicy, timeOffWorld, TimeOffWorld } from "../timeoff/fixtures";
+import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
 
 describe("REST speaks REST", () => {
   let t: TestService;
-  let w: TimeOffWorld;
+  let w: TimeOffWorkplace;
   beforeAll(async () => {
     t = await TestService.start();
-    w = await timeOffWorld(t);
+    w = await timeOffWorkplace(t);
   });
   afterAll(() => t?.stop());
 

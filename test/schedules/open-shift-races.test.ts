@@ -1,18 +1,18 @@
 import request from "supertest";
 import { TestService } from "../support/harness";
 import { ServiceProcess } from "../support/service-process";
-import { scheduleWorld, ScheduleWorld } from "./fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 // Row locks prove nothing on PGlite's single connection: these run on PostgreSQL only.
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 
 describe("open shifts are never overbooked", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   let day = 0;
   beforeAll(async () => {
     t = await TestService.start();
-    w = await scheduleWorld(t);
+    w = await scheduleWorkplace(t);
   });
   afterAll(() => t?.stop());
 

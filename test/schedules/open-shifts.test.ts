@@ -2,15 +2,15 @@ import { addDays } from "../../src/common/time";
 import { TestService } from "../support/harness";
 import { countStatements } from "../support/statements";
 import { fileTimeOff } from "../support/time-off";
-import { scheduleWorld, ScheduleWorld } from "./fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 describe("open shifts and their preferences", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   let day = 0;
   beforeAll(async () => {
     t = await TestService.start();
-    w = await scheduleWorld(t);
+    w = await scheduleWorkplace(t);
   });
   afterAll(() => t.stop());
 
@@ -227,7 +227,7 @@ describe("open shifts and their preferences", () => {
     ];
     expect(forbidden.map((r) => r.status)).toEqual(forbidden.map(() => 403));
 
-    const other = await scheduleWorld(t, "Elsewhere");
+    const other = await scheduleWorkplace(t, "Elsewhere");
     const them = t.as(other.manager);
     const theirPath = `${other.base}/open-shifts/${shift.id}`;
     const hidden = [

@@ -1,13 +1,13 @@
 import { TestService } from "../support/harness";
 import { fileTimeOff } from "../support/time-off";
-import { scheduleWorld, ScheduleWorld } from "./fixtures";
+import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 describe("schedule entries, drafts and publishing", () => {
   let t: TestService;
-  let w: ScheduleWorld;
+  let w: ScheduleWorkplace;
   beforeAll(async () => {
     t = await TestService.start();
-    w = await scheduleWorld(t);
+    w = await scheduleWorkplace(t);
   });
   afterAll(() => t.stop());
 
@@ -214,7 +214,7 @@ describe("schedule entries, drafts and publishing", () => {
   });
 
   it("answers 404 for another organization's locations, entries and drafts", async () => {
-    const other = await scheduleWorld(t, "Other");
+    const other = await scheduleWorkplace(t, "Other");
     const ann = await w.worker();
     const api = t.as(w.manager);
     const entry = (await api.post(`${w.base}/schedules`, shift(ann.id, "2026-03-30", "09:00", "17:00"))).body;

@@ -12,7 +12,7 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
-import { graphqlSchema } from "../../src/graphql/schema";
+import { graphqlSchema } from "../../src/app/modules";
 
 export type OperationKind = "query" | "mutation";
 

@@ -1,5 +1,6 @@
 import { TestService } from "../support/harness";
-import { activePolicy, balanceOf, dayOff, ledgerOf, setBalance, timeOffWorld, TimeOffWorld } from "./fixtures";
+import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
+import { balanceOf, dayOff, ledgerOf, setBalance } from "./fixtures";
 
 describe("time-off accruals", () => {
   let t: TestService;
@@ -7,13 +8,13 @@ describe("time-off accruals", () => {
   beforeAll(async () => (t = await TestService.start({ now: "2026-01-01T17:00:00.000Z", env: { TOKEN_TTL_SECONDS: String(5 * 365 * 86400) } })));
   afterAll(() => t.stop());
   const accrue = (organizationId: string, until?: string) => t.runtime.services.timeOffAccruals.accrue(organizationId, until);
-  /** A policy for the world's worker alone, activated at the clock's time. */
-  const policyFor = (w: TimeOffWorld, fields: Record<string, unknown>) =>
+  /** A policy for the workplace's worker alone, activated at the clock's time. */
+  const policyFor = (w: TimeOffWorkplace, fields: Record<string, unknown>) =>
     activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } }, ...fields });
 
   it("accrues a year of weekly accruals on the accrual day, adding up to the yearly hours exactly", async () => {
     t.clock.set("2026-01-01T17:00:00.000Z");
-    const w = await timeOffWorld(t);
+    const w = await timeOffWorkplace(t);
     const policyId = await policyFor(w, { limitSettings: { isFixedAmount: true, fixedAmount: { hours: 40, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Sunday" } } });
     const half = await accrue(w.org.id, "2026-06-30");
     const rest = await accrue(w.org.id, "2026-12-31");
@@ -34,7 +35,7 @@ describe("time-off accruals", () => {
 
   it("accrues monthly on the 31st, on the last day of February", async () => {
     t.clock.set("2026-01-01T17:00:00.000Z");
-    const w = await timeOffWorld(t);
+    const w = await timeOffWorkplace(t);
     const policyId = await policyFor(w, { limitSettings: { isFixedAmount: true, fixedAmount: { daysEarned: 1.5, accrualCycle: "Periodic", accrualFrequency: "EveryMonth", accrualDate: "31st" } } });
     await accrue(w.org.id, "2026-04-29");
     const wp = await balanceOf(t, w, policyId, w.worker.id);
@@ -45,7 +46,7 @@ describe("time-off accruals", () => {
 
   it("grants the yearly amount all at once on the accrual date of January, only once", async () => {
     t.clock.set("2025-11-01T17:00:00.000Z");
-    const w = await timeOffWorld(t);
+    const w = await timeOffWorkplace(t);
     const policyId = await policyFor(w, { limitSettings: { isFixedAmount: true, fixedAmount: { hours: 80, accrualCycle: "AllAtOnce", accrualDate: "2nd" } } });
     await accrue(w.org.id, "2026-01-01");
     expect((await balanceOf(t, w, policyId, w.worker.id)).hoursBalance).toBe(0);
@@ -57,7 +58,7 @@ describe("time-off accruals", () => {
 
   it("accrues per hour worked from the payable minutes of closed shifts, up to the maximum balance", async () => {
     t.clock.set("2026-03-02T12:00:00.000Z");
-    const w = await timeOffWorld(t);
+    const w = await timeOffWorkplace(t);
     const policyId = await policyFor(w, { limitSettings: { isFixedAmount: false, perHourEarnings: { hoursEarned: 1, hoursWorked: 4, isLimitedMaximumBalance: true, maximumHoursBalance: 3 } } });
     const shift = async (date: string, from: string, to: string, breaks: object[] = []) => {
       const res = await t.as(w.org.token).post("/api/timesheets", { employeeId: w.worker.id, locationId: w.locationId, roleId: w.roleId, startTime: `${date}T${from}`, endTime: `${date}T${to}`, breaks });
@@ -94,8 +95,8 @@ describe("time-off accruals", () => {
 
   it("forfeits the balance above the carry-over limit on January 1st in the organization's time zone", async () => {
     t.clock.set("2025-06-01T17:00:00.000Z");
-    const auckland = await timeOffWorld(t, "Pacific/Auckland");
-    const newYork = await timeOffWorld(t, "America/New_York");
+    const auckland = await timeOffWorkplace(t, "Pacific/Auckland");
+    const newYork = await timeOffWorkplace(t, "America/New_York");
     const fields = { carryoverLimit: 10, limitSettings: { isFixedAmount: true, fixedAmount: { hours: 40, accrualCycle: "AllAtOnce", accrualDate: "1st" } } };
     const inAuckland = await policyFor(auckland, fields);
     const inNewYork = await policyFor(newYork, fields);
@@ -119,7 +120,7 @@ describe("time-off accruals", () => {
   });
 
   it("runs through GraphQL for managers only, and refuses a bad date", async () => {
-    const w = await timeOffWorld(t);
+    const w = await timeOffWorkplace(t);
     const ok = await t.gql(w.org.token, `mutation { accrueTimeOff(until: "2026-01-31") { workerPolicies entries } }`);
     expect(ok.data!.accrueTimeOff).toEqual({ workerPolicies: 0, entries: 0 });
     expect((await t.gql(w.worker.token, `mutation { accrueTimeOff { entries } }`)).errors![0].extensions.code).toBe("FORBIDDEN");

@@ -1,14 +1,15 @@
 import { TestService } from "../support/harness";
-import { activePolicy, balanceOf, dayOff, timeOffWorld, TimeOffWorld } from "./fixtures";
+import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
+import { balanceOf, dayOff } from "./fixtures";
 
 const NIL = "00000000-0000-4000-8000-000000000000";
 
 describe("setting one worker's balance and removing a policy", () => {
   let t: TestService;
-  let w: TimeOffWorld;
+  let w: TimeOffWorkplace;
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-02T15:00:00.000Z" });
-    w = await timeOffWorld(t);
+    w = await timeOffWorkplace(t);
   });
   afterAll(() => t.stop());
   const api = () => t.as(w.org.token);
@@ -65,7 +66,7 @@ describe("setting one worker's balance and removing a policy", () => {
     expect((await api().put(balancePath(policyId, w.worker.id), { note: "no hours" })).status).toBe(400);
     expect((await api().put(balancePath(policyId, w.worker.id), { hoursBalance: 1e6 })).status).toBe(400);
     expect((await api().put(balancePath(policyId, w.worker.id), { hoursBalance: 1.0000001 })).status).toBe(400);
-    const other = await timeOffWorld(t);
+    const other = await timeOffWorkplace(t);
     const theirs = await activePolicy(t, other);
     expect((await api().put(balancePath(theirs, other.worker.id), { hoursBalance: 8 })).status).toBe(404);
     expect((await api().put(balancePath(policyId, other.worker.id), { hoursBalance: 8 })).status).toBe(404);

@@ -1,14 +1,15 @@
 import { TestService } from "../support/harness";
-import { activePolicy, balanceOf, ledgerOf, setBalance, timeOffWorld, TimeOffWorld } from "./fixtures";
+import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
+import { balanceOf, ledgerOf, setBalance } from "./fixtures";
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("time-off policies, worker policies and settings", () => {
   let t: TestService;
-  let w: TimeOffWorld;
+  let w: TimeOffWorkplace;
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-02T15:00:00.000Z" });
-    w = await timeOffWorld(t);
+    w = await timeOffWorkplace(t);
   });
   afterAll(() => t.stop());
   const api = () => t.as(w.org.token);
@@ -180,7 +181,7 @@ describe("time-off policies, worker policies and settings", () => {
   });
 
   it("answers 404 for another organization's policies and worker policies", async () => {
-    const other = await timeOffWorld(t);
+    const other = await timeOffWorkplace(t);
     const theirs = await activePolicy(t, other);
     expect((await api().get(`${w.base}/policies/${theirs}`)).status).toBe(404);
     expect((await api().patch(`${w.base}/policies/${theirs}`, { name: "Mine" })).status).toBe(404);

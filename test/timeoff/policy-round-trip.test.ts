@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { timeOffWorld, TimeOffWorld } from "./fixtures";
+import { timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
 
 const unusedPerHour = { hoursEarned: 0, hoursWorked: 0, isLimitedMaximumBalance: false, maximumHoursBalance: 0 };
 const unusedFixed = { hours: 0, daysEarned: 0, accrualCycle: "AllAtOnce", accrualFrequency: null, accrualDay: null, accrualDate: "1st" };
@@ -18,10 +18,10 @@ const SHAPES: Record<string, object> = {
 
 describe("time-off policies in the documented shape", () => {
   let t: TestService;
-  let w: TimeOffWorld;
+  let w: TimeOffWorkplace;
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-02T15:00:00.000Z" });
-    w = await timeOffWorld(t);
+    w = await timeOffWorkplace(t);
   });
   afterAll(() => t.stop());
   const api = () => t.as(w.org.token);

@@ -1,14 +1,15 @@
 import { AddressInfo } from "node:net";
 import { TestService } from "../support/harness";
 import { ServiceProcess } from "../support/service-process";
-import { activePolicy, balanceOf, dayOff, setBalance, timeOffWorld, TimeOffWorld } from "./fixtures";
+import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
+import { balanceOf, dayOff, setBalance } from "./fixtures";
 
 /** Races prove something only where transactions really run side by side. */
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 
 describe("time-off races on PostgreSQL", () => {
   let t: TestService;
-  let w: TimeOffWorld;
+  let w: TimeOffWorkplace;
   let local: string;
   let other: ServiceProcess | undefined;
   /** The service in this process and, for the cross-process runs, a second one on the same database. */
@@ -17,7 +18,7 @@ describe("time-off races on PostgreSQL", () => {
   beforeAll(async () => {
     // Real time: the second process has no fixed clock, and tokens must be valid in both.
     t = await TestService.start({ now: new Date().toISOString() });
-    w = await timeOffWorld(t);
+    w = await timeOffWorkplace(t);
     await new Promise<void>((resolve) => t.runtime.server.listen(0, "127.0.0.1", resolve));
     local = `http://127.0.0.1:${(t.runtime.server.address() as AddressInfo).port}`;
     targets = () => [local];

@@ -1,15 +1,16 @@
 import { TestService } from "../support/harness";
-import { activePolicy, balanceOf, dayOff, ledgerOf, setBalance, timeOffWorld, TimeOffWorld } from "./fixtures";
+import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
+import { balanceOf, dayOff, ledgerOf, setBalance } from "./fixtures";
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("time-off requests and approvals", () => {
   let t: TestService;
-  let w: TimeOffWorld;
+  let w: TimeOffWorkplace;
   let policyId: string;
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-02T15:00:00.000Z" });
-    w = await timeOffWorld(t);
+    w = await timeOffWorkplace(t);
     policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "All" } } });
   });
   afterAll(() => t.stop());
@@ -252,7 +253,7 @@ describe("time-off requests and approvals", () => {
   });
 
   it("answers 404 for another organization's requests", async () => {
-    const other = await timeOffWorld(t);
+    const other = await timeOffWorkplace(t);
     const theirPolicy = await activePolicy(t, other, { allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } });
     const theirs = await t.as(other.worker.token).post(`${other.base}/time-off-requests`, dayOff(theirPolicy, "2026-07-01"));
     expect(theirs.status).toBe(201);

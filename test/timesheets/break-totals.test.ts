@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { KeepShiftBreakTotals1763900700000 } from "../../migrations/1763900700000-KeepShiftBreakTotals";
 import { TestService } from "../support/harness";
-import { workplace, Workplace } from "./fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 /** Transactions that wait on each other prove something only where they really run side by side. */
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;

@@ -1,5 +1,6 @@
 import { TestService } from "../support/harness";
-import { expectRecomputable, workplace, Workplace } from "./fixtures";
+import { workplace, Workplace } from "../support/workplace";
+import { expectRecomputable } from "./pay-checks";
 
 describe("labor cost and export pay, exact until the one rounding", () => {
   let t: TestService;

@@ -1,7 +1,7 @@
 import { MAX_LISTED_SHIFTS } from "../../src/modules/timesheets/shift.store";
 import { TestService } from "../support/harness";
 import { countStatements } from "../support/statements";
-import { workplace, Workplace } from "./fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 describe("payroll export", () => {
   let t: TestService;

@@ -1,6 +1,6 @@
 import { TestService } from "../support/harness";
 import { countStatements } from "../support/statements";
-import { workplace, Workplace } from "./fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 const NESTED = `query ($s: String!, $e: String!) {
   timesheets(startDate: $s, endDate: $e) {

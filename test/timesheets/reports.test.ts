@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { addLocation, workplace, Workplace } from "./fixtures";
+import { addLocation, workplace, Workplace } from "../support/workplace";
 
 describe("shift reports and overtime settings", () => {
   let t: TestService;

@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { addLocation, addWorker, workplace, Workplace } from "./fixtures";
+import { addLocation, addWorker, workplace, Workplace } from "../support/workplace";
 
 describe("break types and shifts", () => {
   let t: TestService;

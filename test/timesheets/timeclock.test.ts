@@ -1,5 +1,5 @@
 import { TestService } from "../support/harness";
-import { workplace, Workplace } from "./fixtures";
+import { workplace, Workplace } from "../support/workplace";
 
 describe("time clock and shift notes", () => {
   let t: TestService;

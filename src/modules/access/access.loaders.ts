@@ -1,11 +1,8 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { byKeys } from "../../loaders/loaders";
 import { AccessRole } from "./access-role.entity";
 
 /** An organization has few access roles: one query reads them all. */
-export const accessRoleLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, AccessRole | null>("accessRole", async (ids) => {
-    const roles = await ctx.services.access.listAccessRoles(actorOf(ctx));
-    return byKeys(ids, roles, (r) => r.id);
-  });
+export const accessRoleLoader = requestLoader<string, AccessRole | null>("accessRole", async (services, actor, ids) =>
+  byKeys(ids, await services.access.listAccessRoles(actor), (r) => r.id),
+);

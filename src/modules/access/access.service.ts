@@ -5,7 +5,7 @@ import { hashSecret, newSecret } from "../../auth/secrets";
 import { TokenSigner } from "../../auth/tokens";
 import { requireUuid, isUuid } from "../../common/ids";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { conflict, invalidField, notFound, unauthenticated } from "../../errors/app-error";
 import { AccessRole } from "./access-role.entity";
 import { ApiKey } from "./api-key.entity";

@@ -1,5 +1,5 @@
 import { Args, Ctx, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import { Page } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
 import { AuditEvent, AuditEventArgs, AuditEventConnection } from "./audit.types";

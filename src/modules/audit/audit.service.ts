@@ -1,5 +1,5 @@
 import { Actor } from "../../auth/actor";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { isUuid } from "../../common/ids";
 import { decodeCursor, Page, pageSize, toPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";

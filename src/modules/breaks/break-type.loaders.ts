@@ -1,6 +1,4 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { BreakType } from "./break-type.entity";
 
-export const locationBreakTypesLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, BreakType[]>("locationBreakTypes", (ids) => ctx.services.breakTypes.ofLocations(actorOf(ctx).organizationId, ids));
+export const locationBreakTypesLoader = requestLoader<string, BreakType[]>("locationBreakTypes", (services, actor, ids) => services.breakTypes.ofLocations(actor.organizationId, ids));

@@ -2,7 +2,7 @@ import { EntityManager, IsNull } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { notFound } from "../../errors/app-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { BreakType } from "./break-type.entity";

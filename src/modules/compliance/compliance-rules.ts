@@ -22,7 +22,7 @@ export interface PlannedBreakSpan {
 export interface PlannedShift {
   /** The entry's or the draft's id. */
   id: string;
-  workerId: string;
+  staffId: string;
   startsAt: Date;
   endsAt: Date;
   breaks: PlannedBreakSpan[];
@@ -35,7 +35,7 @@ export interface PlannedShift {
 /** A pending change of the published schedule: an entry added, changed or removed. */
 export interface ScheduleChange {
   id: string;
-  workerId: string;
+  staffId: string;
   /** The published shift before the change; null for an addition. */
   before: { startsAt: Date; endsAt: Date } | null;
   /** The shift after it; null for a removal. */
@@ -44,7 +44,7 @@ export interface ScheduleChange {
 }
 
 export interface TimeOffSpan {
-  workerId: string;
+  staffId: string;
   startsAt: Date;
   endsAt: Date;
 }
@@ -85,19 +85,19 @@ export function workedMinutes(shift: Pick<PlannedShift, "startsAt" | "endsAt" | 
   return Math.max(0, minutesBetween(shift.startsAt, shift.endsAt) - unpaid);
 }
 
-function byWorker<T extends { workerId: string }>(items: T[]): Map<string, T[]> {
+function byStaffMember<T extends { staffId: string }>(items: T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
-    const group = groups.get(item.workerId);
+    const group = groups.get(item.staffId);
     if (group) group.push(item);
-    else groups.set(item.workerId, [item]);
+    else groups.set(item.staffId, [item]);
   }
   return groups;
 }
 
 /** Hard limits are errors; a rule off (null figure) finds nothing. */
-function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["severity"], workerId: string, shifts: { id: string }[], message: string, premium: Violation["premium"] = null): Violation {
-  return { ruleId, severity, workerId, entryIds: shifts.map((s) => s.id), message, citation: rules.citation(ruleId), premium };
+function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["severity"], staffId: string, shifts: { id: string }[], message: string, premium: Violation["premium"] = null): Violation {
+  return { ruleId, severity, workerId: staffId, entryIds: shifts.map((s) => s.id), message, citation: rules.citation(ruleId), premium };
 }
 
 /**
@@ -133,7 +133,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
   const { minRestHours } = rules.figures;
   if (minRestHours === null) return [];
   const found: Violation[] = [];
-  for (const [workerId, own] of byWorker(shifts)) {
+  for (const [staffId, own] of byStaffMember(shifts)) {
     const sorted = [...own].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
     for (let i = 1; i < sorted.length; i++) {
       const [first, second] = [sorted[i - 1], sorted[i]];
@@ -143,7 +143,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
       if (!short) continue;
       const priced = restPremium(short.insideMinutes, second.hourlyWage, rules.figures);
       found.push(
-        violation(rules, "REST_BETWEEN_SHIFTS", "warning", workerId, [first, second],
+        violation(rules, "REST_BETWEEN_SHIFTS", "warning", staffId, [first, second],
           `Only ${hoursText(short.restMinutes)} of rest between the shift ending ${calendarOf(ctx).format(first.endsAt)} and the one starting ${calendarOf(ctx).format(second.startsAt)}; the minimum is ${minRestHours} h`,
           priced && { minutes: short.insideMinutes, cents: exactCents(priced.exact) }),
       );
@@ -159,7 +159,7 @@ export function shiftLength(shifts: PlannedShift[], rules: ComplianceRules, ctx:
   return shifts
     .filter((s) => s.checked && minutesBetween(s.startsAt, s.endsAt) > maxShiftHours * 60)
     .map((s) =>
-      violation(rules, "MAX_SHIFT_LENGTH", "error", s.workerId, [s],
+      violation(rules, "MAX_SHIFT_LENGTH", "error", s.staffId, [s],
         `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`),
     );
 }
@@ -168,7 +168,7 @@ export function shiftLength(shifts: PlannedShift[], rules: ComplianceRules, ctx:
 function hoursOverCap(shifts: PlannedShift[], rules: ComplianceRules, ruleId: RuleId, cap: number | null, periodOf: (s: PlannedShift) => string, label: string): Violation[] {
   if (cap === null) return [];
   const found: Violation[] = [];
-  for (const [workerId, own] of byWorker(shifts)) {
+  for (const [staffId, own] of byStaffMember(shifts)) {
     const periods = new Map<string, PlannedShift[]>();
     for (const s of own) {
       const period = periodOf(s);
@@ -179,7 +179,7 @@ function hoursOverCap(shifts: PlannedShift[], rules: ComplianceRules, ruleId: Ru
       const minutes = inPeriod.reduce((sum, s) => sum + workedMinutes(s), 0);
       if (minutes > cap * 60) {
         const sorted = [...inPeriod].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
-        found.push(violation(rules, ruleId, "error", workerId, sorted, `${hoursText(minutes)} of work planned ${label} ${period}; the most allowed is ${cap} h`));
+        found.push(violation(rules, ruleId, "error", staffId, sorted, `${hoursText(minutes)} of work planned ${label} ${period}; the most allowed is ${cap} h`));
       }
     }
   }
@@ -228,7 +228,7 @@ export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: 
       const by = new Date(s.startsAt.getTime() + hours * HOUR_MS);
       const ordinal = hours === mealBreakAfterHours ? "a meal break" : "a second meal break";
       found.push(
-        violation(rules, "MEAL_BREAK", "error", s.workerId, [s],
+        violation(rules, "MEAL_BREAK", "error", s.staffId, [s],
           `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(by)}`),
       );
     }
@@ -238,13 +238,13 @@ export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: 
 
 /** A shift planned over the worker's approved time off. */
 export function overTimeOff(shifts: PlannedShift[], timeOff: TimeOffSpan[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  const off = byWorker(timeOff);
+  const off = byStaffMember(timeOff);
   const found: Violation[] = [];
   for (const s of shifts.filter((x) => x.checked)) {
-    const hit = (off.get(s.workerId) ?? []).find((t) => t.startsAt < s.endsAt && t.endsAt > s.startsAt);
+    const hit = (off.get(s.staffId) ?? []).find((t) => t.startsAt < s.endsAt && t.endsAt > s.startsAt);
     if (hit) {
       found.push(
-        violation(rules, "TIME_OFF", "error", s.workerId, [s],
+        violation(rules, "TIME_OFF", "error", s.staffId, [s],
           `The shift starting ${calendarOf(ctx).format(s.startsAt)} falls in approved time off from ${calendarOf(ctx).format(hit.startsAt)} to ${calendarOf(ctx).format(hit.endsAt)}`),
       );
     }
@@ -296,7 +296,7 @@ export function noticeWindow(changes: ScheduleChange[], rules: ComplianceRules, 
     if (!pay) continue;
     const shift = (change.before ?? change.after)!;
     found.push(
-      violation(rules, "NOTICE_WINDOW", "warning", change.workerId, [change],
+      violation(rules, "NOTICE_WINDOW", "warning", change.staffId, [change],
         `A change ${CHANGE_WORDS[pay.kind]} starting ${calendarOf(ctx).format(shift.startsAt)} with ${hoursText(pay.noticeMinutes)} of notice; the schedule must be given ${rules.figures.noticeDays} days ahead`,
         { minutes: pay.minutes, cents: pay.cents }),
     );

@@ -1,13 +1,17 @@
-import { ServiceDeps } from "../../app/deps";
+import type { DomainModule } from "../module";
 import { ComplianceResolver } from "./compliance.resolver";
 import { complianceRoutes } from "./compliance.routes";
 import { ComplianceService } from "./compliance.service";
 
-/** Labor rules per location and the check of planned schedules against them. */
-export function createComplianceServices(deps: ServiceDeps) {
-  return { compliance: new ComplianceService(deps) };
+declare module "../../common/services" {
+  interface Services {
+    compliance: ComplianceService;
+  }
 }
 
-export const complianceResolvers = [ComplianceResolver] as const;
-
-export const complianceRestRoutes = complianceRoutes;
+/** Labor rules per location and the check of planned schedules against them. */
+export const complianceModule: DomainModule = {
+  services: (deps) => ({ compliance: new ComplianceService(deps) }),
+  resolvers: [ComplianceResolver],
+  restRoutes: complianceRoutes,
+};

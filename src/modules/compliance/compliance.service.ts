@@ -2,7 +2,7 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { TenantRecords } from "../../common/tenant-records";
 import { localDate, parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { invalidField } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";

@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import type { PayrollNames } from "../timesheets/closed-shifts";
 import { SnapshotQuery } from "../../database/cursor";
 import { CompliancePreset, ComplianceFigures, ComplianceRules } from "./compliance-presets";
 import { PlannedShift, ScheduleChange, TimeOffSpan } from "./compliance-rules";
@@ -120,7 +121,7 @@ export async function loadPlannedSchedule(
       const breaks = (typeof row.breaks === "string" ? JSON.parse(row.breaks) : (row.breaks ?? [])) as Exclude<PlanRow["breaks"], string | null>;
       shifts.push({
         id: row.id,
-        workerId: row.worker_id,
+        staffId: row.worker_id,
         ...span,
         breaks: breaks.map((b) => ({ paid: b.paid, durationMinutes: b.minutes, startsAt: b.start === null ? null : new Date(Number(b.start)) })),
         hourlyWage: row.wage,
@@ -129,7 +130,7 @@ export async function loadPlannedSchedule(
     }
     if (row.action !== null) {
       const before = row.before_start_ms === null ? null : { startsAt: new Date(Number(row.before_start_ms)), endsAt: new Date(Number(row.before_end_ms)) };
-      changes.push({ id: row.id, workerId: row.worker_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
+      changes.push({ id: row.id, staffId: row.worker_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
     }
   }
   const workers = [...new Set(rows.map((r) => r.worker_id))];
@@ -140,23 +141,23 @@ export async function loadPlannedSchedule(
         [organizationId, workers, context.from, context.to],
       )
     : [];
-  return { shifts, changes, timeOff: timeOff.map((t) => ({ workerId: t.worker_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
+  return { shifts, changes, timeOff: timeOff.map((t) => ({ staffId: t.worker_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
 }
 
-/** The wage of each (worker, role) pair, in order. */
-export async function wagesOf(manager: EntityManager, organizationId: string, pairs: { workerId: string; roleId: string }[]): Promise<string[]> {
+/** The wage of each (staff member, role) pair, in order. */
+export async function wagesOf(manager: EntityManager, organizationId: string, pairs: { staffId: string; roleId: string }[]): Promise<string[]> {
   const rows: { wage: string }[] = await manager.query(
     `SELECT ${WAGE} AS wage
        FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS p(worker_id, role_id, i) ${WAGE_OF("p.worker_id", "p.role_id")}
       ORDER BY p.i`,
-    [organizationId, pairs.map((p) => p.workerId), pairs.map((p) => p.roleId)],
+    [organizationId, pairs.map((p) => p.staffId), pairs.map((p) => p.roleId)],
   );
   return rows.map((r) => r.wage);
 }
 
 export interface PredictabilityPayRow {
   entryId: string;
-  workerId: string;
+  staffId: string;
   shiftStart: Date;
   change: string;
   minutes: number;
@@ -176,7 +177,7 @@ export async function insertPredictabilityPay(manager: EntityManager, organizati
       locationId,
       changedAt,
       rows.map((r) => r.entryId),
-      rows.map((r) => r.workerId),
+      rows.map((r) => r.staffId),
       rows.map((r) => r.shiftStart),
       rows.map((r) => r.change),
       rows.map((r) => r.minutes),
@@ -203,7 +204,7 @@ export async function loadLocationRules(query: SnapshotQuery, organizationId: st
 }
 
 /** Predictability pay recorded for a scheduled shift, with the names payroll shows. */
-export interface RecordedPredictabilityPay {
+export interface RecordedPredictabilityPay extends PayrollNames {
   id: string;
   entry_id: string;
   worker_id: string;
@@ -214,12 +215,6 @@ export interface RecordedPredictabilityPay {
   shift_start: Date;
   change: string;
   amount: string;
-  timezone: string;
-  location_name: string;
-  role_name: string;
-  employee_name: string;
-  external_employee_id: string | null;
-  payroll_id: string | null;
 }
 
 /**
@@ -228,7 +223,7 @@ export interface RecordedPredictabilityPay {
  */
 export function recordedPredictabilityPay(
   query: SnapshotQuery,
-  filter: { organizationId: string; startDate: string; endDate: string; locationId?: string; workerId?: string },
+  filter: { organizationId: string; startDate: string; endDate: string; locationId?: string; staffId?: string },
 ): Promise<RecordedPredictabilityPay[]> {
   const params: unknown[] = [filter.organizationId, filter.startDate, filter.endDate];
   const where = [
@@ -238,7 +233,7 @@ export function recordedPredictabilityPay(
     "(p.shift_start AT TIME ZONE l.timezone)::date BETWEEN $2::date AND $3::date",
   ];
   if (filter.locationId) where.push(`p.location_id = $${params.push(filter.locationId)}`);
-  if (filter.workerId) where.push(`p.worker_id = $${params.push(filter.workerId)}`);
+  if (filter.staffId) where.push(`p.worker_id = $${params.push(filter.staffId)}`);
   return query<RecordedPredictabilityPay>(
     `SELECT p.id, p.entry_id, p.worker_id, p.location_id, e.role_id, (p.shift_start AT TIME ZONE l.timezone)::date::text AS day,
             p.shift_start, p.change, p.amount::text AS amount, l.timezone, l.name AS location_name, r.name AS role_name,

@@ -86,7 +86,7 @@ export async function gatePublishing(
 /** A change of one published entry: added (no `before`), changed, or removed (no `after`). */
 export interface EntryChange {
   entryId: string;
-  workerId: string;
+  staffId: string;
   roleId: string;
   before: { startsAt: Date; endsAt: Date } | null;
   after: { startsAt: Date; endsAt: Date } | null;
@@ -100,10 +100,10 @@ export async function recordPredictabilityPay(manager: EntityManager, organizati
   if (rules.figures.noticeDays === null) return;
   const wages = await wagesOf(manager, organizationId, moved);
   const rows = moved.flatMap((c, i) => {
-    const pay = predictabilityPay({ id: c.entryId, workerId: c.workerId, before: c.before, after: c.after, hourlyWage: wages[i] }, rules, now);
+    const pay = predictabilityPay({ id: c.entryId, staffId: c.staffId, before: c.before, after: c.after, hourlyWage: wages[i] }, rules, now);
     if (!pay) return [];
     const shiftStart = c.before?.startsAt ?? c.after!.startsAt;
-    return [{ entryId: c.entryId, workerId: c.workerId, shiftStart, change: pay.kind, minutes: pay.minutes, cents: pay.cents, citation: rules.citation("NOTICE_WINDOW") }];
+    return [{ entryId: c.entryId, staffId: c.staffId, shiftStart, change: pay.kind, minutes: pay.minutes, cents: pay.cents, citation: rules.citation("NOTICE_WINDOW") }];
   });
   await insertPredictabilityPay(manager, organizationId, locationId, now, rows);
 }

@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, Resolver, Root, Subscription, Args } from "type-graphql";
 import { ArrayMaxSize, IsOptional } from "class-validator";
-import { actorOf } from "../../auth/authorization";
+import { actorOf } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { badRequest } from "../../errors/app-error";
 import type { EventFilter } from "./event-stream";

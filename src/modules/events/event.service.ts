@@ -1,6 +1,6 @@
 import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Page, pageSize, toPage } from "../../common/pagination";
 import { invalidField } from "../../errors/app-error";
 import { EventPresenter } from "./event-presenter";

@@ -1,6 +1,4 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { Location } from "./location.entity";
 
-export const locationLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, Location | null>("location", (ids) => ctx.services.locations.records.byIds(actorOf(ctx).organizationId, ids));
+export const locationLoader = requestLoader<string, Location | null>("location", (services, actor, ids) => services.locations.records.byIds(actor.organizationId, ids));

@@ -3,7 +3,7 @@ import { Page, PageArgs } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { requireTimeZone } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Location } from "./location.entity";
 import { CreateLocationInput, UpdateLocationInput } from "./location.inputs";
 

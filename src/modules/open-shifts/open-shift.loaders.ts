@@ -1,6 +1,4 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { OpenShiftPreference } from "./open-shift.entity";
 
-export const openShiftPreferencesLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, OpenShiftPreference[]>("openShiftPreferences", (ids) => ctx.services.openShifts.preferencesOf(actorOf(ctx).organizationId, ids));
+export const openShiftPreferencesLoader = requestLoader<string, OpenShiftPreference[]>("openShiftPreferences", (services, actor, ids) => services.openShifts.preferencesOf(actor.organizationId, ids));

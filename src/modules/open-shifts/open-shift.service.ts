@@ -5,14 +5,15 @@ import { MAX_PAGE_SIZE, Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { Location } from "../locations/location.entity";
 import { dayBounds, inZone, startingWithin } from "../schedules/planned-time";
-import { assertNoApprovedTimeOff, breakTypesOf, insertEntry, MAX_PLANNED_MINUTES, requireRole } from "../schedules/schedule-plans";
+import { assertNoApprovedTimeOff, breakTypesOf, MAX_PLANNED_MINUTES, requireRole } from "../schedules/schedule-plans";
+import { insertEntry } from "../schedules/schedule.store";
 import { updateReturning } from "../../database/returning";
 import { removeEntries } from "../schedules/schedule.service";
 import { ScheduleEntry } from "../schedules/schedule.entity";
@@ -128,23 +129,23 @@ export class OpenShiftService {
    * accepted at once. Claiming again after a retraction reopens the same preference.
    */
   claim(actor: Actor, locationId: string, id: string, input: ClaimOpenShiftInput): Promise<OpenShiftPreference> {
-    const workerId = this.workerFor(actor, input.workerId);
+    const staffId = this.staffMemberFor(actor, input.workerId);
     const preference = input.preference ?? PreferenceValue.PREFERRED;
     if (preference === PreferenceValue.UNAVAILABLE) throw invalidField("preference", "A claim cannot say UNAVAILABLE");
     return this.withShift(actor, locationId, id, async (manager, shift, location) => {
       if (shift.isDraft) throw conflict("The open shift is not published yet");
       if (shift.isFullyClaimed) throw full(shift);
-      const claim = await this.openPreference(manager, actor, shift, workerId, preference);
+      const claim = await this.openPreference(manager, actor, shift, staffId, preference);
       return shift.requireApproval ? this.savePreference(manager, claim) : this.accept(manager, location, shift, claim);
     });
   }
 
   /** The worker withdraws their pending claim. */
   retractClaim(actor: Actor, locationId: string, id: string, input: WorkerChoiceInput): Promise<OpenShiftPreference> {
-    const workerId = this.workerFor(actor, input.workerId);
+    const staffId = this.staffMemberFor(actor, input.workerId);
     return this.withShift(actor, locationId, id, async (manager, shift) => {
       const claim = await manager.getRepository(OpenShiftPreference).findOne({
-        where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId },
+        where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId: staffId },
         lock: { mode: "pessimistic_write" },
       });
       if (!claim) throw notFound("Claim");
@@ -154,9 +155,9 @@ export class OpenShiftService {
 
   /** States a worker's preference (PENDING until a manager decides); on a draft open shift only managers may, as a draft preference. */
   createPreference(actor: Actor, locationId: string, id: string, input: CreatePreferenceInput): Promise<OpenShiftPreference> {
-    const workerId = this.workerFor(actor, input.workerId);
+    const staffId = this.staffMemberFor(actor, input.workerId);
     return this.withShift(actor, locationId, id, async (manager, shift) => {
-      const preference = await this.openPreference(manager, actor, shift, workerId, input.preference);
+      const preference = await this.openPreference(manager, actor, shift, staffId, input.preference);
       return this.savePreference(manager, preference);
     });
   }
@@ -308,13 +309,13 @@ export class OpenShiftService {
    * A new PENDING preference of the worker for the locked shift, or their retracted one reopened;
    * any other existing preference is a conflict.
    */
-  private async openPreference(manager: EntityManager, actor: Actor, shift: OpenShift, workerId: string, value: PreferenceValue): Promise<OpenShiftPreference> {
+  private async openPreference(manager: EntityManager, actor: Actor, shift: OpenShift, staffId: string, value: PreferenceValue): Promise<OpenShiftPreference> {
     if (shift.isDraft && !can(actor, "schedules:write")) throw notFound("Open shift");
-    await this.requireEligible(manager, shift, workerId);
+    await this.requireEligible(manager, shift, staffId);
     const repo = manager.getRepository(OpenShiftPreference);
-    const existing = await repo.findOne({ where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId }, lock: { mode: "pessimistic_write" } });
+    const existing = await repo.findOne({ where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId: staffId }, lock: { mode: "pessimistic_write" } });
     if (existing && existing.status !== PreferenceStatus.RETRACTED) throw conflict(`The worker already has a ${existing.status} preference for this open shift`);
-    return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, workerId, scheduleShiftId: null }), {
+    return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, workerId: staffId, scheduleShiftId: null }), {
       preference: value,
       status: PreferenceStatus.PENDING,
       isDraft: shift.isDraft,
@@ -333,13 +334,13 @@ export class OpenShiftService {
   }
 
   /** The worker must be active, hold the open shift's role and work at its location. */
-  private async requireEligible(manager: EntityManager, shift: OpenShift, workerId: string): Promise<void> {
+  private async requireEligible(manager: EntityManager, shift: OpenShift, staffId: string): Promise<void> {
     const [row]: { active: boolean; has_role: boolean; at_location: boolean }[] = await manager.query(
       `SELECT s.active AND s.deleted_at IS NULL AS active,
               EXISTS (SELECT 1 FROM staff_roles r WHERE r.staff_id = s.id AND r.role_id = $3) AS has_role,
               EXISTS (SELECT 1 FROM staff_locations l WHERE l.staff_id = s.id AND l.location_id = $4) AS at_location
          FROM staff_members s WHERE s.organization_id = $1 AND s.id = $2`,
-      [shift.organizationId, workerId, shift.roleId, shift.locationId],
+      [shift.organizationId, staffId, shift.roleId, shift.locationId],
     );
     if (!row) throw invalidField("workerId", "workerId does not name a staff member of this organization");
     if (!row.active) throw conflict("The worker is no longer active", "NOT_ELIGIBLE");
@@ -348,8 +349,8 @@ export class OpenShiftService {
   }
 
   /** The worker a claim or preference is for: the caller's own, or anyone's for a manager. */
-  private workerFor(actor: Actor, workerId: string | undefined): string {
-    const id = workerId ?? actor.staffId;
+  private staffMemberFor(actor: Actor, requested: string | undefined): string {
+    const id = requested ?? actor.staffId;
     if (!id) throw invalidField("workerId", "workerId is required when the token does not act as a staff member");
     if (!isUuid(id)) throw invalidField("workerId", "workerId must be an id");
     requireSelfOr(actor, "schedules:write", "openshifts:claim", id.toLowerCase());

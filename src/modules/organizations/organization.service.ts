@@ -2,7 +2,7 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { requireTimeZone } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { notFound, unauthenticated } from "../../errors/app-error";
 import { AccessService } from "../access/access.service";
@@ -18,8 +18,14 @@ export class OrganizationService {
     private readonly deps: ServiceDeps,
     private readonly platform: PlatformSecrets,
     private readonly access: AccessService,
-    private readonly seeders: OrganizationSeeder[],
   ) {}
+
+  private readonly seeders: OrganizationSeeder[] = [];
+
+  /** Adds what another module gives every new organization (run in the creating transaction). */
+  seedWith(seeder: OrganizationSeeder): void {
+    this.seeders.push(seeder);
+  }
 
   /** Creates an organization with its access roles and first API key; needs the platform key. */
   async create(presentedKey: string | null, input: CreateOrganizationInput): Promise<CreateOrganizationPayload> {

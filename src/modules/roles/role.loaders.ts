@@ -1,6 +1,4 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { Role } from "./role.entity";
 
-export const roleLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, Role | null>("role", (ids) => ctx.services.roles.records.byIds(actorOf(ctx).organizationId, ids));
+export const roleLoader = requestLoader<string, Role | null>("role", (services, actor, ids) => services.roles.records.byIds(actor.organizationId, ids));

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import { Page, PageArgs } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
 import { Role } from "./role.entity";

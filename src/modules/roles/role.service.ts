@@ -2,7 +2,7 @@ import { Actor } from "../../auth/actor";
 import { Page, PageArgs } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Role } from "./role.entity";
 import { CreateRoleInput, UpdateRoleInput } from "./role.inputs";
 

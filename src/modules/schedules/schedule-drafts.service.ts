@@ -4,7 +4,7 @@ import { Actor } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";
@@ -12,7 +12,8 @@ import { EntryChange, gatePublishing, recordPredictabilityPay } from "../complia
 import { publishOpenShifts } from "../open-shifts/open-shift-publishing";
 import { recordEvent } from "../events/event.service";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
-import { assertNoApprovedTimeOff, breaksOf, planOf, replaceBreaks, resolvePlan, ShiftPlan } from "./schedule-plans";
+import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
+import { breaksOf, checkOverlapNow, deferOverlapCheck, deleteDrafts, moveDraftBreaks, replaceBreaks, ShiftPlan } from "./schedule.store";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import {
   BulkCopyResult,
@@ -49,8 +50,8 @@ export class ScheduleDraftService {
       .createQueryBuilder("r")
       .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
     startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    const workerId = filterId(args.workerId, "workerId");
-    if (workerId) query.andWhere("r.worker_id = :worker", { worker: workerId });
+    const staffId = filterId(args.workerId, "workerId");
+    if (staffId) query.andWhere("r.worker_id = :worker", { worker: staffId });
     const roleId = filterId(args.roleId, "roleId");
     if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
@@ -125,7 +126,7 @@ export class ScheduleDraftService {
       const zone = location.timezone;
       const bounds = { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
       const now = this.deps.clock.now();
-      await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
+      await deferOverlapCheck(manager);
       const drafts = await startingWithin(
         manager.getRepository(ScheduleDraft).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org, loc: location.id }),
         bounds,
@@ -144,7 +145,7 @@ export class ScheduleDraftService {
       const violations = await gatePublishing(manager, org, location, { start, end }, input, now);
       const payChanges: EntryChange[] = drafts.map((d) => ({
         entryId: d.entryId!,
-        workerId: d.workerId,
+        staffId: d.workerId,
         roleId: d.roleId,
         before: d.entryId ? { startsAt: entryOf(d).startsAt, endsAt: entryOf(d).endsAt } : null,
         after: d.action === DraftAction.REMOVE ? null : { startsAt: d.startsAt, endsAt: d.endsAt },
@@ -169,9 +170,9 @@ export class ScheduleDraftService {
         await this.moveBreaks(manager, org, draft, entry);
       }
       await recordPredictabilityPay(manager, org, location.id, payChanges, now);
-      await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND id = ANY($2::uuid[])", [org, drafts.map((d) => d.id)]);
+      await deleteDrafts(manager, org, drafts.map((d) => d.id));
       await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
-      await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
+      await checkOverlapNow(manager);
       const openShiftIds = await publishOpenShifts(manager, org, location.id, bounds, now);
       await recordEvent(manager, org, "schedule.published", {
         locationId: location.id,
@@ -260,7 +261,6 @@ export class ScheduleDraftService {
 
   /** A published draft's planned breaks become its entry's. */
   private async moveBreaks(manager: EntityManager, organizationId: string, draft: ScheduleDraft, entry: ScheduleEntry): Promise<void> {
-    await manager.query("DELETE FROM schedule_breaks WHERE organization_id = $1 AND entry_id = $2", [organizationId, entry.id]);
-    await manager.query("UPDATE schedule_breaks SET entry_id = $2, draft_id = NULL WHERE organization_id = $1 AND draft_id = $3", [organizationId, entry.id, draft.id]);
+    await moveDraftBreaks(manager, organizationId, draft.id, entry.id);
   }
 }

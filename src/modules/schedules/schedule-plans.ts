@@ -1,12 +1,14 @@
 import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
+import { requireInOrganization } from "../../common/tenant-records";
 import { formatLocal, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
-import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
+import { ScheduleBreak } from "./schedule.entity";
+import { BreakPlan, selectApprovedTimeOffOverlap, ShiftPlan } from "./schedule.store";
 import { PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
 
 describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
@@ -16,38 +18,17 @@ describeConstraint("fk_schedule_breaks_break_type", "A planned break names a bre
 /** The longest shift that can be planned. */
 export const MAX_PLANNED_MINUTES = 24 * 60;
 
-/** A planned break before it is stored. */
-export type BreakPlan = Pick<ScheduleBreak, "typeId" | "name" | "paid" | "durationMinutes" | "startsAt">;
-
-/** Everything a worker's planned shift consists of, validated. */
-export interface ShiftPlan {
-  workerId: string;
-  roleId: string;
-  startsAt: Date;
-  endsAt: Date;
-  note: string | null;
-  breaks: BreakPlan[];
-}
-
-async function requireRow(manager: EntityManager, sql: string, params: unknown[], field: string, message: string): Promise<void> {
-  const value = params[1];
-  const rows = isUuid(value) ? await manager.query(sql, params) : [];
-  if (!rows.length) throw invalidField(field, message);
-}
 
 /** An active staff member of the organization, for a new or re-assigned entry. */
-export function requireActiveWorker(manager: EntityManager, organizationId: string, workerId: string): Promise<void> {
-  return requireRow(
-    manager,
-    "SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND active AND deleted_at IS NULL",
-    [organizationId, workerId],
-    "workerId",
-    "workerId does not name an active staff member of this organization",
-  );
+async function requireActiveStaffMember(manager: EntityManager, organizationId: string, staffId: string): Promise<void> {
+  await requireInOrganization(manager, "staff_members", organizationId, [staffId], "workerId", {
+    where: "active AND deleted_at IS NULL",
+    message: () => "workerId does not name an active staff member of this organization",
+  });
 }
 
-export function requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<void> {
-  return requireRow(manager, "SELECT 1 FROM roles WHERE organization_id = $1 AND id = $2", [organizationId, roleId], "roleId", "roleId does not name a role of this organization");
+export async function requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<void> {
+  await requireInOrganization(manager, "roles", organizationId, [roleId], "roleId", { message: () => "roleId does not name a role of this organization" });
 }
 
 /**
@@ -105,9 +86,9 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
     if (value === undefined) throw invalidField(field, `${field} is required`);
     return value;
   };
-  const workerId = input.workerId ?? base?.workerId ?? required("workerId");
+  const staffId = input.workerId ?? base?.workerId ?? required("workerId");
   const roleId = input.roleId ?? base?.roleId ?? required("roleId");
-  if (input.workerId !== undefined) await requireActiveWorker(manager, org, workerId);
+  if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
   if (input.roleId !== undefined) await requireRole(manager, org, roleId);
   const startsAt = input.startTime !== undefined || !base ? parseTimestamp(required("startTime"), location.timezone, "startTime") : base.startsAt;
   const endsAt = input.endTime !== undefined || !base ? parseTimestamp(required("endTime"), location.timezone, "endTime") : base.endsAt;
@@ -116,34 +97,7 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
-  return { workerId: workerId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
-}
-
-/** Replaces the planned breaks of an entry or a draft. */
-export async function replaceBreaks(manager: EntityManager, organizationId: string, owner: { entryId: string } | { draftId: string }, breaks: BreakPlan[]): Promise<void> {
-  const repo = manager.getRepository(ScheduleBreak);
-  const key = "entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId };
-  await repo.delete({ organizationId, ...key });
-  if (breaks.length) {
-    await repo.insert(breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: null, ...key, position })));
-  }
-}
-
-/** The planned breaks of many entries or drafts, each list in order. */
-export async function breaksOf(manager: EntityManager, organizationId: string, owner: "entryId" | "draftId", ids: readonly string[]): Promise<ScheduleBreak[][]> {
-  const column = owner === "entryId" ? "entry_id" : "draft_id";
-  const rows = await manager
-    .getRepository(ScheduleBreak)
-    .createQueryBuilder("b")
-    .where(`b.organization_id = :org AND b.${column} = ANY(:ids)`, { org: organizationId, ids: [...ids] })
-    .orderBy("b.position")
-    .getMany();
-  const groups = new Map<string, ScheduleBreak[]>();
-  for (const row of rows) {
-    const id = row[owner]!;
-    groups.set(id, [...(groups.get(id) ?? []), row]);
-  }
-  return ids.map((id) => groups.get(id) ?? []);
+  return { workerId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
 }
 
 /**
@@ -152,32 +106,14 @@ export async function breaksOf(manager: EntityManager, organizationId: string, o
  */
 export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
   if (!plans.length) return;
-  const rows: { i: string; start_time: Date; end_time: Date }[] = await manager.query(
-    `SELECT p.i, t.start_time, t.end_time
-       FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(worker_id, s, e, i)
-       JOIN time_off_requests t
-         ON t.organization_id = $1 AND t.worker_id = p.worker_id AND t.status = 'approved'
-        AND t.start_time < p.e AND t.end_time > p.s
-      ORDER BY p.i
-      LIMIT 1`,
-    [organizationId, plans.map((p) => p.workerId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],
-  );
-  if (rows.length) {
-    const plan = plans[Number(rows[0].i) - 1];
+  const overlap = await selectApprovedTimeOffOverlap(manager, organizationId, plans);
+  if (overlap) {
+    const plan = plans[overlap.index];
     throw conflict(
-      `Worker ${plan.workerId} has approved time off from ${formatLocal(new Date(rows[0].start_time), timezone)} to ${formatLocal(new Date(rows[0].end_time), timezone)}, ` +
+      `Worker ${plan.workerId} has approved time off from ${formatLocal(overlap.startTime, timezone)} to ${formatLocal(overlap.endTime, timezone)}, ` +
         `which overlaps the shift starting ${formatLocal(plan.startsAt, timezone)}`,
     );
   }
-}
-
-/** Stores a new published entry with its breaks (the overlap constraint refuses a double booking). */
-export async function insertEntry(manager: EntityManager, organizationId: string, locationId: string, plan: ShiftPlan, openShiftId: string | null = null): Promise<ScheduleEntry> {
-  const repo = manager.getRepository(ScheduleEntry);
-  const { breaks, ...fields } = plan;
-  const entry = await repo.save(repo.create({ organizationId, locationId, ...fields, openShiftId, deletedAt: null }));
-  await replaceBreaks(manager, organizationId, { entryId: entry.id }, breaks);
-  return entry;
 }
 
 /** The plan of a stored entry or draft, as a base for changes. */

@@ -1,6 +1,6 @@
-import { actorOf } from "../../auth/authorization";
 import { formatLocal } from "../../common/time";
 import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { PlannedBreak, ScheduleBreak, WorkerShiftPlan } from "./schedule.entity";
 
 const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
@@ -13,11 +13,9 @@ const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
   endTime: b.startsAt && formatLocal(new Date(b.startsAt.getTime() + b.durationMinutes * 60000), zone),
 });
 
-const entryBreaksLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, ScheduleBreak[]>("scheduleEntryBreaks", (ids) => ctx.services.schedules.breaksOfEntries(actorOf(ctx).organizationId, ids));
+const entryBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleEntryBreaks", (services, actor, ids) => services.schedules.breaksOfEntries(actor.organizationId, ids));
 
-const draftBreaksLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, ScheduleBreak[]>("scheduleDraftBreaks", (ids) => ctx.services.scheduleDrafts.breaksOfDrafts(actorOf(ctx).organizationId, ids));
+const draftBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleDraftBreaks", (services, actor, ids) => services.scheduleDrafts.breaksOfDrafts(actor.organizationId, ids));
 
 /** The planned breaks of an entry (or, with `draft`, of a draft), in the location's local time. */
 export async function plannedBreaks(ctx: RequestContext, plan: WorkerShiftPlan, draft: boolean): Promise<PlannedBreak[]> {

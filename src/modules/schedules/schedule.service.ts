@@ -3,14 +3,14 @@ import { Actor, ownRecordsOnly } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { forbidden, invalidField, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance/schedule-compliance";
 import { Location } from "../locations/location.entity";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
-import { assertNoApprovedTimeOff, breaksOf, insertEntry, planOf, replaceBreaks, resolvePlan } from "./schedule-plans";
-import { updateReturning } from "../../database/returning";
+import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
+import { breaksOf, deleteDraftsOfEntries, insertEntry, lockOpenShifts, lowerAcceptedCounts, releaseAcceptedPreferences, replaceBreaks, softDeleteEntries } from "./schedule.store";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
 import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
 
@@ -31,23 +31,12 @@ export async function removeEntries(manager: EntityManager, organizationId: stri
   const ids = entries.map((e) => e.id);
   const openShiftIds = [...new Set(entries.map((e) => e.openShiftId).filter((id): id is string => id !== null))].sort();
   if (openShiftIds.length) {
-    await manager.query("SELECT id FROM open_shifts WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE", [organizationId, openShiftIds]);
-    const released = await updateReturning<{ open_shift_id: string }>(
-      manager,
-      `UPDATE open_shift_preferences SET status = 'REMOVED', updated_at = $3
-        WHERE organization_id = $1 AND schedule_entry_id = ANY($2::uuid[]) AND status = 'ACCEPTED'
-        RETURNING open_shift_id`,
-      [organizationId, ids, now],
-    );
-    await manager.query(
-      `UPDATE open_shifts o SET accepted_count = o.accepted_count - r.n, updated_at = $3
-         FROM (SELECT id, count(*)::int AS n FROM unnest($2::uuid[]) AS id GROUP BY id) r
-        WHERE o.organization_id = $1 AND o.id = r.id`,
-      [organizationId, released.map((r) => r.open_shift_id), now],
-    );
+    await lockOpenShifts(manager, organizationId, openShiftIds);
+    const released = await releaseAcceptedPreferences(manager, organizationId, ids, now);
+    await lowerAcceptedCounts(manager, organizationId, released, now);
   }
-  await manager.query("UPDATE schedule_entries SET deleted_at = $3, updated_at = $3 WHERE organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, ids, now]);
-  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND entry_id = ANY($2::uuid[])", [organizationId, ids]);
+  await softDeleteEntries(manager, organizationId, ids, now);
+  await deleteDraftsOfEntries(manager, organizationId, ids);
 }
 
 /** The published schedule: a location's entries, read by managers and by each worker for themselves. */
@@ -60,15 +49,15 @@ export class ScheduleService {
 
   async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleEntry>> {
     const only = ownRecordsOnly(actor, "schedules:read", "schedules:self");
-    const workerId = filterId(args.workerId, "workerId");
-    if (only && workerId && workerId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
+    const staffId = filterId(args.workerId, "workerId");
+    if (only && staffId && staffId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
     const location = await this.locations.get(actor, args.locationId);
     const query = this.deps.db
       .getRepository(ScheduleEntry)
       .createQueryBuilder("r")
       .where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: actor.organizationId, loc: location.id });
     startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    if (only ?? workerId) query.andWhere("r.worker_id = :worker", { worker: only ?? workerId });
+    if (only ?? staffId) query.andWhere("r.worker_id = :worker", { worker: only ?? staffId });
     const roleId = filterId(args.roleId, "roleId");
     if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
@@ -91,7 +80,7 @@ export class ScheduleService {
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
       const entry = await insertEntry(manager, actor.organizationId, location.id, plan);
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, workerId: entry.workerId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.workerId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
       return inZone([entry], location.timezone)[0];
     });
   }
@@ -106,7 +95,7 @@ export class ScheduleService {
       const { breaks: planned, ...fields } = plan;
       const before = { startsAt: entry.startsAt, endsAt: entry.endsAt };
       const saved = await manager.getRepository(ScheduleEntry).save(Object.assign(entry, fields));
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, workerId: saved.workerId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.workerId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
       if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { entryId: entry.id }, planned);
       return saved;
     });
@@ -118,7 +107,7 @@ export class ScheduleService {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, workerId: entry.workerId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.workerId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
       return true;
     });
   }

@@ -1,23 +1,22 @@
-import { ServiceDeps } from "../../app/deps";
-import { RestRoute } from "../../rest/route";
-import { OpenShiftPreferenceResolver, OpenShiftResolver } from "../open-shifts/open-shift.resolver";
-import { openShiftRoutes } from "../open-shifts/open-shift.routes";
-import { OpenShiftService } from "../open-shifts/open-shift.service";
+import type { DomainModule } from "../module";
 import { ScheduleDraftService } from "./schedule-drafts.service";
 import { ScheduleDraftResolver, ScheduleEntryResolver } from "./schedule.resolver";
 import { scheduleRoutes } from "./schedule.routes";
 import { ScheduleService } from "./schedule.service";
 
-/** The scheduling part: published entries, drafts and publishing, open shifts and their preferences. */
-export function createScheduleServices(deps: ServiceDeps) {
-  const schedules = new ScheduleService(deps);
-  return {
-    schedules,
-    scheduleDrafts: new ScheduleDraftService(deps, schedules),
-    openShifts: new OpenShiftService(deps),
-  };
+declare module "../../common/services" {
+  interface Services {
+    schedules: ScheduleService;
+    scheduleDrafts: ScheduleDraftService;
+  }
 }
 
-export const scheduleResolvers = [ScheduleEntryResolver, ScheduleDraftResolver, OpenShiftResolver, OpenShiftPreferenceResolver] as const;
-
-export const scheduleRestRoutes: RestRoute[] = [...scheduleRoutes, ...openShiftRoutes];
+/** Schedules: published entries, drafts and publishing. */
+export const schedulesModule: DomainModule = {
+  services: (deps) => {
+    const schedules = new ScheduleService(deps);
+    return { schedules, scheduleDrafts: new ScheduleDraftService(deps, schedules) };
+  },
+  resolvers: [ScheduleEntryResolver, ScheduleDraftResolver],
+  restRoutes: scheduleRoutes,
+};

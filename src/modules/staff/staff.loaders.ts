@@ -1,12 +1,8 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { StaffMember, StaffRole } from "./staff-member.entity";
 
-export const staffLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, StaffMember | null>("staffMember", (ids) => ctx.services.staff.records.byIds(actorOf(ctx).organizationId, ids));
+export const staffLoader = requestLoader<string, StaffMember | null>("staffMember", (services, actor, ids) => services.staff.records.byIds(actor.organizationId, ids));
 
-export const staffRolesLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, StaffRole[]>("staffRoles", (ids) => ctx.services.staff.rolesOf(actorOf(ctx).organizationId, ids));
+export const staffRolesLoader = requestLoader<string, StaffRole[]>("staffRoles", (services, actor, ids) => services.staff.rolesOf(actor.organizationId, ids));
 
-export const staffLocationIdsLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, string[]>("staffLocationIds", (ids) => ctx.services.staff.locationIdsOf(actorOf(ctx).organizationId, ids));
+export const staffLocationIdsLoader = requestLoader<string, string[]>("staffLocationIds", (services, actor, ids) => services.staff.locationIdsOf(actor.organizationId, ids));

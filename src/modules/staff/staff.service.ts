@@ -1,12 +1,10 @@
 import { EntityManager, In } from "typeorm";
 import { Actor } from "../../auth/actor";
-import { isUuid } from "../../common/ids";
 import { Page } from "../../common/pagination";
-import { TenantRecords } from "../../common/tenant-records";
+import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { invalidField } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
 import { AccessRole } from "../access/access-role.entity";
@@ -15,27 +13,21 @@ import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inp
 
 describeConstraint("uq_staff_members_external_employee_id", "externalEmployeeId is already used by another staff member of this organization");
 
-/** Checks that every id names a record of the organization in `table`; a 400 names the strays. */
-async function requireIdsIn(manager: EntityManager, table: string, organizationId: string, ids: string[], field: string): Promise<void> {
-  if (!ids.length) return;
-  const bad = ids.filter((id) => !isUuid(id));
-  const rows: { id: string }[] = bad.length ? [] : await manager.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]);
-  const found = new Set(rows.map((r) => r.id));
-  const unknown = bad.length ? bad : ids.filter((id) => !found.has(id));
-  if (unknown.length) throw invalidField(field, `Unknown id(s) in ${field}: ${unknown.join(", ")}`);
-}
-
 /** Told of every staff member created or changed, inside the same transaction (time-off policy assignment, …). */
 export type StaffListener = (manager: EntityManager, staff: StaffMember) => Promise<void>;
 
 export class StaffService {
   readonly records: TenantRecords<StaffMember>;
 
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly listeners: StaffListener[] = [],
-  ) {
+  private readonly listeners: StaffListener[] = [];
+
+  constructor(private readonly deps: ServiceDeps) {
     this.records = new TenantRecords(deps.db, StaffMember, "Staff member");
+  }
+
+  /** Tells `listener` of every staff member created or changed from now on. */
+  listen(listener: StaffListener): void {
+    this.listeners.push(listener);
   }
 
   async list(actor: Actor, args: StaffFilterArgs): Promise<Page<StaffMember>> {
@@ -130,9 +122,9 @@ export class StaffService {
 
   private async checkReferences(manager: EntityManager, org: string, input: CreateStaffInput | UpdateStaffInput, accessRoleId: string | undefined): Promise<void> {
     const roleIds = [...(input.roleIds ?? []), ...(input.roleWages ?? []).map((w) => w.roleId)];
-    await requireIdsIn(manager, "roles", org, [...new Set(roleIds)], "roleIds");
-    await requireIdsIn(manager, "locations", org, [...new Set(input.locationIds ?? [])], "locationIds");
-    if (accessRoleId !== undefined) await requireIdsIn(manager, "access_roles", org, [accessRoleId], "accessRoleId");
+    await requireInOrganization(manager, "roles", org, [...new Set(roleIds)], "roleIds");
+    await requireInOrganization(manager, "locations", org, [...new Set(input.locationIds ?? [])], "locationIds");
+    if (accessRoleId !== undefined) await requireInOrganization(manager, "access_roles", org, [accessRoleId], "accessRoleId");
   }
 
   /** Replaces the roles and locations the input names (left alone where the input is silent). */

@@ -2,11 +2,11 @@ import { EntityManager } from "typeorm";
 import { Actor, requirePermission, requireSelfOr } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { ShiftService } from "../timesheets/shift.service";
-import { BreakRow, presentShift, SHIFT_SELECT, ShiftRow } from "../timesheets/shift.store";
+import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
 import { Shift } from "../timesheets/shift.types";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
@@ -16,35 +16,35 @@ interface OpenShift {
 }
 
 /**
- * The time clock. Every action locks the worker's staff row first, so a worker's clock actions
+ * The time clock. Every action locks the staff member's row first, so a worker's clock actions
  * run one after another even across processes: a double clock-in is always ALREADY_CLOCKED_IN.
  */
 export class TimeClockService {
   constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
 
-  async state(actor: Actor, workerId?: string): Promise<ShiftState> {
-    const worker = this.workerOf(actor, workerId);
+  async state(actor: Actor, requested?: string): Promise<ShiftState> {
+    const staffId = this.staffMemberOf(actor, requested);
     const manager = this.deps.db.manager;
-    await this.requireWorker(manager, actor.organizationId, worker, false);
-    const open = await this.openShift(manager, actor.organizationId, worker, false);
-    if (!open) return { workerId: worker, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
+    await this.requireStaffMember(manager, actor.organizationId, staffId, false);
+    const open = await this.openShift(manager, actor.organizationId, staffId, false);
+    if (!open) return { workerId: staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
     const shift = presentShift(open.row, this.deps.clock.now().getTime());
     const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
-    return { workerId: worker, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
+    return { workerId: staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
   async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {
-    const worker = this.workerOf(actor, input.workerId);
+    const staffId = this.staffMemberOf(actor, input.workerId);
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
-      await this.requireWorker(manager, org, worker, true);
-      if (await this.openShift(manager, org, worker, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
-      const place = await this.shifts.place(manager, org, input.locationId);
+      await this.requireStaffMember(manager, org, staffId, true);
+      if (await this.openShift(manager, org, staffId, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
+      const location = await this.shifts.zonedLocation(manager, org, input.locationId);
       const roleId = await this.shifts.requireRole(manager, org, input.roleId);
-      const at = this.when(actor, input.time, place.timezone);
-      await this.shifts.assertUnlocked(manager, org, place, [at]);
-      const wage = await this.shifts.defaultWage(manager, org, worker, roleId);
-      return this.shifts.insertShift(manager, org, { employeeId: worker, locationId: place.locationId, roleId, start: at, end: null, wage }, []);
+      const at = this.when(actor, input.time, location.timezone);
+      await this.shifts.assertUnlocked(manager, org, location, [at]);
+      const wage = await this.shifts.defaultWage(manager, org, staffId, roleId);
+      return this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
     });
     return this.shifts.get(actor, id);
   }
@@ -75,21 +75,21 @@ export class TimeClockService {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
       if (open.openBreak) await this.closeBreak(manager, open.openBreak, at);
-      await manager.query("UPDATE shifts SET end_time = $2, active = false, updated_at = now() WHERE id = $1", [open.row.id, at]);
+      await endShift(manager, open.row.id, at);
     });
   }
 
   /** Runs a change on the worker's open shift (NOT_CLOCKED_IN without one), then answers the shift. */
   private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
-    const worker = this.workerOf(actor, input.workerId);
+    const staffId = this.staffMemberOf(actor, input.workerId);
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
-      await this.requireWorker(manager, org, worker, true);
-      const open = await this.openShift(manager, org, worker, true);
+      await this.requireStaffMember(manager, org, staffId, true);
+      const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
-      const place = { locationId: open.row.location_id, timezone: open.row.timezone };
-      await this.shifts.assertUnlocked(manager, org, place, [open.row.start_time]);
-      await change(manager, open, this.when(actor, input.time, place.timezone));
+      const location = { locationId: open.row.location_id, timezone: open.row.timezone };
+      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time]);
+      await change(manager, open, this.when(actor, input.time, location.timezone));
       return open.row.id;
     });
     return this.shifts.get(actor, id);
@@ -97,12 +97,12 @@ export class TimeClockService {
 
   private async closeBreak(manager: EntityManager, open: BreakRow, at: Date): Promise<void> {
     if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
-    await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [open.id, at]);
+    await endBreak(manager, open.id, at);
   }
 
-  /** The worker acted on: given, or the token's own staff member; a worker acts only on themself. */
-  private workerOf(actor: Actor, workerId: string | undefined | null): string {
-    const id = workerId ?? actor.staffId;
+  /** The staff member acted on: given, or the token's own; a worker acts only on themself. */
+  private staffMemberOf(actor: Actor, requested: string | undefined | null): string {
+    const id = requested ?? actor.staffId;
     if (!id) throw invalidField("workerId", "workerId is required for a token that does not act as a staff member");
     if (!isUuid(id)) throw notFound("Staff member");
     requireSelfOr(actor, "timeclock:manage", "timeclock:self", id.toLowerCase());
@@ -119,21 +119,17 @@ export class TimeClockService {
     return at;
   }
 
-  /** Checks the worker exists in the organization; `lock` serializes their clock actions. */
-  private async requireWorker(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<void> {
+  /** Checks the staff member exists in the organization; `lock` serializes their clock actions. */
+  private async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<void> {
     const rows: unknown[] = await manager.query(
       `SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? " FOR NO KEY UPDATE" : ""}`,
-      [organizationId, workerId],
+      [organizationId, staffId],
     );
     if (!rows.length) throw notFound("Staff member");
   }
 
-  private async openShift(manager: EntityManager, organizationId: string, workerId: string, lock: boolean): Promise<OpenShift | undefined> {
-    const rows: ShiftRow[] = await manager.query(
-      `${SHIFT_SELECT} WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.end_time IS NULL AND s.deleted_at IS NULL${lock ? " FOR UPDATE OF s" : ""}`,
-      [organizationId, workerId],
-    );
-    if (!rows.length) return undefined;
-    return { row: rows[0], openBreak: rows[0].breaks.find((b) => b.end_ms === null) };
+  private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {
+    const row = await selectOpenShift(manager, organizationId, staffId, lock);
+    return row && { row, openBreak: row.breaks.find((b) => b.end_ms === null) };
   }
 }

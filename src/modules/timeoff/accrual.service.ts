@@ -1,6 +1,5 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
-import { ScheduledJob } from "../../app/jobs";
+import { ScheduledJob, ServiceDeps } from "../../common/services";
 import { addDays, localDate, parseDate, startOfLocalDay } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
 import { notFound } from "../../errors/app-error";

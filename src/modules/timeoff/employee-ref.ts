@@ -2,6 +2,7 @@ import { IsOptional, MaxLength } from "class-validator";
 import { Field, InputType } from "type-graphql";
 import { EntityManager } from "typeorm";
 import { isUuid } from "../../common/ids";
+import { requireInOrganization } from "../../common/tenant-records";
 import { invalidField } from "../../errors/app-error";
 
 /** A staff member named as the HR or payroll system knows them. */
@@ -27,7 +28,7 @@ export class EmployeeInput {
  * The staff member (not deleted) a body names by `workerId` or by `employee`; a 400 on `field`
  * when it names nobody, or two different people.
  */
-export async function resolveWorker(
+export async function resolveStaffMember(
   manager: EntityManager,
   organizationId: string,
   ref: { workerId?: string | null; employee?: EmployeeInput | null },
@@ -44,7 +45,11 @@ export async function resolveWorker(
   };
   if (ref.workerId != null) {
     if (!isUuid(ref.workerId)) throw invalidField("workerId", `No staff member has id "${ref.workerId}"`);
-    await find("id", ref.workerId.toLowerCase(), "id");
+    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [ref.workerId], field, {
+      where: "deleted_at IS NULL",
+      message: () => `No staff member has id "${ref.workerId}"`,
+    });
+    found.add(id);
   }
   const employee = ref.employee;
   if (employee?.externalEmployeeId) await find("external_employee_id", employee.externalEmployeeId, "externalEmployeeId");

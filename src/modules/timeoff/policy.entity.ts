@@ -3,7 +3,6 @@ import { Field, Float, ID, InputType, ObjectType } from "type-graphql";
 import { Column, DeleteDateColumn, Entity } from "typeorm";
 import { numericColumn, TenantRecord } from "../../common/entity-columns";
 
-export const POLICY_STATUSES = ["Draft", "Active", "Inactive"] as const;
 export const POLICY_UNITS = ["hours", "days"] as const;
 export const ACCRUAL_CYCLES = ["AllAtOnce", "Periodic"] as const;
 export const ACCRUAL_FREQUENCIES = ["EveryOneWeek", "EveryTwoWeeks", "EveryMonth"] as const;

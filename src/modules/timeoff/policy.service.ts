@@ -1,13 +1,12 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Actor } from "../../auth/actor";
-import { isUuid } from "../../common/ids";
-import { TenantRecords } from "../../common/tenant-records";
+import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
 import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField } from "../../errors/app-error";
 import { byKeys } from "../../loaders/loaders";
-import { resolveWorker } from "./employee-ref";
+import { resolveStaffMember } from "./employee-ref";
 import { TimeOffPolicyType } from "./policy-type.entity";
 import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.inputs";
 import { DefaultSettings, FixedAmountSettings, LimitSettings, PerHourEarnings, TimeOffPolicy } from "./policy.entity";
@@ -188,11 +187,11 @@ export class TimeOffPolicyService {
   private async apply(manager: EntityManager, policy: TimeOffPolicy, input: CreateTimeOffPolicyInput | UpdateTimeOffPolicyInput, weekStart: string): Promise<void> {
     const org = policy.organizationId;
     if (input.typeId !== undefined) {
-      await requireIn(manager, "time_off_policy_types", org, [input.typeId], "typeId");
+      await requireInOrganization(manager, "time_off_policy_types", org, [input.typeId], "typeId");
       policy.typeId = input.typeId.toLowerCase();
     }
     if (input.locationId !== undefined) {
-      if (input.locationId !== null) await requireIn(manager, "locations", org, [input.locationId], "locationId");
+      if (input.locationId !== null) await requireInOrganization(manager, "locations", org, [input.locationId], "locationId");
       policy.locationId = input.locationId?.toLowerCase() ?? null;
     }
     // A null on a field that always has a value means "not given" (a new policy keeps its default;
@@ -218,7 +217,7 @@ export class TimeOffPolicyService {
     const field = "defaultSettings.assignedStaff.value";
     if (assigned.type !== "All") {
       if (!ids.length) throw invalidField(field, `Assigning by ${assigned.type} needs the id(s) in value`);
-      await requireIn(manager, ASSIGNABLE_TABLES[assigned.type], policy.organizationId, ids, field);
+      await requireInOrganization(manager, ASSIGNABLE_TABLES[assigned.type], policy.organizationId, ids, field);
     }
     policy.assignedStaffType = assigned.type;
     policy.assignedStaffIds = ids;
@@ -229,24 +228,15 @@ export class TimeOffPolicyService {
     const today = await this.workerPolicies.today(manager, actor.organizationId);
     for (const [index, item] of items.entries()) {
       const field = `workerPolicies[${index}]`;
-      const workerId = await resolveWorker(manager, actor.organizationId, item, `${field}.employee`);
-      if (!workerId) throw invalidField(field, "Each worker policy needs employee or workerId");
-      const existing = await this.workerPolicies.lock(manager, actor.organizationId, policy.id, workerId);
+      const staffId = await resolveStaffMember(manager, actor.organizationId, item, `${field}.employee`);
+      if (!staffId) throw invalidField(field, "Each worker policy needs employee or workerId");
+      const existing = await this.workerPolicies.lock(manager, actor.organizationId, policy.id, staffId);
       // A worker named without isIncluded is included if new to the policy, else left as they are.
       const include = item.isIncluded ?? existing?.isIncluded ?? true;
-      if (include !== existing?.isIncluded) await this.workerPolicies.setIncluded(manager, actor.organizationId, policy.id, workerId, include);
+      if (include !== existing?.isIncluded) await this.workerPolicies.setIncluded(manager, actor.organizationId, policy.id, staffId, include);
       if (item.hoursBalance == null) continue;
-      const workerPolicy = existing ?? (await this.workerPolicies.lock(manager, actor.organizationId, policy.id, workerId))!;
+      const workerPolicy = existing ?? (await this.workerPolicies.lock(manager, actor.organizationId, policy.id, staffId))!;
       await this.workerPolicies.adjustTo(manager, actor, workerPolicy, item.hoursBalance, null, today);
     }
   }
-}
-
-/** Every id must name a record of the organization in `table`; else a 400 on `field`. */
-async function requireIn(manager: EntityManager, table: string, organizationId: string, ids: string[], field: string): Promise<void> {
-  const bad = ids.filter((id) => !isUuid(id));
-  const rows: { id: string }[] = bad.length ? [] : await manager.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY ($2::uuid[])`, [organizationId, ids]);
-  const found = new Set(rows.map((r) => r.id));
-  const unknown = bad.length ? bad : ids.filter((id) => !found.has(id.toLowerCase()));
-  if (unknown.length) throw invalidField(field, `Unknown id(s) in ${field}: ${unknown.join(", ")}`);
 }

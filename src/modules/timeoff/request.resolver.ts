@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import { round2 } from "../../common/entity-columns";
 import { Page } from "../../common/pagination";
 import { utcOffsetMinutes } from "../../common/time";
@@ -17,7 +17,7 @@ import {
   UpdateTimeOffRequestInput,
 } from "./request.inputs";
 import { TimeOffRequest } from "./request.entity";
-import { balanceLoader, balancesVisible, policyLoader, workerPolicyByPairLoader } from "./timeoff.loaders";
+import { balanceLoader, policyLoader, workerPolicyByPairLoader } from "./timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { WorkerPolicy } from "./worker-policy.entity";
 
@@ -107,8 +107,8 @@ export class TimeOffRequestResolver {
 
   @FieldResolver(() => Float, { nullable: true, description: "The balance left once this and every other pending request of the worker on the policy are approved" })
   async remainingBalance(@Root() request: TimeOffRequest, @Ctx() ctx: RequestContext): Promise<number | null> {
-    if (!(await balancesVisible(ctx))) return null;
     const workerPolicy = await this.workerPolicy(request, ctx);
-    return round2(availableOf(await balanceLoader(ctx).load(workerPolicy.id)));
+    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    return balance && round2(availableOf(balance));
   }
 }

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Actor, can, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
 import { Page } from "../../common/pagination";
@@ -12,7 +12,7 @@ import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
 import { Organization } from "../organizations/organization.entity";
-import { resolveWorker } from "./employee-ref";
+import { resolveStaffMember } from "./employee-ref";
 import { TimeOffPolicy } from "./policy.entity";
 import { checkHourConfiguration, defaultHourConfiguration, totalOf } from "./request-hours";
 import { ApprovedTimeOffArgs, CreateTimeOffRequestInput, TimeOffRequestFilterArgs, UpdateTimeOffRequestInput } from "./request.inputs";
@@ -96,12 +96,12 @@ export class TimeOffRequestService {
   async create(actor: Actor, input: CreateTimeOffRequestInput): Promise<TimeOffRequest> {
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
-      const workerId = (await resolveWorker(manager, org, input, "employee")) ?? actor.staffId;
-      if (!workerId) throw invalidField("workerId", "Name the worker with workerId or employee.externalEmployeeId");
-      requireSelfOr(actor, "timeoff:approve", "timeoff:self", workerId);
+      const staffId = (await resolveStaffMember(manager, org, input, "employee")) ?? actor.staffId;
+      if (!staffId) throw invalidField("workerId", "Name the worker with workerId or employee.externalEmployeeId");
+      requireSelfOr(actor, "timeoff:approve", "timeoff:self", staffId);
       const policy = await this.activePolicy(manager, org, input.policyId);
       const placement = await this.place(manager, actor, input, policy, undefined);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, workerId);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, staffId);
       const balance = await this.workerPolicies.balance(manager, workerPolicy);
       const needsRoom = !policy.allowNegativeBalance && placement.total > availableOf(balance) + EPSILON;
       if (needsRoom) throw insufficient(placement.total, availableOf(balance));
@@ -111,7 +111,7 @@ export class TimeOffRequestService {
       const request = await repo.save(
         repo.create({
           organizationId: org,
-          workerId,
+          workerId: staffId,
           policyId: policy.id,
           ...this.columnsOf(placement),
           status,
@@ -137,8 +137,8 @@ export class TimeOffRequestService {
       const org = actor.organizationId;
       const current = await this.get(actor, id, manager);
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.workerId);
-      const workerId = await resolveWorker(manager, org, input, "employee");
-      if (workerId && workerId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
+      const staffId = await resolveStaffMember(manager, org, input, "employee");
+      if (staffId && staffId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
       const policy = input.policyId && input.policyId.toLowerCase() !== current.policyId ? await this.activePolicy(manager, org, input.policyId) : await this.policy(manager, org, current.policyId);
       const placement = await this.place(manager, actor, input, policy, current);
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.workerId);
@@ -232,8 +232,8 @@ export class TimeOffRequestService {
     ]);
   }
 
-  private async lockWorkerPolicy(manager: EntityManager, org: string, policyId: string, workerId: string, mustBeIncluded = true): Promise<WorkerPolicy> {
-    const workerPolicy = await this.workerPolicies.lock(manager, org, policyId, workerId);
+  private async lockWorkerPolicy(manager: EntityManager, org: string, policyId: string, staffId: string, mustBeIncluded = true): Promise<WorkerPolicy> {
+    const workerPolicy = await this.workerPolicies.lock(manager, org, policyId, staffId);
     if (!workerPolicy || (mustBeIncluded && !workerPolicy.isIncluded)) throw conflict("The worker is not included in this policy", "NOT_IN_POLICY");
     return workerPolicy;
   }

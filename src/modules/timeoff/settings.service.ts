@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { Actor } from "../../auth/actor";
 import { definedFields, rejectNulls } from "../../common/validation";
 import { POLICY_TYPE_KINDS } from "./policy-type.entity";

@@ -1,30 +1,45 @@
-import { ServiceDeps } from "../../app/deps";
+import type { DomainModule } from "../module";
 import { AccrualService } from "./accrual.service";
 import { TimeOffPolicyResolver } from "./policy.resolver";
 import { TimeOffPolicyService } from "./policy.service";
 import { TimeOffRequestResolver } from "./request.resolver";
 import { TimeOffRequestService } from "./request.service";
 import { TimeOffSettingsResolver } from "./settings.resolver";
-import { TimeOffSettingsService } from "./settings.service";
+import { seedTimeOff, TimeOffSettingsService } from "./settings.service";
 import { timeOffRoutes } from "./timeoff.routes";
 import { LedgerEntryResolver, WorkerPolicyResolver } from "./worker-policy.resolver";
 import { WorkerPolicyService } from "./worker-policy.service";
 
-export { seedTimeOff } from "./settings.service";
-
-/** Time off: policies, balances and their ledger, accruals, requests and approvals, settings. */
-export function createTimeOffServices(deps: ServiceDeps) {
-  const timeOffSettings = new TimeOffSettingsService(deps);
-  const workerPolicies = new WorkerPolicyService(deps, timeOffSettings);
-  return {
-    timeOffSettings,
-    workerPolicies,
-    timeOffPolicies: new TimeOffPolicyService(deps, workerPolicies, timeOffSettings),
-    timeOffRequests: new TimeOffRequestService(deps, workerPolicies, timeOffSettings),
-    timeOffAccruals: new AccrualService(deps, workerPolicies),
-  };
+declare module "../../common/services" {
+  interface Services {
+    timeOffSettings: TimeOffSettingsService;
+    workerPolicies: WorkerPolicyService;
+    timeOffPolicies: TimeOffPolicyService;
+    timeOffRequests: TimeOffRequestService;
+    timeOffAccruals: AccrualService;
+  }
 }
 
-export const timeOffResolvers = [TimeOffPolicyResolver, WorkerPolicyResolver, LedgerEntryResolver, TimeOffRequestResolver, TimeOffSettingsResolver] as const;
-
-export const timeOffRestRoutes = timeOffRoutes;
+/**
+ * Time off: policies, balances and their ledger, accruals, requests and approvals, settings. A new
+ * organization starts with the default policy types and settings; a new or changed staff member
+ * gets the default policies.
+ */
+export const timeOffModule: DomainModule = {
+  services: (deps, built) => {
+    const timeOffSettings = new TimeOffSettingsService(deps);
+    const workerPolicies = new WorkerPolicyService(deps, timeOffSettings);
+    built.organizations.seedWith(seedTimeOff);
+    built.staff.listen(workerPolicies.onStaffChanged);
+    return {
+      timeOffSettings,
+      workerPolicies,
+      timeOffPolicies: new TimeOffPolicyService(deps, workerPolicies, timeOffSettings),
+      timeOffRequests: new TimeOffRequestService(deps, workerPolicies, timeOffSettings),
+      timeOffAccruals: new AccrualService(deps, workerPolicies),
+    };
+  },
+  resolvers: [TimeOffPolicyResolver, WorkerPolicyResolver, LedgerEntryResolver, TimeOffRequestResolver, TimeOffSettingsResolver],
+  restRoutes: timeOffRoutes,
+  jobs: (services) => [services.timeOffAccruals.job],
+};

@@ -1,7 +1,8 @@
 import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
-import { Field, Float, InputType } from "type-graphql";
+import { ArgsType, Field, Float, ID, InputType } from "type-graphql";
 import { NullRefused } from "../../common/validation";
 import { MAX_POLICY_HOURS } from "./policy.entity";
+import { PageArgs } from "../../common/pagination";
 
 /** Setting one worker's balance: the difference to the ledger's sum becomes an adjustment row. */
 @InputType()
@@ -38,4 +39,13 @@ export class UpdateWorkerPolicyInput {
   @IsOptional()
   @Length(1, 500)
   note?: string | null;
+}
+
+@ArgsType()
+export class WorkerPolicyFilterArgs extends PageArgs {
+  @Field(() => ID, { nullable: true })
+  policyId?: string;
+
+  @Field(() => ID, { nullable: true })
+  workerId?: string;
 }

@@ -1,39 +1,16 @@
-import { Arg, Args, ArgsType, Ctx, Field, Float, ID, Mutation, ObjectType, Query, Resolver, Root, FieldResolver, Int } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { Arg, Args, Ctx, Float, ID, Mutation, Query, Resolver, Root, FieldResolver } from "type-graphql";
+import { actorOf, Requires } from "../../graphql/authorization";
 import { round2 } from "../../common/entity-columns";
-import { Connection, Page, PageArgs } from "../../common/pagination";
+import { Page, PageArgs } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
 import { StaffMember } from "../staff/staff-member.entity";
 import { staffLoader } from "../staff/staff.loaders";
 import { TimeOffPolicy } from "./policy.entity";
-import { balanceLoader, balancesVisible, policyLoader } from "./timeoff.loaders";
+import { balanceLoader, policyLoader } from "./timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
-import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput } from "./worker-policy.inputs";
-
-@ObjectType()
-class WorkerPolicyConnection extends Connection(WorkerPolicy) {}
-
-@ObjectType()
-class LedgerConnection extends Connection(LedgerEntry) {}
-
-@ObjectType()
-class AccrualSummaryView {
-  @Field(() => Int)
-  workerPolicies: number;
-
-  @Field(() => Int, { description: "Ledger rows added (0 when everything due was there already)" })
-  entries: number;
-}
-
-@ArgsType()
-class WorkerPolicyFilterArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
-  policyId?: string;
-
-  @Field(() => ID, { nullable: true })
-  workerId?: string;
-}
+import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyFilterArgs } from "./worker-policy.inputs";
+import { AccrualSummaryView, LedgerConnection, WorkerPolicyConnection } from "./worker-policy.types";
 
 @Resolver(() => WorkerPolicy)
 export class WorkerPolicyResolver {
@@ -46,7 +23,7 @@ export class WorkerPolicyResolver {
   @Query(() => [WorkerPolicy], { description: "One worker's policies, by policy name" })
   @Requires("timeoff:self", "timeoff:read")
   staffTimeOffPolicies(@Arg("workerId", () => ID) workerId: string, @Ctx() ctx: RequestContext): Promise<WorkerPolicy[]> {
-    return ctx.services.workerPolicies.ofWorker(actorOf(ctx), workerId);
+    return ctx.services.workerPolicies.ofStaffMember(actorOf(ctx), workerId);
   }
 
   @Query(() => LedgerConnection, { description: "Every movement of one worker policy's balance, oldest first" })
@@ -95,14 +72,14 @@ export class WorkerPolicyResolver {
 
   @FieldResolver(() => Float, { nullable: true, description: "Sum of the ledger, in hours; null where the organization hides balances from workers" })
   async hoursBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
-    if (!(await balancesVisible(ctx))) return null;
-    return round2((await balanceLoader(ctx).load(workerPolicy.id)).hoursBalance);
+    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    return balance && round2(balance.hoursBalance);
   }
 
   @FieldResolver(() => Float, { nullable: true, description: "hoursBalance less the hours of pending requests" })
   async availableBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
-    if (!(await balancesVisible(ctx))) return null;
-    return round2(availableOf(await balanceLoader(ctx).load(workerPolicy.id)));
+    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    return balance && round2(availableOf(balance));
   }
 }
 

@@ -1,6 +1,6 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
-import { Actor, ownRecordsOnly } from "../../auth/actor";
+import { ServiceDeps } from "../../common/services";
+import { Actor, can, ownRecordsOnly } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { Page, PageArgs, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
@@ -66,7 +66,7 @@ export class WorkerPolicyService {
   }
 
   /** Staff who join or change are included in (or leave) the policies whose defaultSettings match them. */
-  readonly onStaffChanged: StaffListener = (manager, staff) => this.syncDefaults(manager, staff.organizationId, { workerId: staff.id });
+  readonly onStaffChanged: StaffListener = (manager, staff) => this.syncDefaults(manager, staff.organizationId, { staffId: staff.id });
 
   /** The organization's calendar day now: the day ledger rows and inclusions are dated with. */
   async today(manager: EntityManager, organizationId: string): Promise<string> {
@@ -79,9 +79,9 @@ export class WorkerPolicyService {
    * member: matching staff are included, default rows that no longer match are excluded, and rows
    * set by hand are left as they are.
    */
-  async syncDefaults(manager: EntityManager, organizationId: string, scope: { policyId?: string; workerId?: string }): Promise<void> {
+  async syncDefaults(manager: EntityManager, organizationId: string, scope: { policyId?: string; staffId?: string }): Promise<void> {
     const today = await this.today(manager, organizationId);
-    const params = [organizationId, scope.policyId ?? null, scope.workerId ?? null, today];
+    const params = [organizationId, scope.policyId ?? null, scope.staffId ?? null, today];
     await manager.query(
       `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
        SELECT p.organization_id, p.id, s.id, true, 'default', $4
@@ -103,15 +103,15 @@ export class WorkerPolicyService {
     );
   }
 
-  /** Includes or excludes a worker by hand; a newly included worker accrues from today. */
-  async setIncluded(manager: EntityManager, organizationId: string, policyId: string, workerId: string, isIncluded: boolean): Promise<void> {
+  /** Includes or excludes a staff member by hand; one newly included accrues from today. */
+  async setIncluded(manager: EntityManager, organizationId: string, policyId: string, staffId: string, isIncluded: boolean): Promise<void> {
     await manager.query(
       `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
        VALUES ($1, $2, $3, $4, 'manual', $5)
        ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
          SET is_included = EXCLUDED.is_included, assignment = 'manual', updated_at = now(),
              accrues_from = CASE WHEN worker_policies.is_included THEN worker_policies.accrues_from ELSE EXCLUDED.accrues_from END`,
-      [organizationId, policyId, workerId, isIncluded, await this.today(manager, organizationId)],
+      [organizationId, policyId, staffId, isIncluded, await this.today(manager, organizationId)],
     );
   }
 
@@ -120,12 +120,12 @@ export class WorkerPolicyService {
    * write (filing, approving, adjusting, accruing) holds this lock, so two of them cannot both see
    * the hours that only one of them may take.
    */
-  async lock(manager: EntityManager, organizationId: string, policyId: string, workerId: string): Promise<WorkerPolicy | null> {
+  async lock(manager: EntityManager, organizationId: string, policyId: string, staffId: string): Promise<WorkerPolicy | null> {
     return manager
       .getRepository(WorkerPolicy)
       .createQueryBuilder("w")
       .setLock("pessimistic_write")
-      .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :workerId", { organizationId, policyId, workerId })
+      .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :staffId", { organizationId, policyId, staffId })
       .getOne();
   }
 
@@ -133,16 +133,16 @@ export class WorkerPolicyService {
    * Sets one included worker's balance (see `adjustTo`). The policy is held FOR SHARE: a removal
    * of the policy waits for this change, or goes first and this finds no policy.
    */
-  async setBalance(actor: Actor, policyId: string, workerId: string, input: SetTimeOffBalanceInput): Promise<WorkerPolicy> {
+  async setBalance(actor: Actor, policyId: string, staffId: string, input: SetTimeOffBalanceInput): Promise<WorkerPolicy> {
     const org = actor.organizationId;
     const policyKey = requireUuid(policyId, "Policy");
-    const workerKey = requireUuid(workerId, "Staff member");
+    const staffKey = requireUuid(staffId, "Staff member");
     return inTransaction(this.deps.db, async (manager) => {
       const policy = await this.sharePolicy(manager, org, policyKey, "Policy");
-      const worker = await manager.getRepository(StaffMember).findOneBy({ organizationId: org, id: workerKey });
-      if (!worker || worker.deletedAt) throw notFound("Staff member");
-      const workerPolicy = await this.lock(manager, org, policy.id, worker.id);
-      if (!workerPolicy?.isIncluded) throw notInPolicy(worker.name, policy.name);
+      const staff = await manager.getRepository(StaffMember).findOneBy({ organizationId: org, id: staffKey });
+      if (!staff || staff.deletedAt) throw notFound("Staff member");
+      const workerPolicy = await this.lock(manager, org, policy.id, staff.id);
+      if (!workerPolicy?.isIncluded) throw notInPolicy(staff.name, policy.name);
       await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
       return workerPolicy;
     });
@@ -163,8 +163,8 @@ export class WorkerPolicyService {
       }
       if (input.hoursBalance != null) {
         if (!workerPolicy.isIncluded) {
-          const worker = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.workerId });
-          throw notInPolicy(worker.name, policy.name);
+          const staff = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.workerId });
+          throw notInPolicy(staff.name, policy.name);
         }
         await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
       }
@@ -211,6 +211,21 @@ export class WorkerPolicyService {
     return found.map((r) => ({ hoursBalance: Number(r?.balance ?? 0), pendingHours: Number(r?.pending ?? 0) }));
   }
 
+  /**
+   * Whether `actor` sees balances: whoever reads everyone's time off does; a worker only where the
+   * organization shows balances to workers.
+   */
+  async showsBalancesTo(actor: Actor): Promise<boolean> {
+    if (can(actor, "timeoff:read")) return true;
+    return (await this.settings.of(actor.organizationId)).workersSeeBalances;
+  }
+
+  /** Balances as `balances` has them, or null for each where the organization hides balances from `actor`. */
+  async visibleBalances(actor: Actor, workerPolicyIds: readonly string[]): Promise<(Balance | null)[]> {
+    if (!(await this.showsBalancesTo(actor))) return workerPolicyIds.map(() => null);
+    return this.balances(this.deps.db.manager, actor.organizationId, workerPolicyIds);
+  }
+
   async balance(manager: EntityManager, workerPolicy: WorkerPolicy): Promise<Balance> {
     const [balance] = await this.balances(manager, workerPolicy.organizationId, [workerPolicy.id]);
     return balance;
@@ -244,12 +259,12 @@ export class WorkerPolicyService {
     });
   }
 
-  /** One worker's policies, by policy name. */
-  async ofWorker(actor: Actor, workerId: string): Promise<WorkerPolicy[]> {
+  /** One staff member's policies, by policy name. */
+  async ofStaffMember(actor: Actor, staffId: string): Promise<WorkerPolicy[]> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
-    const id = requireUuid(workerId, "Staff member");
-    const worker = await this.deps.db.getRepository(StaffMember).findOneBy({ organizationId: actor.organizationId, id });
-    if (!worker || (own && own !== id)) throw notFound("Staff member");
+    const id = requireUuid(staffId, "Staff member");
+    const staff = await this.deps.db.getRepository(StaffMember).findOneBy({ organizationId: actor.organizationId, id });
+    if (!staff || (own && own !== id)) throw notFound("Staff member");
     return this.deps.db
       .getRepository(WorkerPolicy)
       .createQueryBuilder("w")
@@ -265,7 +280,7 @@ export class WorkerPolicyService {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const workerPolicy = await this.records.get(actor, workerPolicyId);
     if (own && workerPolicy.workerId !== own) throw notFound("Worker policy");
-    if (own && !(await this.settings.of(actor.organizationId)).workersSeeBalances) throw forbidden("This organization does not show balances to workers");
+    if (!(await this.showsBalancesTo(actor))) throw forbidden("This organization does not show balances to workers");
     const query = this.deps.db
       .getRepository(LedgerEntry)
       .createQueryBuilder("r")
@@ -286,7 +301,7 @@ export class WorkerPolicyService {
   }
 
   /** Worker policies by (policy, worker), for requests; null where the worker is not in the policy. */
-  async byPolicyAndWorker(organizationId: string, keys: readonly string[]): Promise<(WorkerPolicy | null)[]> {
+  async byPolicyAndStaffMember(organizationId: string, keys: readonly string[]): Promise<(WorkerPolicy | null)[]> {
     const pairs = keys.map((k) => k.split(":"));
     const rows = await this.deps.db
       .getRepository(WorkerPolicy)

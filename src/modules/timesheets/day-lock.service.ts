@@ -1,9 +1,9 @@
 import { Actor } from "../../auth/actor";
 import { parseDate } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { DayLockInput } from "./shift.inputs";
-import { guardDays } from "./shift.store";
+import { guardDays, lockDay, unlockDay } from "./shift.store";
 import { ShiftService } from "./shift.service";
 import { DayLock } from "./shift.types";
 
@@ -26,15 +26,12 @@ export class DayLockService {
     const date = parseDate(input.date, "date");
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
-      const { locationId } = await this.shifts.place(manager, org, input.locationId);
+      const { locationId } = await this.shifts.zonedLocation(manager, org, input.locationId);
       await guardDays(manager, org, locationId, [date], "exclusive");
       if (locked) {
-        await manager.query(
-          "INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-          [org, locationId, date, actor.staffId],
-        );
+        await lockDay(manager, org, locationId, date, actor.staffId);
       } else {
-        await manager.query("DELETE FROM locked_days WHERE organization_id = $1 AND location_id = $2 AND day = $3", [org, locationId, date]);
+        await unlockDay(manager, org, locationId, date);
       }
       return { locationId, date, locked };
     });

@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphq
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
 import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { timestamptzMs } from "../../database/timestamp-parser";
@@ -163,7 +163,7 @@ const EXPORT_SELECT = `
 /** A shift as the export reads it, its text split. */
 interface ExportedShift {
   shiftId: string;
-  employeeId: string;
+  staffId: string;
   locationId: string;
   roleId: string;
   /** Local, with its offset. */
@@ -174,8 +174,8 @@ interface ExportedShift {
   minutes: ShiftMinutes;
 }
 
-function toExportRow({ shiftId, employeeId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift, pay: ShiftPay, names: ExportNames): ShiftExportRow {
-  const employee = names.staff.get(employeeId)!;
+function toExportRow({ shiftId, staffId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift, pay: ShiftPay, names: ExportNames): ShiftExportRow {
+  const employee = names.staff.get(staffId)!;
   const location = names.locations.get(locationId)!;
   return {
     shiftId,
@@ -277,11 +277,11 @@ export class ShiftExportService {
     return this.read(actor, range, filter.locationId?.toLowerCase(), filter.employeeId);
   }
 
-  private async *read(actor: Actor, range: { start: string; end: string }, locationId: string | undefined, employeeId: string | undefined): AsyncGenerator<ShiftExportRow[]> {
+  private async *read(actor: Actor, range: { start: string; end: string }, locationId: string | undefined, staffId: string | undefined): AsyncGenerator<ShiftExportRow[]> {
     const organizationId = actor.organizationId;
     const settings = await this.settings.get(actor);
     // Every location's shifts count towards overtime and rest: the location filter applies to the rows.
-    const { sql, params } = shiftWhere({ organizationId, startDate: payContextStart(range.start, settings.weekStart), endDate: range.end, employeeIds: employeeId ? [employeeId] : undefined });
+    const { sql, params } = shiftWhere({ organizationId, startDate: payContextStart(range.start, settings.weekStart), endDate: range.end, staffIds: staffId ? [staffId] : undefined });
     let names: ExportNames;
     let calculator: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
@@ -290,13 +290,13 @@ export class ShiftExportService {
       before: async (query) => {
         names = await readExportNames(query, organizationId);
         calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
-        predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, workerId: employeeId });
+        predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
       },
     });
     yield* mapBatches(batches, (rows) => {
       const out: ShiftExportRow[] = [];
       for (const { shift } of rows) {
-        const [shiftId, worker, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
+        const [shiftId, staffId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
         const start = timestamptzMs(startText);
         const end = timestamptzMs(endText);
         const { timezone } = names.locations.get(shiftLocation)!;
@@ -304,9 +304,9 @@ export class ShiftExportService {
         // A local time begins with its local day.
         const day = startTime.slice(0, 10);
         const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
-        const pay = calculator.pay({ employeeId: worker, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: parseBreaks(breaks) });
+        const pay = calculator.pay({ staffId, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: parseBreaks(breaks) });
         if (day < range.start || (locationId && shiftLocation !== locationId)) continue;
-        out.push(toExportRow({ shiftId, employeeId: worker, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
+        out.push(toExportRow({ shiftId, staffId, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
       }
       return out;
     });

@@ -1,6 +1,4 @@
-import { actorOf } from "../../auth/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { requestLoader } from "../../graphql/request-loader";
 import { ShiftNote } from "./shift-note.entity";
 
-export const shiftNotesLoader = (ctx: RequestContext) =>
-  ctx.loaders.get<string, ShiftNote[]>("shiftNotes", (ids) => ctx.services.shiftNotes.ofShifts(actorOf(ctx).organizationId, ids));
+export const shiftNotesLoader = requestLoader<string, ShiftNote[]>("shiftNotes", (services, actor, ids) => services.shiftNotes.ofShifts(actor.organizationId, ids));

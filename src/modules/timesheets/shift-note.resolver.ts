@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../auth/authorization";
+import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { ShiftNote } from "./shift-note.entity";
 import { ShiftNoteInput } from "./shift-note.inputs";

@@ -1,7 +1,7 @@
 import { In } from "typeorm";
 import { Actor, can } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { forbidden, notFound } from "../../errors/app-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { ShiftNote } from "./shift-note.entity";

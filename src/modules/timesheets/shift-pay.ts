@@ -18,7 +18,7 @@ const MINUTE_MS = 60_000;
 
 /** A closed shift as the pay rules read it. */
 export interface PayShift {
-  employeeId: string;
+  staffId: string;
   locationId: string;
   /** The local day it starts (its workday). */
   day: string;
@@ -78,7 +78,7 @@ export function payContextStart(start: string, weekStart: Weekday): string {
 
 const rateAbove = (rate: number) => (moneyUnits(rate) - moneyUnits(1)) / moneyUnits(1);
 
-interface WorkerState {
+interface StaffState {
   /** Workweeks by overtime regime ("" the settings', else the profile's figures): the week and its days so far. */
   weeks: Map<string, { week: string; days: Workday[]; weekRegular: number }>;
   last: { day: string; endMs: number } | null;
@@ -87,7 +87,7 @@ interface WorkerState {
 }
 
 export class ShiftPayCalculator {
-  private readonly workers = new Map<string, WorkerState>();
+  private readonly byStaff = new Map<string, StaffState>();
   private readonly weekStarts = new Map<string, string>();
   private readonly weekStart: number;
   private readonly settingsRateAbove: number;
@@ -108,8 +108,8 @@ export class ShiftPayCalculator {
 
   /** The next shift of its worker (in time order). */
   pay(shift: PayShift): ShiftPay {
-    let state = this.workers.get(shift.employeeId);
-    if (!state) this.workers.set(shift.employeeId, (state = { weeks: new Map(), last: null, mealDay: null }));
+    let state = this.byStaff.get(shift.staffId);
+    if (!state) this.byStaff.set(shift.staffId, (state = { weeks: new Map(), last: null, mealDay: null }));
     const rules = this.rules.get(shift.locationId);
     const figures = profileOvertime(rules);
     const split = figures ? this.profileSplit(state, shift, figures) : this.settingsSplit(state, shift);
@@ -138,7 +138,7 @@ export class ShiftPayCalculator {
     };
   }
 
-  private weekState(state: WorkerState, regime: string, day: string) {
+  private weekState(state: StaffState, regime: string, day: string) {
     const week = this.weekOf(day);
     let current = state.weeks.get(regime);
     if (!current || current.week !== week) state.weeks.set(regime, (current = { week, days: [], weekRegular: 0 }));
@@ -149,7 +149,7 @@ export class ShiftPayCalculator {
    * The profile's overtime (California Labor Code §510 under US_CA, src/modules/compliance/overtime.ts):
    * the shift's part is what it adds to its workweek's split, so no minute is paid twice.
    */
-  private profileSplit(state: WorkerState, shift: PayShift, figures: ComplianceFigures): OvertimeSplit {
+  private profileSplit(state: StaffState, shift: PayShift, figures: ComplianceFigures): OvertimeSplit {
     const regime = JSON.stringify([figures.dailyOvertimeHours, figures.dailyDoubleTimeHours, figures.weeklyOvertimeHours, figures.seventhDayRule]);
     const week = this.weekState(state, regime, shift.day);
     const before = splitWorkweek(week.days, figures).total;
@@ -168,7 +168,7 @@ export class ShiftPayCalculator {
    * The organization's settings: minutes beyond the daily threshold (if any) are overtime, then
    * regular minutes beyond the weekly threshold are.
    */
-  private settingsSplit(state: WorkerState, shift: PayShift): OvertimeSplit {
+  private settingsSplit(state: StaffState, shift: PayShift): OvertimeSplit {
     const week = this.weekState(state, "", shift.day);
     const payable = shift.payableMinutes;
     const today = week.days.find((d) => d.date === shift.day);
@@ -184,7 +184,7 @@ export class ShiftPayCalculator {
   }
 
   /** Rest below the location's minimum before this shift, after the worker's previous one on another day, priced by its profile. */
-  private restGap(state: WorkerState, shift: PayShift, rules: ComplianceRules | undefined): { minutes: number; rate: number | null; exact: bigint } {
+  private restGap(state: StaffState, shift: PayShift, rules: ComplianceRules | undefined): { minutes: number; rate: number | null; exact: bigint } {
     const none = { minutes: 0, rate: null, exact: 0n };
     const minRestHours = rules?.figures.minRestHours ?? null;
     if (minRestHours === null || !state.last || state.last.day === shift.day) return none;
@@ -194,7 +194,7 @@ export class ShiftPayCalculator {
   }
 
   /** The meal-period premium's minutes when the shift's recorded breaks missed the rule and its workday owes none yet. */
-  private mealPremium(state: WorkerState, shift: PayShift, rules: ComplianceRules | undefined): number {
+  private mealPremium(state: StaffState, shift: PayShift, rules: ComplianceRules | undefined): number {
     const premiumHours = rules?.figures.mealPremiumHours ?? null;
     if (premiumHours === null || state.mealDay === shift.day) return 0;
     const breaks: PlannedBreakSpan[] = shift.breaks.map(([start, end, paid]) => {

@@ -2,9 +2,9 @@ import { DataSource } from "typeorm";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
-import { closedShiftFacts, factBreaks, factMinutes, ShiftFact } from "./shift-facts";
+import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shifts";
 import { exactAmount, exactCents, exactPay } from "../../common/money";
 import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
@@ -21,8 +21,8 @@ interface MandatoryBreakRule {
 }
 
 /** One shift's part of a report: its minutes and pay (shift-pay.ts). */
-interface ShiftOutcome {
-  fact: ShiftFact;
+interface ShiftFigures {
+  shift: ClosedShift;
   payable: number;
   paidBreaks: number;
   unpaidBreaks: number;
@@ -31,11 +31,11 @@ interface ShiftOutcome {
 }
 
 /**
- * Sums of outcomes and recorded predictability pay, shown as hours and money. Money is summed
+ * Sums of shifts' figures and recorded predictability pay, shown as hours and money. Money is summed
  * exactly and each figure rounded once, when shown: rounding each shift's cost and adding the
  * cents would make the total depend on how overtime falls across shifts.
  */
-class Tally {
+class Totals {
   shifts = 0;
   payable = 0;
   regular = 0;
@@ -52,7 +52,7 @@ class Tally {
   restGap = 0n;
   predictability = 0n;
 
-  add(o: ShiftOutcome): void {
+  add(o: ShiftFigures): void {
     this.shifts++;
     this.payable += o.payable;
     this.regular += o.pay.regularMinutes;
@@ -62,7 +62,7 @@ class Tally {
     this.unpaidBreaks += o.unpaidBreaks;
     if (o.violation) this.violations++;
     if (o.pay.mealPremiumMinutes > 0) this.mealPremiums++;
-    this.pay += exactPay(o.payable, o.fact.hourly_wage);
+    this.pay += exactPay(o.payable, o.shift.hourly_wage);
     this.overtimePay += o.pay.exact.overtime;
     this.doubleTimePay += o.pay.exact.doubleTime;
     this.meal += o.pay.exact.meal;
@@ -100,15 +100,15 @@ class Tally {
  * Did the shift run longer than a mandatory break type allows without a break of that type at
  * least as long as the type's duration?
  */
-function violatesMandatoryBreaks(fact: ShiftFact, rules: MandatoryBreakRule[]): boolean {
-  const breaks = factBreaks(fact);
-  const end = fact.end_time.getTime();
+function violatesMandatoryBreaks(shift: ClosedShift, rules: MandatoryBreakRule[]): boolean {
+  const breaks = closedShiftBreaks(shift);
+  const end = shift.end_time.getTime();
   return rules.some((rule) => {
     const limit = rule.frequencyMinutes * MINUTE_MS;
     const taken = breaks
       .filter((b) => b.typeId === rule.typeId && b.end !== null && b.end.getTime() - b.start.getTime() >= rule.durationMinutes * MINUTE_MS)
       .sort((a, b) => a.start.getTime() - b.start.getTime());
-    let workingSince = fact.start_time.getTime();
+    let workingSince = shift.start_time.getTime();
     for (const b of taken) {
       if (b.start.getTime() - workingSince > limit) return true;
       workingSince = Math.max(workingSince, b.end!.getTime());
@@ -118,22 +118,22 @@ function violatesMandatoryBreaks(fact: ShiftFact, rules: MandatoryBreakRule[]): 
 }
 
 /** The people and places a report row names. */
-type Named = Pick<ShiftFact, "employee_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name">;
+type Named = Pick<ClosedShift, "employee_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name">;
 
 /** Per-employee and grouped reports of closed shifts, with overtime, premiums and labor cost. */
 export class ShiftReportService {
   constructor(private readonly deps: ServiceDeps, private readonly settings: TimesheetSettingsService) {}
 
   async employees(actor: Actor, args: ReportArgs): Promise<EmployeeReport[]> {
-    const tallies = new Map<string, { named: Named; tally: Tally }>();
-    const tallyOf = (named: Named) => {
-      const entry = tallies.get(named.employee_id) ?? { named, tally: new Tally() };
-      tallies.set(named.employee_id, entry);
-      return entry.tally;
+    const totalsByStaff = new Map<string, { named: Named; totals: Totals }>();
+    const totalsOf = (named: Named) => {
+      const entry = totalsByStaff.get(named.employee_id) ?? { named, totals: new Totals() };
+      totalsByStaff.set(named.employee_id, entry);
+      return entry.totals;
     };
-    await this.eachOutcome(actor, args, (o) => tallyOf(o.fact).add(o), (p) => tallyOf(p).addPredictabilityPay(p.amount));
-    return [...tallies.values()]
-      .map(({ named, tally }) => ({ employeeId: named.employee_id, employee: named.employee_name, externalEmployeeId: named.external_employee_id, payrollId: named.payroll_id, ...tally.figures() }))
+    await this.eachShift(actor, args, (o) => totalsOf(o.shift).add(o), (p) => totalsOf(p).addPredictabilityPay(p.amount));
+    return [...totalsByStaff.values()]
+      .map(({ named, totals }) => ({ employeeId: named.employee_id, employee: named.employee_name, externalEmployeeId: named.external_employee_id, payrollId: named.payroll_id, ...totals.figures() }))
       .sort((a, b) => a.employee.localeCompare(b.employee) || a.employeeId.localeCompare(b.employeeId));
   }
 
@@ -143,27 +143,27 @@ export class ShiftReportService {
       location: (f) => [f.location_id, f.location_name],
       role: (f) => [f.role_id, f.role_name],
     };
-    const groups = new Map<string, { label: string; tally: Tally }>();
-    const totals = new Tally();
-    const tallyOf = (named: Named) => {
+    const groups = new Map<string, { label: string; totals: Totals }>();
+    const totals = new Totals();
+    const totalsOf = (named: Named) => {
       const [key, label] = keyOf[args.groupBy](named);
-      const group = groups.get(key) ?? { label, tally: new Tally() };
+      const group = groups.get(key) ?? { label, totals: new Totals() };
       groups.set(key, group);
-      return group.tally;
+      return group.totals;
     };
-    await this.eachOutcome(
+    await this.eachShift(
       actor,
       args,
       (o) => {
-        tallyOf(o.fact).add(o);
+        totalsOf(o.shift).add(o);
         totals.add(o);
       },
       (p) => {
-        tallyOf(p).addPredictabilityPay(p.amount);
+        totalsOf(p).addPredictabilityPay(p.amount);
         totals.addPredictabilityPay(p.amount);
       },
     );
-    const rows: ReportGroup[] = [...groups].map(([key, { label, tally }]) => ({ key, label, ...tally.figures() }));
+    const rows: ReportGroup[] = [...groups].map(([key, group]) => ({ key, label: group.label, ...group.totals.figures() }));
     rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
     return { groupBy: args.groupBy, groups: rows, totals: totals.figures() };
   }
@@ -174,7 +174,7 @@ export class ShiftReportService {
    * the first workweek (and the day before the range, for rest) are read too, so that overtime
    * counts the whole week and rest its previous shift; those are not reported.
    */
-  private async eachOutcome(actor: Actor, args: ReportArgs, visit: (o: ShiftOutcome) => void, visitPredictability: (p: Named & { amount: string }) => void): Promise<void> {
+  private async eachShift(actor: Actor, args: ReportArgs, visit: (o: ShiftFigures) => void, visitPredictability: (p: Named & { amount: string }) => void): Promise<void> {
     requirePermission(actor, "timesheets:read");
     const range = parseDateRange(args.startDate, args.endDate);
     if (args.locationId !== undefined && !isUuid(args.locationId)) throw invalidField("locationId", "locationId must be a UUID");
@@ -187,31 +187,31 @@ export class ShiftReportService {
     let predictability: RecordedPredictabilityPay[] = [];
     const organizationId = actor.organizationId;
     const from = payContextStart(range.start, settings.weekStart);
-    const batches = closedShiftFacts(db, { organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id", async (query) => {
+    const batches = closedShifts(db, { organizationId, startDate: from, endDate: range.end }, "s.employee_id, s.start_time, s.id", async (query) => {
       calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
       predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId });
     });
     for await (const batch of batches) {
-      for (const fact of batch) {
-        const minutes = factMinutes(fact);
+      for (const shift of batch) {
+        const minutes = closedShiftMinutes(shift);
         const pay = calculator.pay({
-          employeeId: fact.employee_id,
-          locationId: fact.location_id,
-          day: fact.day,
-          startMs: fact.start_time.getTime(),
-          endMs: fact.end_time.getTime(),
+          staffId: shift.employee_id,
+          locationId: shift.location_id,
+          day: shift.day,
+          startMs: shift.start_time.getTime(),
+          endMs: shift.end_time.getTime(),
           payableMinutes: minutes.payableDuration,
-          hourlyWage: fact.hourly_wage,
-          breaks: fact.breaks,
+          hourlyWage: shift.hourly_wage,
+          breaks: shift.breaks,
         });
-        if (fact.day < range.start || (locationId && fact.location_id !== locationId)) continue;
+        if (shift.day < range.start || (locationId && shift.location_id !== locationId)) continue;
         visit({
-          fact,
+          shift,
           payable: minutes.payableDuration,
           paidBreaks: minutes.totalPaidBreaks,
           unpaidBreaks: minutes.totalUnpaidBreaks,
           pay,
-          violation: violatesMandatoryBreaks(fact, rules.get(fact.location_id) ?? []),
+          violation: violatesMandatoryBreaks(shift, rules.get(shift.location_id) ?? []),
         });
       }
     }

@@ -1,17 +1,39 @@
 import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
+import { requireInOrganization } from "../../common/tenant-records";
 import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
-import { updateReturning } from "../../database/returning";
+import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField, notFound } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
-import { BreakType } from "../breaks/break-type.entity";
+import type { BreakType } from "../breaks/break-type.entity";
 import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
-import { guardDays, lockedAmong, presentShift, presentShifts, selectListedShifts, selectShift, selectShifts, ShiftFilter, ShiftRow } from "./shift.store";
+import {
+  closeRunningBreak,
+  deleteBreaks,
+  guardDays,
+  insertBreaks,
+  insertShift,
+  lockedAmong,
+  NewBreak,
+  presentShift,
+  presentShifts,
+  selectBreakTypes,
+  selectDefaultWage,
+  selectListedShifts,
+  selectLocation,
+  selectLockedDays,
+  selectOverlappingShift,
+  selectShift,
+  selectShifts,
+  ShiftFilter,
+  ShiftRow,
+  softDeleteShifts,
+  updateShift,
+} from "./shift.store";
 import { DeletedShifts, Shift, ShiftList } from "./shift.types";
 
 describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
@@ -20,19 +42,8 @@ describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it
 
 export const SHIFT_LOCKED = "SHIFT_LOCKED";
 
-/** A break ready to be stored: times read, type defaults applied, checked against its shift. */
-export interface NewBreak {
-  breakTypeId: string | null;
-  start: Date;
-  end: Date | null;
-  paid: boolean;
-  name: string;
-  mandatory: boolean;
-  frequencyMinutes: number;
-  durationMinutes: number;
-}
-
-interface ShiftPlace {
+/** A location as a shift needs it: its id and its time zone. */
+interface ZonedLocation {
   locationId: string;
   timezone: string;
 }
@@ -46,16 +57,12 @@ export class ShiftService {
   async list(actor: Actor, args: ShiftListArgs): Promise<ShiftList> {
     const range = parseDateRange(args.startDate, args.endDate);
     const locationId = args.locationId === undefined ? undefined : filterId(args.locationId, "locationId");
-    const employeeId = this.employeeScope(actor, args.employeeId);
+    const staffId = this.staffScope(actor, args.employeeId);
     // A list of days of shifts may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
     const manager = (await this.deps.reads.readerFor(actor)).manager;
-    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, employeeIds: employeeId ? [employeeId] : undefined });
+    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined });
     const shifts = presentShifts(rows, this.deps.clock.now());
-    const lockedDays: { day: string }[] = await manager.query(
-      `SELECT DISTINCT day::text AS day FROM locked_days
-       WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::uuid IS NULL OR location_id = $4::uuid) ORDER BY 1`,
-      [actor.organizationId, range.start, range.end, locationId ?? null],
-    );
+    const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);
     const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
     for (const s of shifts) {
       totals.duration += s.duration;
@@ -63,17 +70,17 @@ export class ShiftService {
       totals.totalUnpaidBreaks += s.totalUnpaidBreaks;
       totals.payableDuration += s.payableDuration;
     }
-    return { shifts, lockedDays: lockedDays.map((r) => r.day), totals };
+    return { shifts, lockedDays, totals };
   }
 
   /** Shifts of many staff members in a range of days, for loaders. */
-  async ofEmployees(actor: Actor, employeeIds: readonly string[], startDate: string, endDate: string): Promise<Shift[][]> {
+  async ofStaff(actor: Actor, staffIds: readonly string[], startDate: string, endDate: string): Promise<Shift[][]> {
     const range = parseDateRange(startDate, endDate);
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
-    const allowed = only === null ? employeeIds : employeeIds.filter((id) => id === only);
-    const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, employeeIds: allowed };
+    const allowed = only === null ? staffIds : staffIds.filter((id) => id === only);
+    const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, staffIds: allowed };
     const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter), this.deps.clock.now());
-    return groupByKeys(employeeIds, shifts, (s) => s.employeeId);
+    return groupByKeys(staffIds, shifts, (s) => s.employeeId);
   }
 
   /** One shift; a worker reading another's shift is told it does not exist. */
@@ -88,17 +95,17 @@ export class ShiftService {
     const org = actor.organizationId;
     let attempt: ShiftTime | undefined;
     const id = await inTransaction(this.deps.db, async (manager) => {
-      const place = await this.place(manager, org, input.locationId);
-      const employeeId = await this.requireEmployee(manager, org, input.employeeId, "employeeId");
+      const location = await this.zonedLocation(manager, org, input.locationId);
+      const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
       const roleId = await this.requireRole(manager, org, input.roleId);
-      const start = parseTimestamp(input.startTime, place.timezone, "startTime");
-      const end = input.endTime == null ? null : parseTimestamp(input.endTime, place.timezone, "endTime");
+      const start = parseTimestamp(input.startTime, location.timezone, "startTime");
+      const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
-      await this.assertUnlocked(manager, org, place, [start]);
-      const breaks = await this.resolveBreaks(manager, org, place, input.breaks ?? [], start, end);
-      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, employeeId, roleId));
-      attempt = { employeeId, start, end };
-      return this.insertShift(manager, org, { employeeId, locationId: place.locationId, roleId, start, end, wage }, breaks);
+      await this.assertUnlocked(manager, org, location, [start]);
+      const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
+      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
+      attempt = { staffId, start, end };
+      return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
     }).catch(async (error: unknown) => {
       throw await this.shiftInTheWay(error, org, attempt);
     });
@@ -113,26 +120,21 @@ export class ShiftService {
     await inTransaction(this.deps.db, async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
-      const place = { locationId: row.location_id, timezone: row.timezone };
-      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, place.timezone, "startTime");
-      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, place.timezone, "endTime");
+      const location = { locationId: row.location_id, timezone: row.timezone };
+      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
+      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
-      await this.assertUnlocked(manager, org, place, [row.start_time, start]);
-      attempt = { employeeId: row.employee_id, start, end, shiftId };
+      await this.assertUnlocked(manager, org, location, [row.start_time, start]);
+      attempt = { staffId: row.employee_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
-      const breaks = input.breaks && (await this.resolveBreaks(manager, org, place, input.breaks, start, end));
-      await manager.query(
-        `UPDATE shifts SET start_time = $3, end_time = $4, role_id = $5, hourly_wage = COALESCE($6, hourly_wage),
-                active = active AND $4::timestamptz IS NULL, updated_at = now()
-         WHERE organization_id = $1 AND id = $2`,
-        [org, shiftId, start, end, roleId, input.hourlyWage ?? null],
-      );
+      const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
+      await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
       if (breaks) {
-        await manager.query("DELETE FROM shift_breaks WHERE organization_id = $1 AND shift_id = $2", [org, shiftId]);
-        await this.insertBreaks(manager, org, shiftId, breaks);
+        await deleteBreaks(manager, org, shiftId);
+        await insertBreaks(manager, org, shiftId, breaks);
       } else if (end) {
         // A shift closed by hand closes its running break with it.
-        await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [org, shiftId, end]);
+        await closeRunningBreak(manager, org, shiftId, end);
       }
     }).catch(async (error: unknown) => {
       throw await this.shiftInTheWay(error, org, attempt);
@@ -148,7 +150,7 @@ export class ShiftService {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
       await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time]);
-      await manager.query("UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [org, shiftId, this.deps.clock.now()]);
+      await softDeleteShifts(manager, org, [shiftId], this.deps.clock.now());
       return true;
     });
   }
@@ -160,9 +162,7 @@ export class ShiftService {
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
       // A location of another organization is as unknown as one that does not exist.
-      if (location && !(await manager.query("SELECT 1 FROM locations WHERE organization_id = $1 AND id = $2", [org, location])).length) {
-        throw notFound("Location");
-      }
+      if (location && !(await selectLocation(manager, org, location))) throw notFound("Location");
       const rows = await selectShifts(manager, { organizationId: org, startDate: day, endDate: day, locationId: location });
       const byLocation = new Map<string, ShiftRow[]>();
       for (const r of rows) byLocation.set(r.location_id, [...(byLocation.get(r.location_id) ?? []), r]);
@@ -171,11 +171,7 @@ export class ShiftService {
       }
       const ids = rows.map((r) => r.id);
       if (!ids.length) return { deleted: 0 };
-      const deleted = await updateReturning<{ id: string }>(
-        manager,
-        "UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id",
-        [org, ids, this.deps.clock.now()],
-      );
+      const deleted = await softDeleteShifts(manager, org, ids, this.deps.clock.now());
       return { deleted: deleted.length };
     });
   }
@@ -183,45 +179,32 @@ export class ShiftService {
   // --- building blocks shared with the time clock ---
 
   /** The location a shift is at, with its time zone; an unknown one is a 400 on `field`. */
-  async place(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ShiftPlace> {
-    const rows: { id: string; timezone: string }[] = isUuid(locationId)
-      ? await manager.query("SELECT id, timezone FROM locations WHERE organization_id = $1 AND id = $2", [organizationId, locationId])
-      : [];
-    if (!rows.length) throw invalidField(field, `Unknown location ${locationId}`);
-    return { locationId: rows[0].id, timezone: rows[0].timezone };
+  async zonedLocation(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ZonedLocation> {
+    const location = isUuid(locationId) ? await selectLocation(manager, organizationId, locationId) : undefined;
+    if (!location) throw invalidField(field, `Unknown location ${locationId}`);
+    return location;
   }
 
-  async requireEmployee(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
-    const rows: { id: string }[] = isUuid(staffId)
-      ? await manager.query("SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [organizationId, staffId])
-      : [];
-    if (!rows.length) throw invalidField(field, `Unknown staff member ${staffId}`);
-    return rows[0].id;
+  async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
+    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [staffId], field, { where: "deleted_at IS NULL", message: () => `Unknown staff member ${staffId}` });
+    return id;
   }
 
   async requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<string> {
-    const rows: { id: string }[] = isUuid(roleId) ? await manager.query("SELECT id FROM roles WHERE organization_id = $1 AND id = $2", [organizationId, roleId]) : [];
-    if (!rows.length) throw invalidField("roleId", `Unknown role ${roleId}`);
-    return rows[0].id;
+    const [id] = await requireInOrganization(manager, "roles", organizationId, [roleId], "roleId", { message: () => `Unknown role ${roleId}` });
+    return id;
   }
 
   /** The staff member's wage for the role, else the role's wage, else the staff member's own default. */
-  async defaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
-    const rows: { wage: string | null }[] = await manager.query(
-      `SELECT COALESCE(
-         (SELECT hourly_wage FROM staff_roles WHERE organization_id = $1 AND staff_id = $2 AND role_id = $3),
-         (SELECT hourly_wage FROM roles WHERE organization_id = $1 AND id = $3),
-         (SELECT hourly_wage FROM staff_members WHERE organization_id = $1 AND id = $2)) AS wage`,
-      [organizationId, staffId, roleId],
-    );
-    return rows[0]?.wage ?? "0";
+  defaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
+    return selectDefaultWage(manager, organizationId, staffId, roleId);
   }
 
   /** Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against locking until commit. */
-  async assertUnlocked(manager: EntityManager, organizationId: string, place: ShiftPlace, instants: Date[]): Promise<void> {
-    const days = instants.map((t) => localDate(t, place.timezone));
-    await guardDays(manager, organizationId, place.locationId, days, "shared");
-    const locked = await lockedAmong(manager, organizationId, place.locationId, days);
+  async assertUnlocked(manager: EntityManager, organizationId: string, location: ZonedLocation, instants: Date[]): Promise<void> {
+    const days = instants.map((t) => localDate(t, location.timezone));
+    await guardDays(manager, organizationId, location.locationId, days, "shared");
+    const locked = await lockedAmong(manager, organizationId, location.locationId, days);
     if (locked.length) throw conflict(`The shift's day ${locked[0]} is locked for payroll; unlock it first`, SHIFT_LOCKED);
   }
 
@@ -233,13 +216,7 @@ export class ShiftService {
     const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
     const cause = e.driverError ?? e;
     if (!attempt || cause.code !== "23P01" || cause.constraint !== "ex_shifts_no_overlap") return error;
-    const [other]: { id: string; start_time: Date | string; end_time: Date | string | null }[] = await this.deps.db.query(
-      `SELECT id, start_time, end_time FROM shifts
-       WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
-         AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
-       ORDER BY start_time LIMIT 1`,
-      [org, attempt.employeeId, attempt.start, attempt.end, attempt.shiftId ?? null],
-    );
+    const other = await selectOverlappingShift(this.deps.db.manager, org, attempt);
     if (!other) return error;
     const from = new Date(other.start_time).toISOString();
     const to = other.end_time === null ? "still open" : new Date(other.end_time).toISOString();
@@ -255,36 +232,16 @@ export class ShiftService {
   async insertShift(
     manager: EntityManager,
     organizationId: string,
-    shift: { employeeId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
+    shift: { staffId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
     breaks: NewBreak[],
   ): Promise<string> {
-    const rows: { id: string }[] = await manager.query(
-      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage, active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $6::timestamptz IS NULL) RETURNING id`,
-      [organizationId, shift.employeeId, shift.locationId, shift.roleId, shift.start, shift.end, shift.wage],
-    );
-    await this.insertBreaks(manager, organizationId, rows[0].id, breaks);
-    return rows[0].id;
+    const id = await insertShift(manager, organizationId, shift);
+    await insertBreaks(manager, organizationId, id, breaks);
+    return id;
   }
 
-  async insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
-    if (!breaks.length) return;
-    await manager.query(
-      `INSERT INTO shift_breaks (organization_id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes)
-       SELECT $1, $2, * FROM unnest($3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::boolean[], $7::text[], $8::boolean[], $9::int[], $10::int[])`,
-      [
-        organizationId,
-        shiftId,
-        breaks.map((b) => b.breakTypeId),
-        breaks.map((b) => b.start),
-        breaks.map((b) => b.end),
-        breaks.map((b) => b.paid),
-        breaks.map((b) => b.name),
-        breaks.map((b) => b.mandatory),
-        breaks.map((b) => b.frequencyMinutes),
-        breaks.map((b) => b.durationMinutes),
-      ],
-    );
+  insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
+    return insertBreaks(manager, organizationId, shiftId, breaks);
   }
 
   /** A break type of the location that is not deleted; `field` names the input in the 400. */
@@ -292,11 +249,7 @@ export class ShiftService {
     const wanted = [...new Set(ids)];
     const bad = wanted.findIndex((id) => !isUuid(id));
     if (bad >= 0) throw invalidField(field(ids.indexOf(wanted[bad])), `Unknown break type ${wanted[bad]}`);
-    const types = wanted.length
-      ? await manager.getRepository(BreakType).createQueryBuilder("b")
-          .where("b.organization_id = :org AND b.location_id = :loc AND b.id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, loc: locationId, ids: wanted })
-          .getMany()
-      : [];
+    const types = await selectBreakTypes(manager, organizationId, locationId, wanted);
     const byId = new Map(types.map((t) => [t.id, t]));
     const missing = ids.findIndex((id) => !byId.has(id.toLowerCase()));
     if (missing >= 0) throw invalidField(field(missing), `Break type ${ids[missing]} is not a break type of this shift's location`);
@@ -307,14 +260,14 @@ export class ShiftService {
    * Reads and checks the breaks of a shift: each inside the shift, none overlapping another, only
    * the last one of an open shift may still be running; a break type fills what is not given.
    */
-  async resolveBreaks(manager: EntityManager, organizationId: string, place: ShiftPlace, inputs: ShiftBreakInput[], shiftStart: Date, shiftEnd: Date | null): Promise<NewBreak[]> {
+  async resolveBreaks(manager: EntityManager, organizationId: string, location: ZonedLocation, inputs: ShiftBreakInput[], shiftStart: Date, shiftEnd: Date | null): Promise<NewBreak[]> {
     const typed = inputs.map((b, i) => ({ b, i })).filter(({ b }) => b.typeId != null);
-    const types = await this.breakTypesOf(manager, organizationId, place.locationId, typed.map(({ b }) => b.typeId!), (k) => `breaks.${typed[k].i}.typeId`);
+    const types = await this.breakTypesOf(manager, organizationId, location.locationId, typed.map(({ b }) => b.typeId!), (k) => `breaks.${typed[k].i}.typeId`);
     const breaks = inputs.map((b, i): NewBreak => {
       const field = (name: string) => `breaks.${i}.${name}`;
       const type = b.typeId != null ? types.get(b.typeId.toLowerCase()) : undefined;
-      const start = parseTimestamp(b.startTime, place.timezone, field("startTime"));
-      const end = b.endTime == null ? null : parseTimestamp(b.endTime, place.timezone, field("endTime"));
+      const start = parseTimestamp(b.startTime, location.timezone, field("startTime"));
+      const end = b.endTime == null ? null : parseTimestamp(b.endTime, location.timezone, field("endTime"));
       if (end === null && shiftEnd !== null) throw invalidField(field("endTime"), "A break of a closed shift needs an endTime");
       if (end !== null && end <= start) throw invalidField(field("endTime"), "A break must end after it starts");
       if (start < shiftStart || (shiftEnd !== null && (end ?? start) > shiftEnd)) throw invalidField(field("startTime"), "A break must lie inside its shift");
@@ -341,10 +294,10 @@ export class ShiftService {
   }
 
   /** The employee a list is narrowed to: a worker sees only their own shifts. */
-  private employeeScope(actor: Actor, employeeId: string | undefined): string | undefined {
+  private staffScope(actor: Actor, staffId: string | undefined): string | undefined {
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
-    if (employeeId === undefined) return only ?? undefined;
-    const id = filterId(employeeId, "employeeId");
+    if (staffId === undefined) return only ?? undefined;
+    const id = filterId(staffId, "employeeId");
     requireSelfOr(actor, "timesheets:read", "timesheets:self", id);
     return id;
   }
@@ -352,7 +305,7 @@ export class ShiftService {
 
 /** Where a shift is being put: the times a refused overlap is about. */
 interface ShiftTime {
-  employeeId: string;
+  staffId: string;
   start: Date;
   end: Date | null;
   shiftId?: string;

@@ -1,11 +1,13 @@
 import { EntityManager } from "typeorm";
+import { updateReturning } from "../../database/returning";
 import { AppError, invalidField } from "../../errors/app-error";
+import { BreakType } from "../breaks/break-type.entity";
 import { localTime, localTimeAt, utcTimeAt, zoneOffsetMinutes } from "./local-time";
 import { spanMinutes } from "./shift-minutes";
 import { Shift, ShiftBreak } from "./shift.types";
 
 /**
- * SQL of shift reads. Shifts are read with hand-written SQL and mapped here rather than hydrated
+ * The SQL of shifts, their breaks and locked days. Shifts are read with hand-written SQL and mapped here rather than hydrated
  * as entities: lists and exports of thousands of shifts are the hot path, and every computed
  * field needs the location's time zone and the lock state anyway.
  */
@@ -66,7 +68,7 @@ export interface ShiftFilter {
   startDate?: string;
   endDate?: string;
   locationId?: string;
-  employeeIds?: readonly string[];
+  staffIds?: readonly string[];
 }
 
 /**
@@ -90,7 +92,7 @@ export function shiftWhere(filter: ShiftFilter, params: unknown[] = []): { sql: 
     );
   }
   if (filter.locationId) where.push(`s.location_id = ${p(filter.locationId)}`);
-  if (filter.employeeIds) where.push(`s.employee_id = ANY(${p(filter.employeeIds)}::uuid[])`);
+  if (filter.staffIds) where.push(`s.employee_id = ANY(${p(filter.staffIds)}::uuid[])`);
   return { sql: `WHERE ${where.join(" AND ")}`, params };
 }
 
@@ -191,4 +193,166 @@ export async function lockedAmong(manager: EntityManager, organizationId: string
     [organizationId, locationId, days],
   );
   return rows.map((r) => r.day);
+}
+
+/** The distinct locked days in a range (of one location, if given). */
+export async function selectLockedDays(manager: EntityManager, organizationId: string, startDate: string, endDate: string, locationId: string | undefined): Promise<string[]> {
+  const rows: { day: string }[] = await manager.query(
+    `SELECT DISTINCT day::text AS day FROM locked_days
+     WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::uuid IS NULL OR location_id = $4::uuid) ORDER BY 1`,
+    [organizationId, startDate, endDate, locationId ?? null],
+  );
+  return rows.map((r) => r.day);
+}
+
+/** A location of the organization with its time zone. */
+export async function selectLocation(manager: EntityManager, organizationId: string, locationId: string): Promise<{ locationId: string; timezone: string } | undefined> {
+  const [row]: { id: string; timezone: string }[] = await manager.query("SELECT id, timezone FROM locations WHERE organization_id = $1 AND id = $2", [organizationId, locationId]);
+  return row && { locationId: row.id, timezone: row.timezone };
+}
+
+/** The staff member's wage for the role, else the role's wage, else the staff member's own default. */
+export async function selectDefaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
+  const rows: { wage: string | null }[] = await manager.query(
+    `SELECT COALESCE(
+       (SELECT hourly_wage FROM staff_roles WHERE organization_id = $1 AND staff_id = $2 AND role_id = $3),
+       (SELECT hourly_wage FROM roles WHERE organization_id = $1 AND id = $3),
+       (SELECT hourly_wage FROM staff_members WHERE organization_id = $1 AND id = $2)) AS wage`,
+    [organizationId, staffId, roleId],
+  );
+  return rows[0]?.wage ?? "0";
+}
+
+/** The first live shift of the staff member overlapping a time span, other than `shiftId`. */
+export async function selectOverlappingShift(
+  manager: EntityManager,
+  organizationId: string,
+  span: { staffId: string; start: Date; end: Date | null; shiftId?: string },
+): Promise<{ id: string; start_time: Date | string; end_time: Date | string | null } | undefined> {
+  const [other] = await manager.query(
+    `SELECT id, start_time, end_time FROM shifts
+     WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
+       AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
+     ORDER BY start_time LIMIT 1`,
+    [organizationId, span.staffId, span.start, span.end, span.shiftId ?? null],
+  );
+  return other;
+}
+
+export async function insertShift(
+  manager: EntityManager,
+  organizationId: string,
+  shift: { staffId: string; locationId: string; roleId: string; start: Date; end: Date | null; wage: number | string },
+): Promise<string> {
+  const rows: { id: string }[] = await manager.query(
+    `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage, active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $6::timestamptz IS NULL) RETURNING id`,
+    [organizationId, shift.staffId, shift.locationId, shift.roleId, shift.start, shift.end, shift.wage],
+  );
+  return rows[0].id;
+}
+
+/** New times, role and (when given) wage of a shift; an open shift stays active until it ends. */
+export async function updateShift(
+  manager: EntityManager,
+  organizationId: string,
+  shiftId: string,
+  change: { start: Date; end: Date | null; roleId: string; wage: number | string | null },
+): Promise<void> {
+  await manager.query(
+    `UPDATE shifts SET start_time = $3, end_time = $4, role_id = $5, hourly_wage = COALESCE($6, hourly_wage),
+            active = active AND $4::timestamptz IS NULL, updated_at = now()
+     WHERE organization_id = $1 AND id = $2`,
+    [organizationId, shiftId, change.start, change.end, change.roleId, change.wage],
+  );
+}
+
+/** Soft delete: answers the ids of the shifts that were live. */
+export async function softDeleteShifts(manager: EntityManager, organizationId: string, ids: string[], now: Date): Promise<string[]> {
+  const rows = await updateReturning<{ id: string }>(
+    manager,
+    "UPDATE shifts SET deleted_at = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id",
+    [organizationId, ids, now],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** A break ready to be stored: times read, type defaults applied, checked against its shift. */
+export interface NewBreak {
+  breakTypeId: string | null;
+  start: Date;
+  end: Date | null;
+  paid: boolean;
+  name: string;
+  mandatory: boolean;
+  frequencyMinutes: number;
+  durationMinutes: number;
+}
+
+export async function insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
+    if (!breaks.length) return;
+    await manager.query(
+      `INSERT INTO shift_breaks (organization_id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes)
+       SELECT $1, $2, * FROM unnest($3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::boolean[], $7::text[], $8::boolean[], $9::int[], $10::int[])`,
+      [
+        organizationId,
+        shiftId,
+        breaks.map((b) => b.breakTypeId),
+        breaks.map((b) => b.start),
+        breaks.map((b) => b.end),
+        breaks.map((b) => b.paid),
+        breaks.map((b) => b.name),
+        breaks.map((b) => b.mandatory),
+        breaks.map((b) => b.frequencyMinutes),
+        breaks.map((b) => b.durationMinutes),
+      ],
+    );
+  }
+
+export async function deleteBreaks(manager: EntityManager, organizationId: string, shiftId: string): Promise<void> {
+  await manager.query("DELETE FROM shift_breaks WHERE organization_id = $1 AND shift_id = $2", [organizationId, shiftId]);
+}
+
+/** Ends the shift's running break, if any, at `end`. */
+export async function closeRunningBreak(manager: EntityManager, organizationId: string, shiftId: string, end: Date): Promise<void> {
+  await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [organizationId, shiftId, end]);
+}
+
+/** The location's break types among `ids` that are not deleted. */
+export function selectBreakTypes(manager: EntityManager, organizationId: string, locationId: string, ids: string[]): Promise<BreakType[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return manager
+    .getRepository(BreakType)
+    .createQueryBuilder("b")
+    .where("b.organization_id = :org AND b.location_id = :loc AND b.id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, loc: locationId, ids })
+    .getMany();
+}
+
+/** The staff member's open shift (no end yet); `lock` holds it until commit. */
+export async function selectOpenShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<ShiftRow | undefined> {
+  const rows: ShiftRow[] = await manager.query(
+    `${SHIFT_SELECT} WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.end_time IS NULL AND s.deleted_at IS NULL${lock ? " FOR UPDATE OF s" : ""}`,
+    [organizationId, staffId],
+  );
+  return rows[0];
+}
+
+/** Clock-out: the shift ends and stops being active. */
+export async function endShift(manager: EntityManager, shiftId: string, at: Date): Promise<void> {
+  await manager.query("UPDATE shifts SET end_time = $2, active = false, updated_at = now() WHERE id = $1", [shiftId, at]);
+}
+
+export async function endBreak(manager: EntityManager, breakId: string, at: Date): Promise<void> {
+  await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [breakId, at]);
+}
+
+export async function lockDay(manager: EntityManager, organizationId: string, locationId: string, day: string, lockedBy: string | null): Promise<void> {
+  await manager.query(
+    "INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+    [organizationId, locationId, day, lockedBy],
+  );
+}
+
+export async function unlockDay(manager: EntityManager, organizationId: string, locationId: string, day: string): Promise<void> {
+  await manager.query("DELETE FROM locked_days WHERE organization_id = $1 AND location_id = $2 AND day = $3", [organizationId, locationId, day]);
 }

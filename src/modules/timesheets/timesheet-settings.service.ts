@@ -1,34 +1,8 @@
-import { Field, Float, InputType } from "type-graphql";
-import { IsOptional, Max, Min } from "class-validator";
 import { Actor } from "../../auth/actor";
-import { NullRefused, rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../app/deps";
+import { rejectNulls } from "../../common/validation";
+import { ServiceDeps } from "../../common/services";
 import { TimesheetSettings, Weekday } from "./timesheet-settings.entity";
-
-@InputType()
-@NullRefused<UpdateTimesheetSettingsInput>("weeklyOvertimeHours", "overtimeRate", "weekStart")
-export class UpdateTimesheetSettingsInput {
-  @Field(() => Float, { nullable: true })
-  @IsOptional()
-  @Min(1)
-  @Max(168)
-  weeklyOvertimeHours?: number;
-
-  @Field(() => Float, { nullable: true, description: "null switches the daily rule off" })
-  @IsOptional()
-  @Min(1)
-  @Max(24)
-  dailyOvertimeHours?: number | null;
-
-  @Field(() => Float, { nullable: true })
-  @IsOptional()
-  @Min(1)
-  @Max(10)
-  overtimeRate?: number;
-
-  @Field(() => Weekday, { nullable: true })
-  weekStart?: Weekday;
-}
+import { UpdateTimesheetSettingsInput } from "./timesheet-settings.inputs";
 
 const COLUMNS: Record<keyof UpdateTimesheetSettingsInput, string> = {
   weeklyOvertimeHours: "weekly_overtime_hours",

@@ -1,10 +1,4 @@
-import { ServiceDeps } from "../../app/deps";
-import { BreakTypeResolver, LocationBreakTypesResolver } from "../breaks/break-type.resolver";
-import { breakTypeRoutes } from "../breaks/break-type.routes";
-import { BreakTypeService } from "../breaks/break-type.service";
-import { TimeClockResolver } from "../timeclock/timeclock.resolver";
-import { timeClockRoutes } from "../timeclock/timeclock.routes";
-import { TimeClockService } from "../timeclock/timeclock.service";
+import type { DomainModule } from "../module";
 import { DayLockService } from "./day-lock.service";
 import { ShiftExportResolver } from "./shift-export.resolver";
 import { shiftExportRoutes } from "./shift-export.routes";
@@ -18,24 +12,32 @@ import { ShiftResolver, StaffShiftsResolver } from "./shift.resolver";
 import { ShiftService } from "./shift.service";
 import { timesheetRoutes } from "./timesheet.routes";
 
-/** The payroll side of the service (break types, shifts, locks, notes, the time clock, exports, reports), as the registries take it. */
-export function createTimesheetServices(deps: ServiceDeps) {
-  const shifts = new ShiftService(deps);
-  const timesheetSettings = new TimesheetSettingsService(deps);
-  return {
-    breakTypes: new BreakTypeService(deps),
-    shifts,
-    dayLocks: new DayLockService(deps, shifts),
-    shiftNotes: new ShiftNoteService(deps, shifts),
-    timeClock: new TimeClockService(deps, shifts),
-    shiftExport: new ShiftExportService(deps, timesheetSettings),
-    timesheetSettings,
-    shiftReports: new ShiftReportService(deps, timesheetSettings),
-  };
+declare module "../../common/services" {
+  interface Services {
+    shifts: ShiftService;
+    dayLocks: DayLockService;
+    shiftNotes: ShiftNoteService;
+    shiftExport: ShiftExportService;
+    timesheetSettings: TimesheetSettingsService;
+    shiftReports: ShiftReportService;
+  }
 }
 
-export const timesheetResolvers = [BreakTypeResolver, LocationBreakTypesResolver, ShiftResolver, StaffShiftsResolver, ShiftNoteResolver, TimeClockResolver, ShiftExportResolver, ShiftReportResolver];
-
-export const timesheetRestRoutes = [...breakTypeRoutes, ...timesheetRoutes, ...timeClockRoutes];
-
-export const timesheetRawRoutes = shiftExportRoutes;
+/** The payroll side of the service: shifts, locked days, notes, exports and reports. */
+export const timesheetsModule: DomainModule = {
+  services: (deps) => {
+    const shifts = new ShiftService(deps);
+    const timesheetSettings = new TimesheetSettingsService(deps);
+    return {
+      shifts,
+      dayLocks: new DayLockService(deps, shifts),
+      shiftNotes: new ShiftNoteService(deps, shifts),
+      shiftExport: new ShiftExportService(deps, timesheetSettings),
+      timesheetSettings,
+      shiftReports: new ShiftReportService(deps, timesheetSettings),
+    };
+  },
+  resolvers: [ShiftResolver, StaffShiftsResolver, ShiftNoteResolver, ShiftExportResolver, ShiftReportResolver],
+  restRoutes: timesheetRoutes,
+  rawRestRoutes: shiftExportRoutes,
+};

@@ -5,7 +5,7 @@ import { isIP } from "node:net";
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { PING_EVENT_TYPE } from "../events/event-catalog";
 import { EVENT_COLUMNS, EventRow, EventService } from "../events/event.service";
 import { updateReturning } from "../../database/returning";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
-import { ServiceDeps } from "../../app/deps";
+import { ServiceDeps } from "../../common/services";
 import { requireUuid } from "../../common/ids";
 import { decodeCursor, Page, PageArgs, pageSize, toPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";

@@ -3,8 +3,18 @@ import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
 import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
+/** The names payroll shows beside a shift: its location (and zone), role and staff member. */
+export interface PayrollNames {
+  timezone: string;
+  location_name: string;
+  role_name: string;
+  employee_name: string;
+  external_employee_id: string | null;
+  payroll_id: string | null;
+}
+
 /** A closed shift with what payroll reports need of it, its breaks included. */
-export interface ShiftFact {
+export interface ClosedShift extends PayrollNames {
   id: string;
   employee_id: string;
   location_id: string;
@@ -14,12 +24,6 @@ export interface ShiftFact {
   start_time: Date;
   end_time: Date;
   hourly_wage: string;
-  timezone: string;
-  location_name: string;
-  role_name: string;
-  employee_name: string;
-  external_employee_id: string | null;
-  payroll_id: string | null;
   /** The database's totals of the shift's breaks, clipped to it (bigint text). */
   paid_break_ms: string;
   unpaid_break_ms: string;
@@ -27,7 +31,7 @@ export interface ShiftFact {
   breaks: [number, number | null, boolean, string | null][];
 }
 
-const FACTS_SELECT = `
+const CLOSED_SHIFT_SELECT = `
   SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          s.paid_break_ms, s.unpaid_break_ms,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
@@ -42,15 +46,15 @@ const FACTS_SELECT = `
  * Closed live shifts matching the filter, in batches from a database cursor. On PGlite the cursor
  * holds the one connection: read everything else before iterating, or in `before` (same snapshot).
  */
-export function closedShiftFacts(db: DataSource, filter: ShiftFilter, orderBy: string, before?: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<ShiftFact[]> {
+export function closedShifts(db: DataSource, filter: ShiftFilter, orderBy: string, before?: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<ClosedShift[]> {
   const { sql, params } = shiftWhere(filter);
-  return cursorBatches<ShiftFact>(db, `${FACTS_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY ${orderBy}`, params, { before });
+  return cursorBatches<ClosedShift>(db, `${CLOSED_SHIFT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY ${orderBy}`, params, { before });
 }
 
-export function factBreaks(fact: ShiftFact) {
-  return fact.breaks.map(([start, end, paid, typeId]) => ({ start: new Date(start), end: end === null ? null : new Date(end), paid, typeId }));
+export function closedShiftBreaks(shift: ClosedShift) {
+  return shift.breaks.map(([start, end, paid, typeId]) => ({ start: new Date(start), end: end === null ? null : new Date(end), paid, typeId }));
 }
 
-export function factMinutes(fact: ShiftFact): ShiftMinutes {
-  return endedShiftMinutes(fact.start_time.getTime(), fact.end_time.getTime(), Number(fact.paid_break_ms), Number(fact.unpaid_break_ms));
+export function closedShiftMinutes(shift: ClosedShift): ShiftMinutes {
+  return endedShiftMinutes(shift.start_time.getTime(), shift.end_time.getTime(), Number(shift.paid_break_ms), Number(shift.unpaid_break_ms));
 }

@@ -1,8 +1,8 @@
 import { AuthChecker, Authorized, getMetadataStorage } from "type-graphql";
-import type { RequestContext } from "../graphql/context";
-import { forbidden, unauthenticated } from "../errors/app-error";
-import { Actor } from "./actor";
-import { Permission } from "./permissions";
+import { Actor, requireAnyPermission } from "../auth/actor";
+import { Permission } from "../auth/permissions";
+import { unauthenticated } from "../errors/app-error";
+import type { RequestContext } from "./context";
 
 /**
  * Guards a query, mutation or field: the caller must be signed in and hold at least one of the
@@ -10,14 +10,9 @@ import { Permission } from "./permissions";
  */
 export const Requires = (...permissions: Permission[]) => Authorized<Permission>(...permissions);
 
-/** The caller, if signed in and holding at least one of `permissions` (any caller when none is given). */
-export function requireAnyPermission(actor: Actor | null, permissions: Permission[]): Actor {
-  if (!actor) throw unauthenticated();
-  if (permissions.length === 0 || permissions.some((p) => actor.permissions.has(p))) return actor;
-  throw forbidden(`This action needs the "${permissions.join('" or "')}" permission`);
-}
-
-export const authChecker: AuthChecker<RequestContext, Permission> = ({ context }, permissions) => {
+/** The guard of `Requires`; a REST call's root field was already checked by the REST shim, before its body was read. */
+export const authChecker: AuthChecker<RequestContext, Permission> = ({ context, info }, permissions) => {
+  if (info.path.prev === undefined && context.checkedRootField === info.fieldName) return true;
   requireAnyPermission(context.actor, permissions);
   return true;
 };

@@ -1,0 +1,66 @@
+import { GraphQLSchema } from "graphql";
+import { NonEmptyArray } from "type-graphql";
+import type { ScheduledJob, Services } from "../common/services";
+import { buildGraphqlSchema } from "../graphql/schema";
+import { accessModule } from "../modules/access/access.module";
+import { auditModule } from "../modules/audit/audit.module";
+import { breaksModule } from "../modules/breaks/breaks.module";
+import { complianceModule } from "../modules/compliance/compliance.module";
+import { eventsModule } from "../modules/events/events.module";
+import { locationsModule } from "../modules/locations/locations.module";
+import type { DomainModule } from "../modules/module";
+import { openShiftsModule } from "../modules/open-shifts/open-shifts.module";
+import { organizationsModule } from "../modules/organizations/organizations.module";
+import { rolesModule } from "../modules/roles/roles.module";
+import { schedulesModule } from "../modules/schedules/schedules.module";
+import { staffModule } from "../modules/staff/staff.module";
+import { timeClockModule } from "../modules/timeclock/timeclock.module";
+import { timesheetsModule } from "../modules/timesheets/timesheets.module";
+import { timeOffModule } from "../modules/timeoff/timeoff.module";
+import { webhooksModule } from "../modules/webhooks/webhooks.module";
+import { RawRestRoute } from "../rest/raw-routes";
+import { RestRoute } from "../rest/route";
+
+/**
+ * Every domain of the service, the one list: its services, resolvers, REST paths and jobs are
+ * gathered from here. A module's services are built in this order, so a module may use those of
+ * the modules before it (time off hooks into organizations and staff, the time clock writes shifts).
+ */
+export const modules: DomainModule[] = [
+  accessModule,
+  organizationsModule,
+  locationsModule,
+  rolesModule,
+  staffModule,
+  auditModule,
+  eventsModule,
+  webhooksModule,
+  breaksModule,
+  timesheetsModule,
+  timeClockModule,
+  schedulesModule,
+  openShiftsModule,
+  timeOffModule,
+  complianceModule,
+];
+
+/** Every resolver of the schema. */
+export const resolvers = modules.flatMap((module) => module.resolvers) as NonEmptyArray<Function>;
+
+/** The REST route table: every /api path mapped onto a GraphQL operation. */
+export const restRoutes: RestRoute[] = modules.flatMap((module) => module.restRoutes);
+
+/** Paths answered by handlers of their own (streamed downloads), authenticated and documented like the rest. */
+export const rawRestRoutes: RawRestRoute[] = modules.flatMap((module) => module.rawRestRoutes ?? []);
+
+/** The background work of every module. */
+export function scheduledJobs(services: Services): ScheduledJob[] {
+  return modules.flatMap((module) => module.jobs?.(services) ?? []);
+}
+
+let schema: GraphQLSchema | undefined;
+
+/** The one GraphQL schema, built once from every module's resolvers. */
+export function graphqlSchema(): GraphQLSchema {
+  return (schema ??= buildGraphqlSchema(resolvers));
+}

@@ -1,0 +1,127 @@
+import { EntityManager } from "typeorm";
+import { updateReturning } from "../../database/returning";
+import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
+
+/** The SQL of schedules: entries, drafts, their planned breaks, and what publishing and removing touch. */
+
+/** A planned break before it is stored. */
+export type BreakPlan = Pick<ScheduleBreak, "typeId" | "name" | "paid" | "durationMinutes" | "startsAt">;
+
+/** Everything a worker's planned shift consists of, validated. */
+export interface ShiftPlan {
+  workerId: string;
+  roleId: string;
+  startsAt: Date;
+  endsAt: Date;
+  note: string | null;
+  breaks: BreakPlan[];
+}
+
+/** Stores a new published entry with its breaks (the overlap constraint refuses a double booking). */
+export async function insertEntry(manager: EntityManager, organizationId: string, locationId: string, plan: ShiftPlan, openShiftId: string | null = null): Promise<ScheduleEntry> {
+  const repo = manager.getRepository(ScheduleEntry);
+  const { breaks, ...fields } = plan;
+  const entry = await repo.save(repo.create({ organizationId, locationId, ...fields, openShiftId, deletedAt: null }));
+  await replaceBreaks(manager, organizationId, { entryId: entry.id }, breaks);
+  return entry;
+}
+
+/** Replaces the planned breaks of an entry or a draft. */
+export async function replaceBreaks(manager: EntityManager, organizationId: string, owner: { entryId: string } | { draftId: string }, breaks: BreakPlan[]): Promise<void> {
+  const repo = manager.getRepository(ScheduleBreak);
+  const key = "entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId };
+  await repo.delete({ organizationId, ...key });
+  if (breaks.length) {
+    await repo.insert(breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: null, ...key, position })));
+  }
+}
+
+/** The planned breaks of many entries or drafts, each list in order. */
+export async function breaksOf(manager: EntityManager, organizationId: string, owner: "entryId" | "draftId", ids: readonly string[]): Promise<ScheduleBreak[][]> {
+  const column = owner === "entryId" ? "entry_id" : "draft_id";
+  const rows = await manager
+    .getRepository(ScheduleBreak)
+    .createQueryBuilder("b")
+    .where(`b.organization_id = :org AND b.${column} = ANY(:ids)`, { org: organizationId, ids: [...ids] })
+    .orderBy("b.position")
+    .getMany();
+  const groups = new Map<string, ScheduleBreak[]>();
+  for (const row of rows) {
+    const id = row[owner]!;
+    groups.set(id, [...(groups.get(id) ?? []), row]);
+  }
+  return ids.map((id) => groups.get(id) ?? []);
+}
+
+/** Moves a published draft's planned breaks to its entry, replacing the entry's. */
+export async function moveDraftBreaks(manager: EntityManager, organizationId: string, draftId: string, entryId: string): Promise<void> {
+  await manager.query("DELETE FROM schedule_breaks WHERE organization_id = $1 AND entry_id = $2", [organizationId, entryId]);
+  await manager.query("UPDATE schedule_breaks SET entry_id = $2, draft_id = NULL WHERE organization_id = $1 AND draft_id = $3", [organizationId, entryId, draftId]);
+}
+
+export async function deleteDrafts(manager: EntityManager, organizationId: string, draftIds: string[]): Promise<void> {
+  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, draftIds]);
+}
+
+/** Publishing moves many entries at once: the no-double-booking check waits for the whole move. */
+export async function deferOverlapCheck(manager: EntityManager): Promise<void> {
+  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
+}
+
+export async function checkOverlapNow(manager: EntityManager): Promise<void> {
+  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
+}
+
+/** The first plan (its index) overlapping an approved time-off request of its staff member, with that request's times. */
+export async function selectApprovedTimeOffOverlap(
+  manager: EntityManager,
+  organizationId: string,
+  plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[],
+): Promise<{ index: number; startTime: Date; endTime: Date } | undefined> {
+  const [row]: { i: string; start_time: Date; end_time: Date }[] = await manager.query(
+    `SELECT p.i, t.start_time, t.end_time
+       FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(worker_id, s, e, i)
+       JOIN time_off_requests t
+         ON t.organization_id = $1 AND t.worker_id = p.worker_id AND t.status = 'approved'
+        AND t.start_time < p.e AND t.end_time > p.s
+      ORDER BY p.i
+      LIMIT 1`,
+    [organizationId, plans.map((p) => p.workerId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],
+  );
+  return row && { index: Number(row.i) - 1, startTime: new Date(row.start_time), endTime: new Date(row.end_time) };
+}
+
+/** Locks open shifts in id order, the order acceptance takes them in. */
+export async function lockOpenShifts(manager: EntityManager, organizationId: string, openShiftIds: string[]): Promise<void> {
+  await manager.query("SELECT id FROM open_shifts WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE", [organizationId, openShiftIds]);
+}
+
+/** Accepted preferences of removed entries become REMOVED; answers their open shifts, once per preference. */
+export async function releaseAcceptedPreferences(manager: EntityManager, organizationId: string, entryIds: string[], now: Date): Promise<string[]> {
+  const released = await updateReturning<{ open_shift_id: string }>(
+    manager,
+    `UPDATE open_shift_preferences SET status = 'REMOVED', updated_at = $3
+      WHERE organization_id = $1 AND schedule_entry_id = ANY($2::uuid[]) AND status = 'ACCEPTED'
+      RETURNING open_shift_id`,
+    [organizationId, entryIds, now],
+  );
+  return released.map((r) => r.open_shift_id);
+}
+
+/** Each open shift counts one accepted worker less per time it is named. */
+export async function lowerAcceptedCounts(manager: EntityManager, organizationId: string, openShiftIds: string[], now: Date): Promise<void> {
+  await manager.query(
+    `UPDATE open_shifts o SET accepted_count = o.accepted_count - r.n, updated_at = $3
+       FROM (SELECT id, count(*)::int AS n FROM unnest($2::uuid[]) AS id GROUP BY id) r
+      WHERE o.organization_id = $1 AND o.id = r.id`,
+    [organizationId, openShiftIds, now],
+  );
+}
+
+export async function softDeleteEntries(manager: EntityManager, organizationId: string, entryIds: string[], now: Date): Promise<void> {
+  await manager.query("UPDATE schedule_entries SET deleted_at = $3, updated_at = $3 WHERE organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, entryIds, now]);
+}
+
+export async function deleteDraftsOfEntries(manager: EntityManager, organizationId: string, entryIds: string[]): Promise<void> {
+  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND entry_id = ANY($2::uuid[])", [organizationId, entryIds]);
+}
