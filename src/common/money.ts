@@ -1,4 +1,5 @@
-import { Max, Min, ValidateBy, ValidationOptions } from "class-validator";
+import { Max, Min, ValidationOptions } from "class-validator";
+import { AtMostDecimals } from "./validation";
 
 /**
  * Money is exact until the one rounding of the figure shown. Wages (numeric(14, 4) in the database)
@@ -66,20 +67,9 @@ export function exactCents(exact: bigint): number {
  * round a fifth away silently).
  */
 export function IsHourlyWage(max: number, options?: ValidationOptions): PropertyDecorator {
-  const decimals = ValidateBy(
-    {
-      name: "isHourlyWage",
-      validator: {
-        // A number sent with at most four decimals is the double nearest to its four-decimal text.
-        validate: (value: unknown) => typeof value !== "number" || Number(value.toFixed(MONEY_DECIMALS)) === value,
-        defaultMessage: (args) => `${args?.property ?? "hourlyWage"} must have at most ${MONEY_DECIMALS} decimals`,
-      },
-    },
-    options,
-  );
   return (target, key) => {
     Min(0, options)(target, key);
     Max(max, options)(target, key);
-    decimals(target, key);
+    AtMostDecimals(MONEY_DECIMALS, options)(target, key);
   };
 }

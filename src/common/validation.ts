@@ -1,3 +1,4 @@
+import { ValidateBy, ValidationOptions } from "class-validator";
 import { Extensions } from "type-graphql";
 import { invalidField } from "../errors/app-error";
 
@@ -65,3 +66,22 @@ export function unstorableTextIn(value: unknown, path = ""): string | undefined 
 
 /** The refusal of text the database could not store. */
 export const unstorableText = (field: string) => invalidField(field, `${field} holds a character that cannot be stored (U+0000 or a lone UTF-16 surrogate)`);
+
+/**
+ * A number with at most `places` decimals: the double nearest to its text with that many. The
+ * text a client sent may hide more in an exponent (`-8e-323`), which a count of digits after a
+ * point misses and the database would round away or refuse.
+ */
+export function AtMostDecimals(places: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: "atMostDecimals",
+      constraints: [places],
+      validator: {
+        validate: (value: unknown) => typeof value !== "number" || Number(value.toFixed(places)) === value,
+        defaultMessage: (args) => `${args?.property ?? "value"} must have at most ${places} decimals`,
+      },
+    },
+    options,
+  );
+}

@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, Length, Max, Min, ValidateNe
 import { Field, Float, ID, InputType } from "type-graphql";
 import { EmployeeInput } from "./employee-ref";
 import { DefaultSettings, LimitSettings, MAX_POLICY_HOURS, POLICY_UNITS } from "./policy.entity";
-import { NullRefused } from "../../common/validation";
+import { AtMostDecimals, NullRefused } from "../../common/validation";
 
 /** One worker's line in a policy body: include, exclude, or set the balance (an adjustment in the ledger). */
 @InputType()
@@ -16,8 +16,9 @@ export class WorkerPolicyInput {
   @IsOptional()
   workerId?: string | null;
 
-  @Field(() => Float, { nullable: true, description: "The balance to set, in hours; the difference is recorded as an adjustment" })
+  @Field(() => Float, { nullable: true, description: "The balance to set, in hours (at most 6 decimals); the difference is recorded as an adjustment" })
   @IsOptional()
+  @AtMostDecimals(6)
   @Min(-MAX_POLICY_HOURS)
   @Max(MAX_POLICY_HOURS)
   hoursBalance?: number | null;

@@ -1,6 +1,6 @@
 import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
 import { ArgsType, Field, Float, ID, InputType } from "type-graphql";
-import { NullRefused } from "../../common/validation";
+import { AtMostDecimals, NullRefused } from "../../common/validation";
 import { MAX_POLICY_HOURS } from "./policy.entity";
 import { PageArgs } from "../../common/pagination";
 
@@ -8,7 +8,8 @@ import { PageArgs } from "../../common/pagination";
 @InputType()
 export class SetTimeOffBalanceInput {
   @Field(() => Float, { description: "The balance to set, in hours (at most 6 decimals)" })
-  @IsNumber({ maxDecimalPlaces: 6 }, { message: "hoursBalance must be a number with at most 6 decimals" })
+  @IsNumber({}, { message: "hoursBalance must be a number" })
+  @AtMostDecimals(6)
   @Min(-MAX_POLICY_HOURS)
   @Max(MAX_POLICY_HOURS)
   hoursBalance: number;
@@ -25,7 +26,8 @@ export class SetTimeOffBalanceInput {
 export class UpdateWorkerPolicyInput {
   @Field(() => Float, { nullable: true, description: "The balance to set, in hours (at most 6 decimals); the worker must be (or become) included" })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 6 }, { message: "hoursBalance must be a number with at most 6 decimals" })
+  @IsNumber({}, { message: "hoursBalance must be a number" })
+  @AtMostDecimals(6)
   @Min(-MAX_POLICY_HOURS)
   @Max(MAX_POLICY_HOURS)
   hoursBalance?: number | null;
