@@ -10,7 +10,7 @@ import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";
 import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance/schedule-compliance";
 import { publishOpenShifts } from "../open-shifts/open-shift-publishing";
-import { recordEvent } from "../events/event.service";
+import { recordEvent } from "../events/event.store";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import { breaksOf, checkOverlapNow, deferOverlapCheck, deleteDrafts, moveDraftBreaks, replaceBreaks, ShiftPlan } from "./schedule.store";

@@ -7,7 +7,8 @@ import { Webhook } from "standardwebhooks";
 import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
 import { PING_EVENT_TYPE } from "../events/event-catalog";
-import { EVENT_COLUMNS, EventRow, EventService } from "../events/event.service";
+import { eventRowsForDelivery } from "../events/event.store";
+import { EventService } from "../events/event.service";
 import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
 import {
   Claimed,
@@ -201,7 +202,7 @@ export class WebhookDispatcher {
 
   private async loadEvents(claimed: Claimed[]): Promise<Map<string, string>> {
     const ids = [...new Set(claimed.map((c) => c.event_id).filter((id): id is string => id !== null))];
-    const rows: EventRow[] = ids.length ? await this.deps.db.query(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ANY($1::uuid[])`, [ids]) : [];
+    const rows = ids.length ? await eventRowsForDelivery(this.deps.db, ids) : [];
     return new Map(rows.map((r) => [r.id, JSON.stringify(this.events.present(r))]));
   }
 
