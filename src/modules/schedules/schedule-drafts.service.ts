@@ -9,7 +9,7 @@ import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations/location.entity";
 import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance/schedule-compliance";
-import { publishOpenShifts } from "../open-shifts/open-shift-publishing";
+import { publishOpenShifts } from "../open-shifts/open-shift.store";
 import { recordEvent } from "../events/event.store";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
