@@ -85,6 +85,28 @@ describe("live subscriptions over graphql-ws", () => {
     expect(new Set(s.received.map((e) => e.data.object.employeeId))).toEqual(new Set([w.workerId]));
   });
 
+  it("sends the open shifts of the location asked for only", async () => {
+    const api = t.as(w.org.token);
+    const elsewhere = (await api.post(`/api/organizations/${w.org.id}/locations`, { name: "Across Town", timezone: "America/New_York" })).body.id as string;
+    const s = await subscribe(url, w.org.token, "subscription ($locationId: ID) { openShiftChanged(locationId: $locationId) { type data { object } } }", { locationId: w.locationId });
+    const openShiftAt = async (locationId: string) => {
+      day += 1;
+      const date = `2026-05-${String(day).padStart(2, "0")}`;
+      const res = await api.post(`/api/organizations/${w.org.id}/locations/${locationId}/open-shifts`, { roleId: w.roleId, startDate: `${date}T09:00:00`, endDate: `${date}T17:00:00`, staffCountRequired: 1 });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    await untilSubscribed(s, async () => {
+      await openShiftAt(elsewhere);
+      await openShiftAt(w.locationId);
+    });
+    // Events reach a subscriber in commit order: once the last one here has come, the one elsewhere was offered first.
+    await openShiftAt(elsewhere);
+    const last = await openShiftAt(w.locationId);
+    await s.until(() => s.received.some((e) => e.data.object.id === last));
+    expect(new Set(s.received.map((e) => `${e.type} ${e.data.object.locationId}`))).toEqual(new Set([`open_shift.created ${w.locationId}`]));
+  });
+
   it("sends a worker their own schedule only, and refuses a token that is no staff member's", async () => {
     const other = await addWorker(t, w.org, { roleIds: [w.roleId], locationIds: [w.locationId] });
     const s = await subscribe(url, w.workerToken, "subscription { myScheduleChanged { type data { object } } }");

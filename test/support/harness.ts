@@ -5,7 +5,7 @@ import { FixedClock } from "../../src/common/clock";
 import { loadConfig, Config } from "../../src/config";
 import { Runtime, startRuntime } from "../../src/app/runtime";
 import { checkAnswer } from "./contract";
-import { createTestDatabase, TestDatabase } from "./test-database";
+import { createTestDatabase, listenSettingsFor, TestDatabase } from "./test-database";
 
 export const PLATFORM_KEY = "wfp_test_platform_key";
 export const TEST_NOW = "2026-03-02T12:00:00.000Z";
@@ -48,6 +48,7 @@ export class TestService {
       // The matrices send thousands of costly operations in a minute; the rate-limit tests set their own budget.
       RATE_LIMIT_POINTS: "0",
       ...(replicas.length ? { DATABASE_REPLICA_URLS: replicas.join(",") } : {}),
+      ...listenSettingsFor(database.url),
       ...options.env,
     });
     const runtime = await startRuntime(config, { clock, logger: options.logger });

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PLATFORM_KEY } from "./harness";
+import { listenSettingsFor } from "./test-database";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
 /** The Node.js options `npm start` runs the service with (its heap sizes), read from package.json so the two never differ. */
@@ -27,6 +28,7 @@ export class ServiceProcess {
         DATA_DIR: "memory://",
         PLATFORM_API_KEY: PLATFORM_KEY,
         JWT_SECRET: "test-jwt-secret-that-is-long-enough-for-hs256",
+        ...listenSettingsFor(databaseUrl),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],

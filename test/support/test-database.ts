@@ -29,3 +29,16 @@ export async function createTestDatabase(serverUrl = process.env.TEST_DATABASE_U
     },
   };
 }
+
+/**
+ * Where a service under test listens for committed events: the same database on
+ * TEST_DIRECT_DATABASE_URL's server when the tests reach PostgreSQL through a transaction pooler
+ * (LISTEN holds a session, which transaction pooling cannot give), else nothing to set.
+ */
+export function listenSettingsFor(databaseUrl: string | undefined): Record<string, string> {
+  const direct = process.env.TEST_DIRECT_DATABASE_URL;
+  if (!databaseUrl || !direct) return {};
+  const listen = new URL(direct);
+  listen.pathname = new URL(databaseUrl).pathname;
+  return { DATABASE_LISTEN_URL: listen.toString() };
+}
