@@ -9,6 +9,7 @@ import { ServiceDeps } from "../../common/services";
 import { conflict, invalidField, notFound, unauthenticated } from "../../errors/app-error";
 import { AccessRole } from "./access-role.entity";
 import { ApiKey } from "./api-key.entity";
+import { activeStaffMember, holdersOfAccessRole, tokenStanding } from "./access.store";
 import { AccessToken, CreateAccessRoleInput, CreatedApiKey, CreateApiKeyInput, TokenExchangeInput, UpdateAccessRoleInput } from "./access.inputs";
 
 const API_KEY_PREFIX = "wfk";
@@ -66,10 +67,7 @@ export class AccessService {
   async deleteAccessRole(actor: Actor, id: string): Promise<boolean> {
     const role = await this.getAccessRole(actor, id);
     if (role.isSystem) throw conflict(`"${role.name}" is a built-in access role and cannot be deleted`);
-    const [{ count }] = await this.deps.db.query(
-      "SELECT count(*)::int AS count FROM staff_members WHERE organization_id = $1 AND access_role_id = $2",
-      [actor.organizationId, role.id],
-    );
+    const count = await holdersOfAccessRole(this.deps.db, actor.organizationId, role.id);
     if (count > 0) throw conflict(`The access role "${role.name}" is held by ${count} staff member(s); give them another one first`);
     await this.deps.db.getRepository(AccessRole).delete({ id: role.id, organizationId: actor.organizationId });
     return true;
@@ -111,12 +109,7 @@ export class AccessService {
     if (!key) throw unauthenticated("The API key is unknown or revoked");
     let staffId: string | null = null;
     if (input.staffId !== undefined && input.staffId !== null) {
-      const rows = isUuid(input.staffId)
-        ? await this.deps.db.query(
-            "SELECT id FROM staff_members WHERE id = $1 AND organization_id = $2 AND active AND deleted_at IS NULL",
-            [input.staffId, key.organizationId],
-          )
-        : [];
+      const rows = isUuid(input.staffId) ? await activeStaffMember(this.deps.db, key.organizationId, input.staffId) : [];
       if (!rows.length) throw notFound("Staff member");
       staffId = rows[0].id;
     }
@@ -132,17 +125,7 @@ export class AccessService {
    */
   async authenticate(token: string): Promise<Actor> {
     const claims = await this.signer.verify(token, this.deps.clock.now());
-    const rows: { revoked: boolean; staff_ok: boolean | null; permissions: string[] | null }[] = await this.deps.db.query(
-      `SELECT k.revoked_at IS NOT NULL AS revoked,
-              (s.id IS NOT NULL AND s.active AND s.deleted_at IS NULL) AS staff_ok,
-              r.permissions
-         FROM api_keys k
-         LEFT JOIN staff_members s ON s.id = $3 AND s.organization_id = k.organization_id
-         LEFT JOIN access_roles r ON r.id = s.access_role_id AND r.organization_id = k.organization_id
-        WHERE k.id = $1 AND k.organization_id = $2`,
-      [claims.apiKeyId, claims.organizationId, claims.staffId],
-    );
-    const row = rows[0];
+    const row = await tokenStanding(this.deps.db, claims.apiKeyId, claims.organizationId, claims.staffId);
     if (!row || row.revoked) throw unauthenticated("The API key behind this token has been revoked");
     if (claims.staffId && !row.staff_ok) throw unauthenticated("The staff member of this token is no longer active");
     const permissions = claims.staffId ? (row.permissions ?? []).filter(isPermission) : ALL_PERMISSIONS;

@@ -14,10 +14,10 @@ import { Location } from "../locations/location.entity";
 import { dayBounds, inZone, startingWithin } from "../schedules/planned-time";
 import { assertNoApprovedTimeOff, breakTypesOf, MAX_PLANNED_MINUTES, requireRole } from "../schedules/schedule-plans";
 import { insertEntry } from "../schedules/schedule.store";
-import { updateReturning } from "../../database/returning";
 import { removeEntries } from "../schedules/schedule.service";
 import { ScheduleEntry } from "../schedules/schedule.entity";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
+import { eligibility, takePlace } from "./open-shift.store";
 import {
   BulkAssignInput,
   BulkAssignItem,
@@ -281,13 +281,7 @@ export class OpenShiftService {
   /** Takes a place of the locked open shift for the worker and makes their schedule entry. */
   private async accept(manager: EntityManager, location: Location, shift: OpenShift, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
     const org = shift.organizationId;
-    const taken = await updateReturning<{ accepted_count: number }>(
-      manager,
-      `UPDATE open_shifts SET accepted_count = accepted_count + 1, updated_at = $3
-        WHERE organization_id = $1 AND id = $2 AND accepted_count < staff_count_required
-        RETURNING accepted_count`,
-      [org, shift.id, this.deps.clock.now()],
-    );
+    const taken = await takePlace(manager, org, shift.id, this.deps.clock.now());
     if (!taken.length) throw full(shift);
     await this.requireEligible(manager, shift, preference.workerId);
     const plan = {
@@ -335,13 +329,7 @@ export class OpenShiftService {
 
   /** The worker must be active, hold the open shift's role and work at its location. */
   private async requireEligible(manager: EntityManager, shift: OpenShift, staffId: string): Promise<void> {
-    const [row]: { active: boolean; has_role: boolean; at_location: boolean }[] = await manager.query(
-      `SELECT s.active AND s.deleted_at IS NULL AS active,
-              EXISTS (SELECT 1 FROM staff_roles r WHERE r.staff_id = s.id AND r.role_id = $3) AS has_role,
-              EXISTS (SELECT 1 FROM staff_locations l WHERE l.staff_id = s.id AND l.location_id = $4) AS at_location
-         FROM staff_members s WHERE s.organization_id = $1 AND s.id = $2`,
-      [shift.organizationId, staffId, shift.roleId, shift.locationId],
-    );
+    const row = await eligibility(manager, shift.organizationId, staffId, shift.roleId, shift.locationId);
     if (!row) throw invalidField("workerId", "workerId does not name a staff member of this organization");
     if (!row.active) throw conflict("The worker is no longer active", "NOT_ELIGIBLE");
     if (!row.has_role) throw conflict("The worker does not hold the open shift's role", "NOT_ELIGIBLE");

@@ -4,26 +4,14 @@ import { addDays, localDate, parseDate, startOfLocalDay } from "../../common/tim
 import { inTransaction } from "../../database/transaction";
 import { notFound } from "../../errors/app-error";
 import { fixedAccrualsDue } from "./accrual-schedule";
-import { LimitSettings } from "./policy.entity";
 import { exactHours } from "./request-hours";
-import { LedgerRow, WorkerPolicyService } from "./worker-policy.service";
+import { Accruing, accruingWorkerPolicyIds, balanceBefore, LedgerRow, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "./timeoff.store";
+import { WorkerPolicyService } from "./worker-policy.service";
 
 export interface AccrualSummary {
   workerPolicies: number;
   /** Ledger rows added: 0 when everything due was already there. */
   entries: number;
-}
-
-/** A worker policy that accrues, as read (and locked) for one run. */
-interface Accruing {
-  id: string;
-  worker_id: string;
-  accrues_from: string;
-  accruing_since: string;
-  limit_settings: LimitSettings;
-  full_day_duration: string;
-  carryover_limit: string | null;
-  last_fixed: string | null;
 }
 
 /**
@@ -47,20 +35,12 @@ export class AccrualService {
    */
   async accrue(organizationId: string | "all", untilDate?: string): Promise<AccrualSummary> {
     if (untilDate !== undefined) parseDate(untilDate, "until");
-    const organizations: { id: string; timezone: string }[] =
-      organizationId === "all"
-        ? await this.deps.db.query(`SELECT id, timezone FROM organizations ORDER BY id`)
-        : await this.deps.db.query(`SELECT id, timezone FROM organizations WHERE id::text = $1`, [organizationId.toLowerCase()]);
+    const organizations = await organizationsToAccrue(this.deps.db, organizationId);
     if (organizationId !== "all" && !organizations.length) throw notFound("Organization");
     const summary: AccrualSummary = { workerPolicies: 0, entries: 0 };
     for (const organization of organizations) {
       const until = untilDate ?? localDate(this.deps.clock.now(), organization.timezone);
-      const ids: { id: string }[] = await this.deps.db.query(
-        `SELECT w.id FROM worker_policies w
-         JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
-         WHERE w.organization_id = $1 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL ORDER BY w.id`,
-        [organization.id],
-      );
+      const ids = await accruingWorkerPolicyIds(this.deps.db, organization.id);
       for (const { id } of ids) {
         const added = await inTransaction(this.deps.db, (manager) => this.accrueOne(manager, organization.id, organization.timezone, id, until));
         summary.workerPolicies++;
@@ -71,18 +51,7 @@ export class AccrualService {
   }
 
   private async accrueOne(manager: EntityManager, organizationId: string, zone: string, workerPolicyId: string, until: string): Promise<number> {
-    const [wp]: Accruing[] = await manager.query(
-      `SELECT w.id, w.worker_id, w.accrues_from, p.accruing_since, p.limit_settings, p.full_day_duration, p.carryover_limit,
-              (SELECT max(l.effective_date) FROM time_off_ledger l
-               WHERE l.worker_policy_id = w.id AND l.kind IN ('grant', 'accrual') AND l.shift_id IS NULL) AS last_fixed
-       FROM worker_policies w
-       JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
-       JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
-       WHERE w.organization_id = $1 AND w.id = $2 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL AND p.accruing_since IS NOT NULL
-         AND s.active AND s.deleted_at IS NULL
-       FOR UPDATE OF w`,
-      [organizationId, workerPolicyId],
-    );
+    const wp = await lockAccruing(manager, organizationId, workerPolicyId);
     if (!wp) return 0;
     const from = wp.accrues_from > wp.accruing_since ? wp.accrues_from : wp.accruing_since;
     const now = this.deps.clock.now();
@@ -104,18 +73,7 @@ export class AccrualService {
   private async accruePerHour(manager: EntityManager, organizationId: string, zone: string, wp: Accruing, from: string, until: string, row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow): Promise<number> {
     const earnings = wp.limit_settings.perHourEarnings!;
     const rate = (earnings.hoursEarned ?? 0) / (earnings.hoursWorked ?? 1);
-    const shifts: { id: string; end_time: Date; payable_minutes: string }[] = await manager.query(
-      // Payable minutes as shift lists count them: whole minutes of the shift less whole minutes of its
-      // unpaid breaks (kept with the shift); integer division cuts, as both are never negative.
-      `SELECT s.id, s.end_time,
-              (epoch_ms(s.end_time) - epoch_ms(s.start_time)) / 60000 - s.unpaid_break_ms / 60000 AS payable_minutes
-       FROM shifts s
-       WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.end_time IS NOT NULL
-         AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5
-         AND NOT EXISTS (SELECT 1 FROM time_off_ledger l WHERE l.worker_policy_id = $6 AND l.kind = 'accrual' AND l.shift_id = s.id)
-       ORDER BY s.end_time, s.id`,
-      [organizationId, wp.worker_id, startOfLocalDay(from, zone), startOfLocalDay(addDays(until, 1), zone), this.deps.clock.now(), wp.id],
-    );
+    const shifts = await shiftsToAccrue(manager, organizationId, wp, startOfLocalDay(from, zone), startOfLocalDay(addDays(until, 1), zone), this.deps.clock.now());
     if (!shifts.length) return 0;
     let { hoursBalance } = (await this.workerPolicies.balances(manager, organizationId, [wp.id]))[0];
     const rows = shifts.map((shift) => {
@@ -135,10 +93,7 @@ export class AccrualService {
     let added = 0;
     for (let year = Number(from.slice(0, 4)) + 1; year <= Number(until.slice(0, 4)); year++) {
       const newYear = `${year}-01-01`;
-      const [{ balance }]: { balance: string }[] = await manager.query(
-        `SELECT COALESCE(sum(hours), 0) AS balance FROM time_off_ledger WHERE worker_policy_id = $1 AND effective_date < $2`,
-        [wp.id, newYear],
-      );
+      const balance = await balanceBefore(manager, wp.id, newYear);
       const over = exactHours(Number(balance) - limit);
       if (over <= 0) continue;
       added += await this.workerPolicies.record(manager, [

@@ -4,6 +4,7 @@ import { EntityManager } from "typeorm";
 import { isUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
 import { invalidField } from "../../errors/app-error";
+import { staffIdsWhere } from "./timeoff.store";
 
 /** A staff member named as the HR or payroll system knows them. */
 @InputType()
@@ -36,12 +37,9 @@ export async function resolveStaffMember(
 ): Promise<string | undefined> {
   const found = new Set<string>();
   const find = async (column: string, value: string, label: string) => {
-    const rows: { id: string }[] = await manager.query(
-      `SELECT id FROM staff_members WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL`,
-      [organizationId, value],
-    );
+    const rows = await staffIdsWhere(manager, organizationId, column, value);
     if (rows.length !== 1) throw invalidField(field, rows.length ? `${label} "${value}" names more than one staff member` : `No staff member has ${label} "${value}"`);
-    found.add(rows[0].id);
+    found.add(rows[0]);
   };
   if (ref.workerId != null) {
     if (!isUuid(ref.workerId)) throw invalidField("workerId", `No staff member has id "${ref.workerId}"`);

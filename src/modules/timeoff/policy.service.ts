@@ -11,6 +11,7 @@ import { TimeOffPolicyType } from "./policy-type.entity";
 import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.inputs";
 import { DefaultSettings, FixedAmountSettings, LimitSettings, PerHourEarnings, TimeOffPolicy } from "./policy.entity";
 import { TimeOffSettingsService } from "./settings.service";
+import { requestsUsingPolicy } from "./timeoff.store";
 import { WorkerPolicyService } from "./worker-policy.service";
 
 const FIELD = "limitSettings";
@@ -147,11 +148,7 @@ export class TimeOffPolicyService {
   async remove(actor: Actor, id: string): Promise<boolean> {
     return inTransaction(this.deps.db, async (manager) => {
       const policy = await this.records.get(actor, id, { manager, lock: true });
-      const [{ count, ids }]: { count: string; ids: string[] | null }[] = await manager.query(
-        `SELECT count(*) AS count, (array_agg(id ORDER BY start_time, id))[1:${LISTED_IN_THE_WAY}] AS ids
-         FROM time_off_requests WHERE organization_id = $1 AND policy_id = $2 AND status IN ('pending', 'approved')`,
-        [actor.organizationId, policy.id],
-      );
+      const { count, ids } = await requestsUsingPolicy(manager, actor.organizationId, policy.id, LISTED_IN_THE_WAY);
       if (Number(count) > 0) {
         const message = `${count} pending or approved time-off request(s) use this policy; cancel or decline them first, or deactivate the policy instead`;
         throw new AppError("POLICY_IN_USE", message, 409, [

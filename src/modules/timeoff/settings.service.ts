@@ -5,14 +5,11 @@ import { definedFields, rejectNulls } from "../../common/validation";
 import { POLICY_TYPE_KINDS } from "./policy-type.entity";
 import { UpdateTimeOffSettingsInput } from "./settings.inputs";
 import { TimeOffSettings } from "./settings.entity";
+import { insertTimeOffDefaults } from "./timeoff.store";
 
 /** What every organization starts with: one policy type of each kind and default settings. */
 export async function seedTimeOff(manager: EntityManager, organizationId: string): Promise<void> {
-  await manager.query(
-    `INSERT INTO time_off_policy_types (organization_id, name, type) SELECT $1, kind, kind FROM unnest($2::text[]) AS kind ON CONFLICT DO NOTHING`,
-    [organizationId, POLICY_TYPE_KINDS],
-  );
-  await manager.query(`INSERT INTO time_off_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [organizationId]);
+  await insertTimeOffDefaults(manager, organizationId, POLICY_TYPE_KINDS);
 }
 
 export class TimeOffSettingsService {

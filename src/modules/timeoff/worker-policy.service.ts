@@ -15,7 +15,16 @@ import { StaffListener } from "../staff/staff.service";
 import { TimeOffPolicy } from "./policy.entity";
 import { TimeOffSettingsService } from "./settings.service";
 import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput } from "./worker-policy.inputs";
-import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
+import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
+import {
+  assignedCountRows,
+  balanceRows,
+  insertAdjustmentTo,
+  insertLedgerRows,
+  LedgerRow,
+  syncDefaultAssignments,
+  upsertManualInclusion,
+} from "./timeoff.store";
 
 /** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
 export interface Balance {
@@ -26,30 +35,8 @@ export interface Balance {
 /** What the balance can still give: the balance less every pending request on it. */
 export const availableOf = (b: Balance) => b.hoursBalance - b.pendingHours;
 
-export interface LedgerRow {
-  organizationId: string;
-  workerPolicyId: string;
-  kind: LedgerKind;
-  hours: number;
-  effectiveDate: string;
-  periodKey?: string | null;
-  requestId?: string | null;
-  shiftId?: string | null;
-  recordedBy?: string | null;
-  note?: string | null;
-  recordedAt: Date;
-}
-
 const notInPolicy = (worker: string, policy: string) =>
   conflict(`${worker} is not included in the policy "${policy}"; include them first (isIncluded: true)`, "NOT_IN_POLICY");
-
-/** Staff a policy's defaultSettings match (`p` the policy, `s` the staff member); never null. */
-const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
-     p.assigned_staff_type = 'All'
-  OR (p.assigned_staff_type = 'Staff' AND s.id = ANY (p.assigned_staff_ids))
-  OR (p.assigned_staff_type = 'Role' AND EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = s.id AND sr.role_id = ANY (p.assigned_staff_ids)))
-  OR (p.assigned_staff_type = 'Location' AND EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = s.id AND sl.location_id = ANY (p.assigned_staff_ids)))
-), false)`;
 
 /**
  * Worker policies and the ledger behind their balances. Every balance change goes through
@@ -81,38 +68,12 @@ export class WorkerPolicyService {
    */
   async syncDefaults(manager: EntityManager, organizationId: string, scope: { policyId?: string; staffId?: string }): Promise<void> {
     const today = await this.today(manager, organizationId);
-    const params = [organizationId, scope.policyId ?? null, scope.staffId ?? null, today];
-    await manager.query(
-      `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
-       SELECT p.organization_id, p.id, s.id, true, 'default', $4
-       FROM time_off_policies p JOIN staff_members s ON s.organization_id = p.organization_id
-       WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND ($2::uuid IS NULL OR p.id = $2) AND ($3::uuid IS NULL OR s.id = $3) AND ${MATCHES_DEFAULT}
-       ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
-         SET is_included = true, accrues_from = EXCLUDED.accrues_from, updated_at = now()
-         WHERE worker_policies.assignment = 'default' AND NOT worker_policies.is_included`,
-      params,
-    );
-    await manager.query(
-      `UPDATE worker_policies w SET is_included = false, updated_at = now()
-       FROM time_off_policies p, staff_members s
-       WHERE w.organization_id = $1 AND ($2::uuid IS NULL OR w.policy_id = $2) AND ($3::uuid IS NULL OR w.worker_id = $3)
-         AND p.organization_id = w.organization_id AND p.id = w.policy_id
-         AND s.organization_id = w.organization_id AND s.id = w.worker_id
-         AND w.assignment = 'default' AND w.is_included AND NOT ${MATCHES_DEFAULT}`,
-      params.slice(0, 3),
-    );
+    await syncDefaultAssignments(manager, organizationId, scope.policyId ?? null, scope.staffId ?? null, today);
   }
 
   /** Includes or excludes a staff member by hand; one newly included accrues from today. */
   async setIncluded(manager: EntityManager, organizationId: string, policyId: string, staffId: string, isIncluded: boolean): Promise<void> {
-    await manager.query(
-      `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
-       VALUES ($1, $2, $3, $4, 'manual', $5)
-       ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
-         SET is_included = EXCLUDED.is_included, assignment = 'manual', updated_at = now(),
-             accrues_from = CASE WHEN worker_policies.is_included THEN worker_policies.accrues_from ELSE EXCLUDED.accrues_from END`,
-      [organizationId, policyId, staffId, isIncluded, await this.today(manager, organizationId)],
-    );
+    await upsertManualInclusion(manager, organizationId, policyId, staffId, isIncluded, await this.today(manager, organizationId));
   }
 
   /**
@@ -188,25 +149,13 @@ export class WorkerPolicyService {
    */
   async adjustTo(manager: EntityManager, actor: Actor, workerPolicy: WorkerPolicy, hoursBalance: number, note: string | null | undefined, today?: string): Promise<void> {
     const org = actor.organizationId;
-    await manager.query(
-      `INSERT INTO time_off_ledger (organization_id, worker_policy_id, kind, hours, effective_date, recorded_by, note, recorded_at)
-       SELECT $1, $2, 'adjustment', $3::numeric - COALESCE(sum(l.hours), 0), $4, $5, $6, $7
-       FROM time_off_ledger l WHERE l.organization_id = $1 AND l.worker_policy_id = $2
-       HAVING $3::numeric <> COALESCE(sum(l.hours), 0)`,
-      [org, workerPolicy.id, String(hoursBalance), today ?? (await this.today(manager, org)), actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now()],
-    );
+    const effectiveDate = today ?? (await this.today(manager, org));
+    await insertAdjustmentTo(manager, org, workerPolicy.id, String(hoursBalance), effectiveDate, actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now());
   }
 
   /** Balances of many worker policies, as the ledger and the pending requests have them now. */
   async balances(manager: EntityManager, organizationId: string, workerPolicyIds: readonly string[]): Promise<Balance[]> {
-    const rows: { id: string; balance: string; pending: string }[] = await manager.query(
-      `SELECT w.id,
-              COALESCE((SELECT sum(l.hours) FROM time_off_ledger l WHERE l.worker_policy_id = w.id), 0) AS balance,
-              COALESCE((SELECT sum(r.total_hours) FROM time_off_requests r
-                        WHERE r.organization_id = w.organization_id AND r.policy_id = w.policy_id AND r.worker_id = w.worker_id AND r.status = 'pending'), 0) AS pending
-       FROM worker_policies w WHERE w.organization_id = $1 AND w.id = ANY ($2::uuid[])`,
-      [organizationId, workerPolicyIds],
-    );
+    const rows = await balanceRows(manager, organizationId, workerPolicyIds);
     const found = byKeys(workerPolicyIds, rows, (r) => r.id);
     return found.map((r) => ({ hoursBalance: Number(r?.balance ?? 0), pendingHours: Number(r?.pending ?? 0) }));
   }
@@ -234,18 +183,7 @@ export class WorkerPolicyService {
   /** Appends rows to the ledger; rows whose period is already there are skipped (accruals are idempotent). */
   async record(manager: EntityManager, rows: LedgerRow[]): Promise<number> {
     if (!rows.length) return 0;
-    const columns = ["organization_id", "worker_policy_id", "kind", "hours", "effective_date", "period_key", "request_id", "shift_id", "recorded_by", "note", "recorded_at"];
-    const values: unknown[] = [];
-    const tuples = rows.map((r, i) => {
-      values.push(r.organizationId, r.workerPolicyId, r.kind, r.hours.toFixed(6), r.effectiveDate, r.periodKey ?? null, r.requestId ?? null, r.shiftId ?? null, r.recordedBy ?? null, r.note ?? null, r.recordedAt);
-      return `(${columns.map((_, c) => `$${i * columns.length + c + 1}`).join(", ")})`;
-    });
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO time_off_ledger (${columns.join(", ")}) VALUES ${tuples.join(", ")}
-       ON CONFLICT (worker_policy_id, kind, period_key) DO NOTHING RETURNING id`,
-      values,
-    );
-    return inserted.length;
+    return insertLedgerRows(manager, rows);
   }
 
   /** Worker policies of the organization, filtered; a worker without `timeoff:read` sees only their own. */
@@ -290,13 +228,7 @@ export class WorkerPolicyService {
 
   /** Included workers per policy, counting only staff who have not left. */
   async assignedCounts(organizationId: string, policyIds: readonly string[]): Promise<number[]> {
-    const rows: { policy_id: string; count: string }[] = await this.deps.db.query(
-      `SELECT w.policy_id, count(*) AS count FROM worker_policies w
-       JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
-       WHERE w.organization_id = $1 AND w.policy_id = ANY ($2::uuid[]) AND w.is_included AND s.active AND s.deleted_at IS NULL
-       GROUP BY w.policy_id`,
-      [organizationId, policyIds],
-    );
+    const rows = await assignedCountRows(this.deps.db, organizationId, policyIds);
     return byKeys(policyIds, rows, (r) => r.policy_id).map((r) => Number(r?.count ?? 0));
   }
 

@@ -7,41 +7,29 @@ import { Webhook } from "standardwebhooks";
 import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
 import { PING_EVENT_TYPE } from "../events/event-catalog";
-import { EVENT_COLUMNS, EventRow, EventService } from "../events/event.service";
-import { updateReturning } from "../../database/returning";
+import { eventRowsForDelivery } from "../events/event.store";
+import { EventService } from "../events/event.service";
 import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
+import {
+  Claimed,
+  claimDeliveries,
+  clearFailing,
+  disableGone,
+  disableLongFailing,
+  markFailing,
+  OutcomeRecord,
+  recordOutcomes,
+  releaseClaims,
+  Target,
+  targetRows,
+} from "./webhook.store";
 
 /** The start of a receiver's answer that is kept with the delivery. */
 const RESPONSE_KEPT_BYTES = 4096;
 const LONGEST_RETRY_AFTER_MS = 24 * 3_600_000;
 
-interface Claimed {
-  id: string;
-  organization_id: string;
-  endpoint_id: string;
-  event_id: string | null;
-  attempts: number;
-}
-
-interface Target {
-  id: string;
-  url: string;
-  secrets: string[] | null;
-  /** The endpoint was failing when its deliveries were claimed: a success clears that. */
-  failing: boolean;
-}
-
-interface Outcome {
-  id: string;
-  token: string;
+interface Outcome extends OutcomeRecord {
   endpointId: string;
-  status: "pending" | "delivered" | "failed";
-  nextAttemptAt: Date;
-  at: Date;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  response: string | null;
   /** The receiver answered 410 Gone: the endpoint is disabled. */
   gone: boolean;
   /** The endpoint was failing when the delivery was claimed. */
@@ -137,11 +125,7 @@ export class WebhookDispatcher {
     // Attempts claimed but not started are handed back at once, not left to wait for their lease.
     const unstarted = [...this.sending.values()].flatMap((lane) => lane.next.splice(0).map((n) => n.delivery));
     if (unstarted.length) {
-      await this.deps.db.query(
-        `UPDATE webhook_deliveries d SET next_attempt_at = '-infinity', lease_token = NULL, attempts = d.attempts - 1
-           FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token) WHERE d.id = u.id AND d.lease_token = u.token`,
-        [unstarted.map((d) => d.id), unstarted.map((d) => d.token)],
-      );
+      await releaseClaims(this.deps.db, unstarted);
     }
     while (this.sends.size) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
     await this.flushing;
@@ -204,41 +188,26 @@ export class WebhookDispatcher {
     // Outcomes are recorded only under the token of their claim: after a lease ran out and another process claimed the delivery, a late outcome changes nothing.
     const token = randomUUID();
     // One statement, atomic by itself: no transaction around it.
-    const rows = await updateReturning<Claimed>(
-        this.deps.db.manager,
-        `WITH candidates AS (
-         SELECT d.id, d.endpoint_id FROM webhook_deliveries d
-          WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-            AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled)
-          ORDER BY d.next_attempt_at
-          LIMIT $2
-          FOR UPDATE OF d SKIP LOCKED
-       ), ranked AS (
-         SELECT c.id, c.endpoint_id, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.id) AS n FROM candidates c
-       )
-       UPDATE webhook_deliveries d SET next_attempt_at = $3, lease_token = $4, attempts = d.attempts + 1
-         FROM ranked r
-        WHERE d.id = r.id AND r.n <= $5 - COALESCE((SELECT f.n FROM unnest($6::uuid[], $7::int[]) AS f(e, n) WHERE f.e = r.endpoint_id), 0)
-       RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.attempts`,
-        [now, room, new Date(now.getTime() + this.settings.leaseMs), token, 2 * this.settings.perEndpointConcurrency, busy.map(([e]) => e), busy.map(([, n]) => n)],
+    const rows = await claimDeliveries(
+      this.deps.db.manager,
+      now,
+      room,
+      new Date(now.getTime() + this.settings.leaseMs),
+      token,
+      2 * this.settings.perEndpointConcurrency,
+      busy,
     );
     return rows.map((r) => ({ ...r, token }));
   }
 
   private async loadEvents(claimed: Claimed[]): Promise<Map<string, string>> {
     const ids = [...new Set(claimed.map((c) => c.event_id).filter((id): id is string => id !== null))];
-    const rows: EventRow[] = ids.length ? await this.deps.db.query(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ANY($1::uuid[])`, [ids]) : [];
+    const rows = ids.length ? await eventRowsForDelivery(this.deps.db, ids) : [];
     return new Map(rows.map((r) => [r.id, JSON.stringify(this.events.present(r))]));
   }
 
   private async loadTargets(claimed: Claimed[]): Promise<Map<string, Target>> {
-    const rows: Target[] = await this.deps.db.query(
-      `SELECT e.id, e.url, e.failing_since IS NOT NULL AS failing,
-              array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.expires_at IS NULL OR s.expires_at > $2) AS secrets
-         FROM webhook_endpoints e LEFT JOIN webhook_endpoint_secrets s ON s.organization_id = e.organization_id AND s.endpoint_id = e.id
-        WHERE e.id = ANY($1::uuid[]) GROUP BY e.id, e.url, e.failing_since`,
-      [[...new Set(claimed.map((c) => c.endpoint_id))], this.deps.clock.now()],
-    );
+    const rows = await targetRows(this.deps.db, [...new Set(claimed.map((c) => c.endpoint_id))], this.deps.clock.now());
     return new Map(rows.map((r) => [r.id, r]));
   }
 
@@ -365,46 +334,14 @@ export class WebhookDispatcher {
     const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
     const record = async (m: EntityManager) => {
       // Endpoints first, then their deliveries: the order in which deleting an endpoint locks them.
-      if (recovered.length) await m.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL", [recovered]);
+      if (recovered.length) await clearFailing(m, recovered);
       if (failing.length) {
-        await m.query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL", [failing, now]);
+        await markFailing(m, failing, now);
         for (const id of failing) this.markedFailing.add(id);
-        await m.query(
-          "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing for 5 days', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled AND failing_since <= $3",
-          [failing, now, new Date(now.getTime() - this.settings.disableAfterMs)],
-        );
+        await disableLongFailing(m, failing, now, new Date(now.getTime() - this.settings.disableAfterMs));
       }
-      if (gone.length) {
-        await m.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [gone, now]);
-      }
-      // The delivery's state and its attempt's record in one statement, both only under the claim's lease.
-      await m.query(
-        `WITH o AS (
-           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::text[])
-                      AS o(id, token, status, next_at, at, code, ms, error, response)
-         ), recorded AS (
-           UPDATE webhook_deliveries d
-              SET status = o.status, next_attempt_at = o.next_at, last_attempt_at = o.at, last_status_code = o.code, last_duration_ms = o.ms,
-                  last_error = o.error, last_response = o.response, lease_token = NULL
-             FROM o
-            WHERE d.id = o.id AND d.lease_token = o.token
-           RETURNING d.id, d.organization_id, d.endpoint_id, d.attempts
-         )
-         INSERT INTO webhook_attempts (organization_id, endpoint_id, delivery_id, attempt, status, attempted_at, status_code, duration_ms, error, response, next_attempt_at)
-         SELECT r.organization_id, r.endpoint_id, r.id, r.attempts, o.status, o.at, o.code, o.ms, o.error, o.response, CASE WHEN o.status = 'pending' THEN o.next_at END
-           FROM recorded r JOIN o ON o.id = r.id`,
-        [
-          batch.map((o) => o.id),
-          batch.map((o) => o.token),
-          batch.map((o) => o.status),
-          batch.map((o) => o.nextAttemptAt),
-          batch.map((o) => o.at),
-          batch.map((o) => o.statusCode),
-          batch.map((o) => o.durationMs),
-          batch.map((o) => o.error),
-          batch.map((o) => o.response),
-        ],
-      );
+      if (gone.length) await disableGone(m, gone, now);
+      await recordOutcomes(m, batch);
     };
     // Outcomes alone are one statement; the endpoints' state changes with them or not at all.
     if (recovered.length || failing.length || gone.length) await this.deps.db.transaction(record);

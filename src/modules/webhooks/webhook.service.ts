@@ -8,8 +8,21 @@ import { parseTimestamp } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
 import { invalidField, notFound } from "../../errors/app-error";
 import { EVENT_CATALOG, PING_EVENT_TYPE } from "../events/event-catalog";
-import { updateReturning } from "../../database/returning";
 import { checkWebhookUrl } from "./webhook-targets";
+import {
+  attemptRows,
+  deleteEndpoint,
+  deliveryRows,
+  EndpointRow,
+  endpointRow,
+  endpointRows,
+  insertEndpoint,
+  insertPing,
+  insertSecret,
+  queueEventsSince,
+  retireSecrets,
+  updateEndpoint,
+} from "./webhook.store";
 import {
   CreateWebhookEndpointInput,
   RecoverResult,
@@ -21,20 +34,6 @@ import {
 
 /** How long a rotated secret keeps signing next to its successor. */
 export const ROTATED_SECRET_VALID_MS = 24 * 3_600_000;
-
-interface EndpointRow {
-  id: string;
-  organization_id: string;
-  url: string;
-  description: string | null;
-  event_types: string[];
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const ENDPOINT_COLUMNS = "id, organization_id, url, description, event_types, enabled, disabled_reason, created_at, updated_at";
 
 function toEndpoint(r: EndpointRow, secret?: string): WebhookEndpoint {
   return {
@@ -71,26 +70,13 @@ export class WebhookService {
 
   async list(actor: Actor, args: PageArgs): Promise<Page<WebhookEndpoint>> {
     const limit = pageSize(args.first);
-    const params: unknown[] = [actor.organizationId, limit + 1];
-    let after = "";
-    if (args.after) {
-      const [at, id] = decodeCursor(args.after, "timestamp");
-      params.push(at, id);
-      after = " AND (created_at, id) > ($3::timestamptz, $4::uuid)";
-    }
-    const rows: EndpointRow[] = await this.deps.db.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1${after} ORDER BY created_at, id LIMIT $2`,
-      params,
-    );
+    const rows = await endpointRows(this.deps.db, actor.organizationId, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
     const page = toPage(rows, limit, (r) => [r.created_at.toISOString(), r.id]);
     return { nodes: page.nodes.map((r) => toEndpoint(r)), pageInfo: page.pageInfo };
   }
 
   async get(actor: Actor, id: string, manager: EntityManager | undefined = undefined, lock = false): Promise<WebhookEndpoint> {
-    const rows: EndpointRow[] = await (manager ?? this.deps.db).query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
-      [actor.organizationId, requireUuid(id, "Webhook endpoint")],
-    );
+    const rows = await endpointRow(manager ?? this.deps.db, actor.organizationId, requireUuid(id, "Webhook endpoint"), lock);
     if (!rows.length) throw notFound("Webhook endpoint");
     return toEndpoint(rows[0]);
   }
@@ -100,11 +86,8 @@ export class WebhookService {
     const eventTypes = checkEventTypes(input.eventTypes);
     const secret = newSecret();
     return inTransaction(this.deps.db, async (manager) => {
-      const [row]: EndpointRow[] = await manager.query(
-        `INSERT INTO webhook_endpoints (organization_id, url, description, event_types, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
-        [actor.organizationId, url, input.description ?? null, eventTypes, input.enabled ?? true],
-      );
-      await manager.query("INSERT INTO webhook_endpoint_secrets (organization_id, endpoint_id, secret) VALUES ($1, $2, $3)", [actor.organizationId, row.id, secret]);
+      const row = await insertEndpoint(manager, actor.organizationId, url, input.description ?? null, eventTypes, input.enabled ?? true);
+      await insertSecret(manager, actor.organizationId, row.id, secret);
       return toEndpoint(row, secret);
     });
   }
@@ -115,31 +98,24 @@ export class WebhookService {
     return inTransaction(this.deps.db, async (manager) => {
       const current = await this.get(actor, id, manager, true);
       const enabled = input.enabled ?? current.enabled;
-      const [row] = await updateReturning<EndpointRow>(
+      const row = await updateEndpoint(
         manager,
-        `UPDATE webhook_endpoints
-            SET url = $3, event_types = $4, description = $5, enabled = $6, updated_at = $7,
-                disabled_reason = CASE WHEN $6 THEN NULL WHEN enabled THEN 'disabled by a manager' ELSE disabled_reason END,
-                failing_since = CASE WHEN $6 AND NOT enabled THEN NULL ELSE failing_since END
-          WHERE organization_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-        [
-          actor.organizationId,
-          current.id,
-          url ?? current.url,
-          eventTypes ?? current.eventTypes,
-          input.description === undefined ? current.description : input.description,
+        actor.organizationId,
+        current.id,
+        {
+          url: url ?? current.url,
+          eventTypes: eventTypes ?? current.eventTypes,
+          description: input.description === undefined ? current.description : input.description,
           enabled,
-          this.deps.clock.now(),
-        ],
+        },
+        this.deps.clock.now(),
       );
       return toEndpoint(row);
     });
   }
 
   async delete(actor: Actor, id: string): Promise<boolean> {
-    const rows = await inTransaction(this.deps.db, (m) =>
-      updateReturning(m, "DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id", [actor.organizationId, requireUuid(id, "Webhook endpoint")]),
-    );
+    const rows = await inTransaction(this.deps.db, (m) => deleteEndpoint(m, actor.organizationId, requireUuid(id, "Webhook endpoint")));
     if (!rows.length) throw notFound("Webhook endpoint");
     return true;
   }
@@ -150,17 +126,8 @@ export class WebhookService {
     return inTransaction(this.deps.db, async (manager) => {
       const endpoint = await this.get(actor, id, manager, true);
       const now = this.deps.clock.now();
-      await manager.query("DELETE FROM webhook_endpoint_secrets WHERE organization_id = $1 AND endpoint_id = $2 AND expires_at <= $3", [
-        actor.organizationId,
-        endpoint.id,
-        now,
-      ]);
-      await manager.query("UPDATE webhook_endpoint_secrets SET expires_at = $3 WHERE organization_id = $1 AND endpoint_id = $2 AND expires_at IS NULL", [
-        actor.organizationId,
-        endpoint.id,
-        new Date(now.getTime() + ROTATED_SECRET_VALID_MS),
-      ]);
-      await manager.query("INSERT INTO webhook_endpoint_secrets (organization_id, endpoint_id, secret) VALUES ($1, $2, $3)", [actor.organizationId, endpoint.id, secret]);
+      await retireSecrets(manager, actor.organizationId, endpoint.id, now, new Date(now.getTime() + ROTATED_SECRET_VALID_MS));
+      await insertSecret(manager, actor.organizationId, endpoint.id, secret);
       return { ...endpoint, secret };
     });
   }
@@ -168,34 +135,7 @@ export class WebhookService {
   async deliveries(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookDelivery>> {
     const endpoint = await this.get(actor, id);
     const limit = pageSize(args.first);
-    const params: unknown[] = [actor.organizationId, endpoint.id, limit + 1];
-    let after = "";
-    if (args.after) {
-      const [at, deliveryId] = decodeCursor(args.after, "timestamp");
-      params.push(at, deliveryId);
-      after = " AND (d.created_at, d.id) < ($4::timestamptz, $5::uuid)";
-    }
-    const rows: {
-      id: string;
-      event_id: string | null;
-      type: string | null;
-      status: string;
-      attempts: number;
-      last_attempt_at: Date | null;
-      last_status_code: number | null;
-      last_duration_ms: number | null;
-      last_error: string | null;
-      last_response: string | null;
-      next_attempt_at: Date | null;
-      created_at: Date;
-    }[] = await this.deps.db.query(
-      `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.last_attempt_at, d.last_status_code, d.last_duration_ms, d.last_error, d.last_response,
-              nullif(d.next_attempt_at, '-infinity') AS next_attempt_at, d.created_at
-         FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id
-        WHERE d.organization_id = $1 AND d.endpoint_id = $2${after}
-        ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
-      params,
-    );
+    const rows = await deliveryRows(this.deps.db, actor.organizationId, endpoint.id, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
     const page = toPage(rows, limit, (r) => [r.created_at.toISOString(), r.id]);
     return {
       pageInfo: page.pageInfo,
@@ -220,35 +160,7 @@ export class WebhookService {
   async attempts(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookAttempt>> {
     const endpoint = await this.get(actor, id);
     const limit = pageSize(args.first);
-    const params: unknown[] = [actor.organizationId, endpoint.id, limit + 1];
-    let after = "";
-    if (args.after) {
-      const [at, attemptId] = decodeCursor(args.after, "timestamp");
-      params.push(at, attemptId);
-      after = " AND (a.attempted_at, a.id) < ($4::timestamptz, $5::uuid)";
-    }
-    const rows: {
-      id: string;
-      delivery_id: string;
-      event_id: string | null;
-      type: string | null;
-      attempt: number;
-      status: string;
-      attempted_at: Date;
-      status_code: number | null;
-      duration_ms: number;
-      error: string | null;
-      response: string | null;
-      next_attempt_at: Date | null;
-    }[] = await this.deps.db.query(
-      `SELECT a.id, a.delivery_id, d.event_id, e.type, a.attempt, a.status, a.attempted_at, a.status_code, a.duration_ms, a.error, a.response, a.next_attempt_at
-         FROM webhook_attempts a
-         JOIN webhook_deliveries d ON d.id = a.delivery_id
-         LEFT JOIN events e ON e.id = d.event_id
-        WHERE a.organization_id = $1 AND a.endpoint_id = $2${after}
-        ORDER BY a.attempted_at DESC, a.id DESC LIMIT $3`,
-      params,
-    );
+    const rows = await attemptRows(this.deps.db, actor.organizationId, endpoint.id, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
     const page = toPage(rows, limit, (r) => [r.attempted_at.toISOString(), r.id]);
     return {
       pageInfo: page.pageInfo,
@@ -273,26 +185,14 @@ export class WebhookService {
   async recover(actor: Actor, id: string, since: string): Promise<RecoverResult> {
     const from = parseTimestamp(since, "UTC", "since");
     const endpoint = await this.get(actor, id);
-    const [{ queued }] = await this.deps.db.query(
-      `WITH queued AS (
-         INSERT INTO webhook_deliveries (organization_id, endpoint_id, event_id)
-         SELECT organization_id, $2, id FROM events
-          WHERE organization_id = $1 AND occurred_at >= $3 AND (cardinality($4::text[]) = 0 OR type = ANY ($4::text[]))
-          ORDER BY sequence
-         RETURNING 1)
-       SELECT count(*)::int AS queued FROM queued`,
-      [actor.organizationId, endpoint.id, from, endpoint.eventTypes],
-    );
+    const queued = await queueEventsSince(this.deps.db, actor.organizationId, endpoint.id, from, endpoint.eventTypes);
     return { queued };
   }
 
   /** Queues a ping (`webhook_endpoint.test`), sent like any event. */
   async test(actor: Actor, id: string): Promise<WebhookDelivery> {
     const endpoint = await this.get(actor, id);
-    const [row] = await this.deps.db.query("INSERT INTO webhook_deliveries (organization_id, endpoint_id) VALUES ($1, $2) RETURNING id, created_at", [
-      actor.organizationId,
-      endpoint.id,
-    ]);
+    const row = await insertPing(this.deps.db, actor.organizationId, endpoint.id);
     return {
       id: row.id,
       eventId: null,

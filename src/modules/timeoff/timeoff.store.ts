@@ -1,0 +1,234 @@
+import { DataSource, EntityManager } from "typeorm";
+import { LimitSettings } from "./policy.entity";
+import { LedgerKind } from "./worker-policy.entity";
+
+/** The SQL of time off: worker policies, the ledger behind balances, accruals and what blocks a removal. */
+
+/** A connection or the transaction's manager: reads outside a transaction take the data source. */
+type Queryable = DataSource | EntityManager;
+
+export interface LedgerRow {
+  organizationId: string;
+  workerPolicyId: string;
+  kind: LedgerKind;
+  hours: number;
+  effectiveDate: string;
+  periodKey?: string | null;
+  requestId?: string | null;
+  shiftId?: string | null;
+  recordedBy?: string | null;
+  note?: string | null;
+  recordedAt: Date;
+}
+
+/** A worker policy that accrues, as read (and locked) for one run. */
+export interface Accruing {
+  id: string;
+  worker_id: string;
+  accrues_from: string;
+  accruing_since: string;
+  limit_settings: LimitSettings;
+  full_day_duration: string;
+  carryover_limit: string | null;
+  last_fixed: string | null;
+}
+
+/** Staff a policy's defaultSettings match (`p` the policy, `s` the staff member); never null. */
+const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
+     p.assigned_staff_type = 'All'
+  OR (p.assigned_staff_type = 'Staff' AND s.id = ANY (p.assigned_staff_ids))
+  OR (p.assigned_staff_type = 'Role' AND EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = s.id AND sr.role_id = ANY (p.assigned_staff_ids)))
+  OR (p.assigned_staff_type = 'Location' AND EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = s.id AND sl.location_id = ANY (p.assigned_staff_ids)))
+), false)`;
+
+/** One policy type of each kind and the default settings row, where not there yet. */
+export async function insertTimeOffDefaults(manager: EntityManager, organizationId: string, kinds: readonly string[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO time_off_policy_types (organization_id, name, type) SELECT $1, kind, kind FROM unnest($2::text[]) AS kind ON CONFLICT DO NOTHING`,
+    [organizationId, kinds],
+  );
+  await manager.query(`INSERT INTO time_off_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [organizationId]);
+}
+
+/** Ids of the staff (not deleted) whose `column` (a fixed column name, never input) equals `value`. */
+export async function staffIdsWhere(manager: EntityManager, organizationId: string, column: string, value: string): Promise<string[]> {
+  const rows: { id: string }[] = await manager.query(
+    `SELECT id FROM staff_members WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL`,
+    [organizationId, value],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** How many pending or approved requests use a policy, and the ids of the first `listed` of them. */
+export async function requestsUsingPolicy(manager: EntityManager, organizationId: string, policyId: string, listed: number): Promise<{ count: string; ids: string[] | null }> {
+  const [row]: { count: string; ids: string[] | null }[] = await manager.query(
+    `SELECT count(*) AS count, (array_agg(id ORDER BY start_time, id))[1:${listed}] AS ids
+     FROM time_off_requests WHERE organization_id = $1 AND policy_id = $2 AND status IN ('pending', 'approved')`,
+    [organizationId, policyId],
+  );
+  return row;
+}
+
+/**
+ * Includes matching staff (from `today`) and excludes default rows that no longer match, for one
+ * policy or one staff member (null for all); rows set by hand are left as they are.
+ */
+export async function syncDefaultAssignments(manager: EntityManager, organizationId: string, policyId: string | null, staffId: string | null, today: string): Promise<void> {
+  const params = [organizationId, policyId, staffId, today];
+  await manager.query(
+    `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
+     SELECT p.organization_id, p.id, s.id, true, 'default', $4
+     FROM time_off_policies p JOIN staff_members s ON s.organization_id = p.organization_id
+     WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND ($2::uuid IS NULL OR p.id = $2) AND ($3::uuid IS NULL OR s.id = $3) AND ${MATCHES_DEFAULT}
+     ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
+       SET is_included = true, accrues_from = EXCLUDED.accrues_from, updated_at = now()
+       WHERE worker_policies.assignment = 'default' AND NOT worker_policies.is_included`,
+    params,
+  );
+  await manager.query(
+    `UPDATE worker_policies w SET is_included = false, updated_at = now()
+     FROM time_off_policies p, staff_members s
+     WHERE w.organization_id = $1 AND ($2::uuid IS NULL OR w.policy_id = $2) AND ($3::uuid IS NULL OR w.worker_id = $3)
+       AND p.organization_id = w.organization_id AND p.id = w.policy_id
+       AND s.organization_id = w.organization_id AND s.id = w.worker_id
+       AND w.assignment = 'default' AND w.is_included AND NOT ${MATCHES_DEFAULT}`,
+    params.slice(0, 3),
+  );
+}
+
+/** Sets an inclusion by hand; one newly included accrues from `today`. */
+export async function upsertManualInclusion(manager: EntityManager, organizationId: string, policyId: string, staffId: string, isIncluded: boolean, today: string): Promise<void> {
+  await manager.query(
+    `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
+     VALUES ($1, $2, $3, $4, 'manual', $5)
+     ON CONFLICT (organization_id, policy_id, worker_id) DO UPDATE
+       SET is_included = EXCLUDED.is_included, assignment = 'manual', updated_at = now(),
+           accrues_from = CASE WHEN worker_policies.is_included THEN worker_policies.accrues_from ELSE EXCLUDED.accrues_from END`,
+    [organizationId, policyId, staffId, isIncluded, today],
+  );
+}
+
+/** One adjustment row bringing the ledger's sum to `hoursBalance` (computed on exact numerics); none when equal. */
+export async function insertAdjustmentTo(
+  manager: EntityManager,
+  organizationId: string,
+  workerPolicyId: string,
+  hoursBalance: string,
+  effectiveDate: string,
+  recordedBy: string | null,
+  note: string,
+  recordedAt: Date,
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO time_off_ledger (organization_id, worker_policy_id, kind, hours, effective_date, recorded_by, note, recorded_at)
+     SELECT $1, $2, 'adjustment', $3::numeric - COALESCE(sum(l.hours), 0), $4, $5, $6, $7
+     FROM time_off_ledger l WHERE l.organization_id = $1 AND l.worker_policy_id = $2
+     HAVING $3::numeric <> COALESCE(sum(l.hours), 0)`,
+    [organizationId, workerPolicyId, hoursBalance, effectiveDate, recordedBy, note, recordedAt],
+  );
+}
+
+/** Ledger sum and pending request hours of each worker policy found (in no particular order). */
+export function balanceRows(manager: EntityManager, organizationId: string, workerPolicyIds: readonly string[]): Promise<{ id: string; balance: string; pending: string }[]> {
+  return manager.query(
+    `SELECT w.id,
+            COALESCE((SELECT sum(l.hours) FROM time_off_ledger l WHERE l.worker_policy_id = w.id), 0) AS balance,
+            COALESCE((SELECT sum(r.total_hours) FROM time_off_requests r
+                      WHERE r.organization_id = w.organization_id AND r.policy_id = w.policy_id AND r.worker_id = w.worker_id AND r.status = 'pending'), 0) AS pending
+     FROM worker_policies w WHERE w.organization_id = $1 AND w.id = ANY ($2::uuid[])`,
+    [organizationId, workerPolicyIds],
+  );
+}
+
+/** Appends rows to the ledger, skipping those whose period is already there; how many were added. */
+export async function insertLedgerRows(manager: EntityManager, rows: LedgerRow[]): Promise<number> {
+  const columns = ["organization_id", "worker_policy_id", "kind", "hours", "effective_date", "period_key", "request_id", "shift_id", "recorded_by", "note", "recorded_at"];
+  const values: unknown[] = [];
+  const tuples = rows.map((r, i) => {
+    values.push(r.organizationId, r.workerPolicyId, r.kind, r.hours.toFixed(6), r.effectiveDate, r.periodKey ?? null, r.requestId ?? null, r.shiftId ?? null, r.recordedBy ?? null, r.note ?? null, r.recordedAt);
+    return `(${columns.map((_, c) => `$${i * columns.length + c + 1}`).join(", ")})`;
+  });
+  const inserted: unknown[] = await manager.query(
+    `INSERT INTO time_off_ledger (${columns.join(", ")}) VALUES ${tuples.join(", ")}
+     ON CONFLICT (worker_policy_id, kind, period_key) DO NOTHING RETURNING id`,
+    values,
+  );
+  return inserted.length;
+}
+
+/** Included workers who have not left, per policy found (in no particular order). */
+export function assignedCountRows(db: Queryable, organizationId: string, policyIds: readonly string[]): Promise<{ policy_id: string; count: string }[]> {
+  return db.query(
+    `SELECT w.policy_id, count(*) AS count FROM worker_policies w
+     JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
+     WHERE w.organization_id = $1 AND w.policy_id = ANY ($2::uuid[]) AND w.is_included AND s.active AND s.deleted_at IS NULL
+     GROUP BY w.policy_id`,
+    [organizationId, policyIds],
+  );
+}
+
+/** Every organization, or the one with `organizationId` (none when there is no such). */
+export function organizationsToAccrue(db: Queryable, organizationId: string | "all"): Promise<{ id: string; timezone: string }[]> {
+  return organizationId === "all"
+    ? db.query(`SELECT id, timezone FROM organizations ORDER BY id`)
+    : db.query(`SELECT id, timezone FROM organizations WHERE id::text = $1`, [organizationId.toLowerCase()]);
+}
+
+/** Ids of the included worker policies of active policies in the organization. */
+export function accruingWorkerPolicyIds(db: Queryable, organizationId: string): Promise<{ id: string }[]> {
+  return db.query(
+    `SELECT w.id FROM worker_policies w
+     JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
+     WHERE w.organization_id = $1 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL ORDER BY w.id`,
+    [organizationId],
+  );
+}
+
+/** The worker policy, locked until commit, where it still accrues (included, active policy, staff member still there). */
+export async function lockAccruing(manager: EntityManager, organizationId: string, workerPolicyId: string): Promise<Accruing | undefined> {
+  const [wp]: Accruing[] = await manager.query(
+    `SELECT w.id, w.worker_id, w.accrues_from, p.accruing_since, p.limit_settings, p.full_day_duration, p.carryover_limit,
+            (SELECT max(l.effective_date) FROM time_off_ledger l
+             WHERE l.worker_policy_id = w.id AND l.kind IN ('grant', 'accrual') AND l.shift_id IS NULL) AS last_fixed
+     FROM worker_policies w
+     JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
+     JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
+     WHERE w.organization_id = $1 AND w.id = $2 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL AND p.accruing_since IS NOT NULL
+       AND s.active AND s.deleted_at IS NULL
+     FOR UPDATE OF w`,
+    [organizationId, workerPolicyId],
+  );
+  return wp;
+}
+
+/** Closed shifts of the worker ending in [from, to) and by `now`, not yet counted for the worker policy. */
+export function shiftsToAccrue(
+  manager: EntityManager,
+  organizationId: string,
+  wp: Accruing,
+  from: Date,
+  to: Date,
+  now: Date,
+): Promise<{ id: string; end_time: Date; payable_minutes: string }[]> {
+  return manager.query(
+    // Payable minutes as shift lists count them: whole minutes of the shift less whole minutes of its
+    // unpaid breaks (kept with the shift); integer division cuts, as both are never negative.
+    `SELECT s.id, s.end_time,
+            (epoch_ms(s.end_time) - epoch_ms(s.start_time)) / 60000 - s.unpaid_break_ms / 60000 AS payable_minutes
+     FROM shifts s
+     WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.end_time IS NOT NULL
+       AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5
+       AND NOT EXISTS (SELECT 1 FROM time_off_ledger l WHERE l.worker_policy_id = $6 AND l.kind = 'accrual' AND l.shift_id = s.id)
+     ORDER BY s.end_time, s.id`,
+    [organizationId, wp.worker_id, from, to, now, wp.id],
+  );
+}
+
+/** The ledger's sum before `date`. */
+export async function balanceBefore(manager: EntityManager, workerPolicyId: string, date: string): Promise<string> {
+  const [{ balance }]: { balance: string }[] = await manager.query(
+    `SELECT COALESCE(sum(hours), 0) AS balance FROM time_off_ledger WHERE worker_policy_id = $1 AND effective_date < $2`,
+    [workerPolicyId, date],
+  );
+  return balance;
+}
