@@ -12,9 +12,16 @@ const CLOSED = "postgresql://postgres@127.0.0.1:1/closed";
 
 type Health = { name: string; role: string; status: string; lagMs?: number };
 
-/** Waits until `condition` holds; the test's timeout ends a wait that never does. */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition().catch(() => false))) await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Waits until `condition` holds. A wait that outlasts two minutes fails with `what`: a replica that
+ * stopped replaying would otherwise hold the whole run until jest's own timeout.
+ */
+async function until(condition: () => Promise<boolean>, what = "a condition"): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await condition().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`Waited two minutes for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** One statement on a connection of its own: a connection kept open would break when the replica stops. */
@@ -53,7 +60,7 @@ if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA
   /** Waits until the replica has replayed everything the primary has written so far. */
   const caughtUp = async () => {
     const [{ position }] = await t.runtime.db.query("SELECT pg_current_wal_lsn()::text AS position");
-    await until(async () => (await queryOn<{ ok: boolean }>(REPLICA!, "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok", [position]))[0].ok);
+    await until(async () => (await queryOn<{ ok: boolean }>(REPLICA!, "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok", [position]))[0].ok, `the replica to replay the primary's WAL up to ${position}`);
   };
   const shiftIds = async (token: string) => {
     const res = await t.as(token).get(`/api/timesheets?${range}&locationId=${ids.location}`);
