@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
 import { Actor } from "../auth/actor";
-import { invalidField, notFound } from "../errors/app-error";
+import { invalidField, notFound, unknownReference } from "../errors/app-error";
 import { byKeys } from "../loaders/loaders";
 import { isUuid, requireUuid } from "./ids";
 import { Page, PageArgs, paginate } from "./pagination";
@@ -52,9 +52,10 @@ export class TenantRecords<T extends TenantRecord> {
 }
 
 /**
- * The one check that ids name records of the organization in `table` (narrowed by `where`, such as
- * "deleted_at IS NULL"), for ids a body refers to: a stray is a 400 on `field`, never a 404. Answers
- * the ids as stored (lower case), in the order asked.
+ * The one check that ids a body refers to name records of the organization in `table` (narrowed by
+ * `where`, such as "deleted_at IS NULL"): a malformed id is a 400 on `field`; a well-formed one that
+ * names no such record, another organization's included, a 404 naming `field`, like an unknown id
+ * in the path. Answers the ids as stored (lower case), in the order asked.
  */
 export async function requireInOrganization(
   manager: EntityManager,
@@ -65,12 +66,15 @@ export async function requireInOrganization(
   options: { where?: string; message?: (unknown: string[]) => string } = {},
 ): Promise<string[]> {
   if (!ids.length) return [];
+  const message = (unknown: string[]) => options.message?.(unknown) ?? `Unknown id(s) in ${field}: ${unknown.join(", ")}`;
   const bad = ids.filter((id) => !isUuid(id));
-  const rows: { id: string }[] = bad.length
-    ? []
-    : await manager.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY ($2::uuid[])${options.where ? ` AND ${options.where}` : ""}`, [organizationId, ids]);
+  if (bad.length) throw invalidField(field, message(bad));
+  const rows: { id: string }[] = await manager.query(
+    `SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY ($2::uuid[])${options.where ? ` AND ${options.where}` : ""}`,
+    [organizationId, ids],
+  );
   const found = new Set(rows.map((r) => r.id));
-  const unknown = bad.length ? bad : ids.filter((id) => !found.has(id.toLowerCase()));
-  if (unknown.length) throw invalidField(field, options.message?.(unknown) ?? `Unknown id(s) in ${field}: ${unknown.join(", ")}`);
+  const unknown = ids.filter((id) => !found.has(id.toLowerCase()));
+  if (unknown.length) throw unknownReference(field, message(unknown));
   return ids.map((id) => id.toLowerCase());
 }

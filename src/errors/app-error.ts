@@ -43,6 +43,12 @@ export const forbidden = (message = "Your access role does not allow this action
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`, 404);
 
+/**
+ * A well-formed id inside a body that names no record of the caller's organization: 404 like an
+ * unknown id in the path (another organization's record does not exist for the caller), naming the field.
+ */
+export const unknownReference = (field: string, message: string) => new AppError("NOT_FOUND", message, 404, [{ field, message }]);
+
 export const conflict = (message: string, code = "CONFLICT") => new AppError(code, message, 409);
 
 export const serviceUnavailable = (message = "The database is unavailable; retry shortly") =>

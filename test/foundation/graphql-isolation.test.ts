@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GraphQLField } from "graphql";
 import { carriesId, idsTakenBy, operationCalling, OperationKind, rootFields } from "../support/graphql-arguments";
 import { TestOrganization, TestService } from "../support/harness";
-import { recordIdFor, victimRecords } from "../support/records";
+import { organizationData, recordIdFor, victimRecords } from "../support/records";
 
 type Records = Record<string, string>;
 type Api = ReturnType<TestService["as"]>;
@@ -111,9 +111,8 @@ const shown = (value: unknown) => JSON.stringify(value ?? null).slice(0, 300);
  * needs (a custom access role, a published open shift, a worker clocked in, a Draft policy, a
  * record not in use). Each id in turn, and all at once, is the victim's record of that kind, the
  * rest the caller's own: the answer is exactly the answer to an id that exists nowhere (NOT_FOUND
- * for the record the operation acts on, VALIDATION_FAILED naming the field for a reference in its
- * input, the same empty list for a filter), one error and no data, and nothing of the victim's
- * changes. Then the same call with the caller's own records succeeds, so each refusal was the
+ * for the record the operation acts on and for a reference in its input, which names the field;
+ * the same empty list for a filter), one error and no data, and nothing of the victim's changes. Then the same call with the caller's own records succeeds, so each refusal was the
  * tenant check's and not a call that fails for everyone. Generated from the schema, so a new
  * operation is covered the day it is added.
  */
@@ -132,19 +131,6 @@ describe("tenant isolation across the GraphQL schema", () => {
     ids = await victimRecords(t, victim);
   });
   afterAll(() => t.stop());
-
-  /** A digest of every row of the victim's, table by table: any change to its data shows. */
-  async function victimData(): Promise<Record<string, string>> {
-    const tables: { table_name: string }[] = await t.runtime.db.query(
-      "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'organization_id' ORDER BY 1",
-    );
-    const digest: Record<string, string> = {};
-    for (const { table_name: table } of tables) {
-      const [row] = await t.runtime.db.query(`SELECT count(*) AS n, md5(coalesce(string_agg(r::text, ',' ORDER BY r::text), '')) AS h FROM "${table}" r WHERE organization_id = $1`, [victim.id]);
-      digest[table] = `${row.n}:${row.h}`;
-    }
-    return digest;
-  }
 
   /**
    * An organization of the caller's with its own records, fresh, in the state `field` needs. One
@@ -183,13 +169,13 @@ describe("tenant isolation across the GraphQL schema", () => {
    * What is wrong with the answer to a call naming a victim's record: a leak, more than one error,
    * data beside the error, or any difference from the answer to an id that exists nowhere (the
    * rule: another organization's id answers exactly like one that does not exist). The operation's
-   * own record answers NOT_FOUND; a reference inside its input VALIDATION_FAILED naming the field; a
+   * own record and a reference inside its input answer NOT_FOUND (the reference naming its field); a
    * list filtered by it the same empty list.
    */
   function intrusion(field: string, res: Answer, unknown: Answer, unknownId: string): string | undefined {
     const victims = new Set(Object.values(ids));
     if (objectsIn(res.data).some((o) => victims.has(o.id as string) || o.organizationId === victim.id) || /Secret/.test(JSON.stringify(res.data ?? {}))) return `leaked ${shown(res.data)}`;
-    if (res.errors && (res.errors.length !== 1 || res.data?.[field] != null)) return `answered ${shown(res)}`;
+    if (res.errors && (res.errors.length !== 1 || res.data?.[field] != null || res.errors[0].extensions.code !== "NOT_FOUND")) return `answered ${shown(res)}`;
     const others = [...victims, unknownId];
     if (normalized(res, others) !== normalized(unknown, others)) return `answered ${shown(normalized(res, others))}\n  where an id that exists nowhere answers ${shown(normalized(unknown, others))}`;
     return undefined;
@@ -203,7 +189,7 @@ describe("tenant isolation across the GraphQL schema", () => {
   });
 
   it("answers another organization's ids exactly like ids that exist nowhere, changes nothing, and succeeds with the caller's own", async () => {
-    const before = await victimData();
+    const before = await organizationData(t, [victim.id]);
     const failures: string[] = [];
     let foreignCalls = 0;
     const answers = new Map<string, number>();
@@ -234,6 +220,6 @@ describe("tenant isolation across the GraphQL schema", () => {
     console.log(`GraphQL isolation: ${candidates.length} operations succeeded with the caller's own records; ${foreignCalls} calls with another organization's ids answered ${JSON.stringify(Object.fromEntries(answers))}`);
     expect(failures).toEqual([]);
     expect(foreignCalls).toBeGreaterThanOrEqual(only ? only.length : 160);
-    expect(await victimData()).toEqual(before);
+    expect(await organizationData(t, [victim.id])).toEqual(before);
   }, SWEEP_TIMEOUT);
 });

@@ -102,3 +102,19 @@ export function recordIdFor(operation: { name: string; args: readonly { name: st
   if (!record) throw new Error(`no record for ${idName} of ${operation.name}`);
   return ids[record];
 }
+
+/** A digest of every row of the organizations, table by table: any change to their data shows. */
+export async function organizationData(t: TestService, organizationIds: string[]): Promise<Record<string, string>> {
+  const tables: { table_name: string }[] = await t.runtime.db.query(
+    "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'organization_id' ORDER BY 1",
+  );
+  const digest: Record<string, string> = {};
+  for (const { table_name: table } of tables) {
+    const [row] = await t.runtime.db.query(
+      `SELECT count(*) AS n, md5(coalesce(string_agg(r::text, ',' ORDER BY r::text), '')) AS h FROM "${table}" r WHERE organization_id = ANY ($1::uuid[])`,
+      [organizationIds],
+    );
+    digest[table] = `${row.n}:${row.h}`;
+  }
+  return digest;
+}

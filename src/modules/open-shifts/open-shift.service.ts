@@ -7,7 +7,7 @@ import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { Location } from "../locations/location.entity";
@@ -330,7 +330,7 @@ export class OpenShiftService {
   /** The worker must be active, hold the open shift's role and work at its location. */
   private async requireEligible(manager: EntityManager, shift: OpenShift, staffId: string): Promise<void> {
     const row = await eligibility(manager, shift.organizationId, staffId, shift.roleId, shift.locationId);
-    if (!row) throw invalidField("workerId", "workerId does not name a staff member of this organization");
+    if (!row) throw unknownReference("workerId", "workerId does not name a staff member of this organization");
     if (!row.active) throw conflict("The worker is no longer active", "NOT_ELIGIBLE");
     if (!row.has_role) throw conflict("The worker does not hold the open shift's role", "NOT_ELIGIBLE");
     if (!row.at_location) throw conflict("The worker does not work at the open shift's location", "NOT_ELIGIBLE");

@@ -4,7 +4,7 @@ import { isUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
 import { formatLocal, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { conflict, invalidField } from "../../errors/app-error";
+import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
 import { ScheduleBreak } from "./schedule.entity";
@@ -33,7 +33,7 @@ export async function requireRole(manager: EntityManager, organizationId: string
 
 /**
  * The location's usable break types among `ids`, in the order asked; an id that is not one of
- * them is a 400 naming its place in `field`.
+ * them is a 404 naming its place in `field` (a malformed one a 400).
  */
 export async function breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: string): Promise<BreakPlan[]> {
   const valid = ids.filter(isUuid);
@@ -47,7 +47,7 @@ export async function breakTypesOf(manager: EntityManager, organizationId: strin
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id, i) => {
     const row = byId.get(String(id).toLowerCase());
-    if (!row) throw invalidField(`${field}.${i}`, `${id} is not an enabled break type of this location`);
+    if (!row) throw (isUuid(id) ? unknownReference : invalidField)(`${field}.${i}`, `${id} is not an enabled break type of this location`);
     return { typeId: row.id, name: row.name, paid: row.paid, durationMinutes: row.duration_minutes, startsAt: null };
   });
 }

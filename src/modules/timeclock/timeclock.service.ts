@@ -4,7 +4,7 @@ import { isUuid } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { ShiftService } from "../timesheets/shift.service";
 import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
 import { Shift } from "../timesheets/shift.types";
@@ -125,7 +125,7 @@ export class TimeClockService {
       `SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? " FOR NO KEY UPDATE" : ""}`,
       [organizationId, staffId],
     );
-    if (!rows.length) throw notFound("Staff member");
+    if (!rows.length) throw unknownReference("workerId", "Staff member not found");
   }
 
   private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {

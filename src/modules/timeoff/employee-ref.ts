@@ -1,7 +1,6 @@
 import { IsOptional, MaxLength } from "class-validator";
 import { Field, InputType } from "type-graphql";
 import { EntityManager } from "typeorm";
-import { isUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
 import { invalidField } from "../../errors/app-error";
 import { staffIdsWhere } from "./timeoff.store";
@@ -26,15 +25,18 @@ export class EmployeeInput {
 }
 
 /**
- * The staff member (not deleted) a body names by `workerId` or by `employee`; a 400 on `field`
- * when it names nobody, or two different people.
+ * The staff member (not deleted) a body names by `workerId` or by `employee` (fields of the object at
+ * `at`, "" for the body itself): a 404 on workerId when the id names nobody, a 400 on employee when it
+ * names nobody or someone else than workerId.
  */
 export async function resolveStaffMember(
   manager: EntityManager,
   organizationId: string,
   ref: { workerId?: string | null; employee?: EmployeeInput | null },
-  field: string,
+  at: string,
 ): Promise<string | undefined> {
+  const named = (name: string) => (at ? `${at}.${name}` : name);
+  const field = named("employee");
   const found = new Set<string>();
   const find = async (column: string, value: string, label: string) => {
     const rows = await staffIdsWhere(manager, organizationId, column, value);
@@ -42,8 +44,7 @@ export async function resolveStaffMember(
     found.add(rows[0]);
   };
   if (ref.workerId != null) {
-    if (!isUuid(ref.workerId)) throw invalidField("workerId", `No staff member has id "${ref.workerId}"`);
-    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [ref.workerId], field, {
+    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [ref.workerId], named("workerId"), {
       where: "deleted_at IS NULL",
       message: () => `No staff member has id "${ref.workerId}"`,
     });

@@ -225,7 +225,7 @@ export class TimeOffPolicyService {
     const today = await this.workerPolicies.today(manager, actor.organizationId);
     for (const [index, item] of items.entries()) {
       const field = `workerPolicies[${index}]`;
-      const staffId = await resolveStaffMember(manager, actor.organizationId, item, `${field}.employee`);
+      const staffId = await resolveStaffMember(manager, actor.organizationId, item, field);
       if (!staffId) throw invalidField(field, "Each worker policy needs employee or workerId");
       const existing = await this.workerPolicies.lock(manager, actor.organizationId, policy.id, staffId);
       // A worker named without isIncluded is included if new to the policy, else left as they are.

@@ -8,7 +8,7 @@ import { addDays, daysBetween, localDate, MAX_RANGE_DAYS, parseTimestamp, requir
 import { rejectNulls } from "../../common/validation";
 import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
 import { Organization } from "../organizations/organization.entity";
@@ -96,7 +96,7 @@ export class TimeOffRequestService {
   async create(actor: Actor, input: CreateTimeOffRequestInput): Promise<TimeOffRequest> {
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
-      const staffId = (await resolveStaffMember(manager, org, input, "employee")) ?? actor.staffId;
+      const staffId = (await resolveStaffMember(manager, org, input, "")) ?? actor.staffId;
       if (!staffId) throw invalidField("workerId", "Name the worker with workerId or employee.externalEmployeeId");
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", staffId);
       const policy = await this.activePolicy(manager, org, input.policyId);
@@ -137,7 +137,7 @@ export class TimeOffRequestService {
       const org = actor.organizationId;
       const current = await this.get(actor, id, manager);
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.workerId);
-      const staffId = await resolveStaffMember(manager, org, input, "employee");
+      const staffId = await resolveStaffMember(manager, org, input, "");
       if (staffId && staffId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
       const policy = input.policyId && input.policyId.toLowerCase() !== current.policyId ? await this.activePolicy(manager, org, input.policyId) : await this.policy(manager, org, current.policyId);
       const placement = await this.place(manager, actor, input, policy, current);
@@ -246,8 +246,9 @@ export class TimeOffRequestService {
 
   private async policy(manager: EntityManager, org: string, id: string, share = false): Promise<TimeOffPolicy> {
     const where = { organizationId: org, id: id.toLowerCase() };
-    const policy = isUuid(id) ? await manager.getRepository(TimeOffPolicy).findOne({ where, ...(share ? { lock: { mode: "pessimistic_read" as const } } : {}) }) : null;
-    if (!policy) throw invalidField("policyId", `No policy has id "${id}"`);
+    if (!isUuid(id)) throw invalidField("policyId", `No policy has id "${id}"`);
+    const policy = await manager.getRepository(TimeOffPolicy).findOne({ where, ...(share ? { lock: { mode: "pessimistic_read" as const } } : {}) });
+    if (!policy) throw unknownReference("policyId", `No policy has id "${id}"`);
     return policy;
   }
 
@@ -268,8 +269,9 @@ export class TimeOffRequestService {
     const locationId = input.locationId !== undefined ? input.locationId : (current?.locationId ?? null);
     let location: Location | null = null;
     if (locationId) {
-      location = isUuid(locationId) ? await manager.getRepository(Location).findOneBy({ organizationId: org, id: locationId.toLowerCase() }) : null;
-      if (!location) throw invalidField("locationId", `No location has id "${locationId}"`);
+      if (!isUuid(locationId)) throw invalidField("locationId", `No location has id "${locationId}"`);
+      location = await manager.getRepository(Location).findOneBy({ organizationId: org, id: locationId.toLowerCase() });
+      if (!location) throw unknownReference("locationId", `No location has id "${locationId}"`);
     }
     const zone = input.timezone
       ? requireTimeZone(input.timezone)

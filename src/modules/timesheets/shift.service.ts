@@ -6,7 +6,7 @@ import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../comm
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { AppError, conflict, invalidField, notFound } from "../../errors/app-error";
+import { AppError, conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
 import type { BreakType } from "../breaks/break-type.entity";
@@ -178,10 +178,11 @@ export class ShiftService {
 
   // --- building blocks shared with the time clock ---
 
-  /** The location a shift is at, with its time zone; an unknown one is a 400 on `field`. */
+  /** The location a shift is at, with its time zone; an unknown one is a 404 naming `field`. */
   async zonedLocation(manager: EntityManager, organizationId: string, locationId: string, field = "locationId"): Promise<ZonedLocation> {
-    const location = isUuid(locationId) ? await selectLocation(manager, organizationId, locationId) : undefined;
-    if (!location) throw invalidField(field, `Unknown location ${locationId}`);
+    if (!isUuid(locationId)) throw invalidField(field, `Unknown location ${locationId}`);
+    const location = await selectLocation(manager, organizationId, locationId);
+    if (!location) throw unknownReference(field, `Unknown location ${locationId}`);
     return location;
   }
 
@@ -244,7 +245,7 @@ export class ShiftService {
     return insertBreaks(manager, organizationId, shiftId, breaks);
   }
 
-  /** A break type of the location that is not deleted; `field` names the input in the 400. */
+  /** A break type of the location that is not deleted; `field` names the input in the 400 or 404. */
   async breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: (i: number) => string): Promise<Map<string, BreakType>> {
     const wanted = [...new Set(ids)];
     const bad = wanted.findIndex((id) => !isUuid(id));
@@ -252,7 +253,7 @@ export class ShiftService {
     const types = await selectBreakTypes(manager, organizationId, locationId, wanted);
     const byId = new Map(types.map((t) => [t.id, t]));
     const missing = ids.findIndex((id) => !byId.has(id.toLowerCase()));
-    if (missing >= 0) throw invalidField(field(missing), `Break type ${ids[missing]} is not a break type of this shift's location`);
+    if (missing >= 0) throw unknownReference(field(missing), `Break type ${ids[missing]} is not a break type of this shift's location`);
     return byId;
   }
 
