@@ -239,7 +239,7 @@ const RESPONSES = {
   BadRequest: errorResponse("The request is not valid: `details` names each field"),
   Unauthenticated: errorResponse("No valid credential"),
   Forbidden: errorResponse("The credential's access role does not allow this"),
-  NotFound: errorResponse("The record (or one the request names) does not exist in this organization"),
+  NotFound: errorResponse("The record (or one the request names) does not exist in this organization; for a record the body names, `details` names its field"),
   Conflict: errorResponse("The request conflicts with the current state; `details` names the record in the way"),
   PreconditionFailed: errorResponse("If-Match does not name the current version"),
   PayloadTooLarge: errorResponse("The body is larger than 1 MB"),

@@ -99,8 +99,7 @@ describe("locations, roles, staff and access roles", () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.message).toMatch(/externalEmployeeId/);
     const badRole = await api.post(`${base()}/staff`, { name: "Other", roleIds: ["00000000-0000-4000-8000-000000000000"] });
-    expect(badRole.status).toBe(400);
-    expect(badRole.body.error.details[0].field).toBe("roleIds");
+    expect([badRole.status, badRole.body.error.code, badRole.body.error.details[0].field]).toEqual([404, "NOT_FOUND", "roleIds"]);
 
     const filtered = await api.get(`${base()}/staff?locationId=${loc.id}`);
     expect(filtered.body.map((s: { id: string }) => s.id)).toEqual([created.body.id]);

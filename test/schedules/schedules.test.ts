@@ -168,7 +168,7 @@ describe("schedule entries, drafts and publishing", () => {
     }
   });
 
-  it("changes and removes published entries directly, with clear 400s for bad input", async () => {
+  it("changes and removes published entries directly, with clear 400s for bad input and 404s for ids that name nothing", async () => {
     const ann = await w.worker();
     const api = t.as(w.manager);
     const entry = (await api.post(`${w.base}/schedules`, shift(ann.id, "2026-03-24", "09:00", "17:00"))).body;
@@ -178,8 +178,7 @@ describe("schedule entries, drafts and publishing", () => {
       [shift(ann.id, "2026-03-25", "17:00", "09:00"), "endTime"],
       [{ ...shift(ann.id, "2026-03-25", "09:00", "17:00"), startTime: "tomorrow" }, "startTime"],
       [{ ...shift(ann.id, "2026-03-25", "09:00", "17:00"), colour: "red" }, "colour"],
-      [shift("00000000-0000-4000-8000-000000000000", "2026-03-25", "09:00", "17:00"), "workerId"],
-      [shift(ann.id, "2026-03-25", "09:00", "17:00", { breaks: [{ typeId: w.roleId }] }), "breaks.0"],
+      [shift("nope", "2026-03-25", "09:00", "17:00"), "workerId"],
       [shift(ann.id, "2026-03-25", "09:00", "17:00", { breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-25T16:50:00" }] }), "breaks.0.startTime"],
       [{ roleId: w.roleId, startTime: "2026-03-25T09:00:00", endTime: "2026-03-25T17:00:00" }, "workerId"],
     ];
@@ -187,6 +186,14 @@ describe("schedule entries, drafts and publishing", () => {
       const res = await api.post(`${w.base}/schedules`, body);
       expect(res.status).toBe(400);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+    const unknown: [object, string][] = [
+      [shift("00000000-0000-4000-8000-000000000000", "2026-03-25", "09:00", "17:00"), "workerId"],
+      [shift(ann.id, "2026-03-25", "09:00", "17:00", { breaks: [{ typeId: w.roleId }] }), "breaks.0"],
+    ];
+    for (const [body, field] of unknown) {
+      const res = await api.post(`${w.base}/schedules`, body);
+      expect([res.status, res.body.error.code, res.body.error.details[0].field]).toEqual([404, "NOT_FOUND", field]);
     }
     expect((await api.patch(`${w.base}/schedules/${entry.id}`, { workerId: null })).status).toBe(400);
     expect((await api.get(`${w.base}/schedules?startDate=2026-01-01&endDate=2027-06-01`)).status).toBe(400);

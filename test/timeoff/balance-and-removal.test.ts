@@ -144,7 +144,7 @@ describe("setting one worker's balance and removing a policy", () => {
     expect((await api().get(`${w.base}/worker-policies?policyId=${policyId}`)).body).toEqual([]);
     expect((await api().get(`${w.base}/staff/${w.worker.id}/policies`)).body.map((x: { policyId: string }) => x.policyId)).not.toContain(policyId);
     // A new request cannot name it; the cancelled ones still show it; the ledger stays readable.
-    expect((await api().post(`${w.base}/time-off-requests`, { ...dayOff(policyId, "2026-04-08"), workerId: w.worker.id })).status).toBe(400);
+    expect((await api().post(`${w.base}/time-off-requests`, { ...dayOff(policyId, "2026-04-08"), workerId: w.worker.id })).status).toBe(404);
     const cancelled = await api().get(`${w.base}/time-off-requests/${pending.body.id}`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.policy.id).toBe(policyId);

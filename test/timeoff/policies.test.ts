@@ -136,18 +136,21 @@ describe("time-off policies, worker policies and settings", () => {
     expect(Object.keys(mine.body[0]).sort()).toEqual(["availableBalance", "hoursBalance", "id", "isIncluded", "name", "policyId", "workerId"]);
   });
 
-  it("refuses bad bodies with 400 naming the field", async () => {
-    const bad = async (body: Record<string, unknown>, field: string) => {
+  it("refuses bad bodies with 400 naming the field, and ids that name nothing with 404 naming the field", async () => {
+    const refused = (status: number) => async (body: Record<string, unknown>, field: string) => {
       const res = await api().post(`${w.base}/policies`, { name: "X", typeId: w.types.Other, ...body });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(status);
       expect(JSON.stringify(res.body.error)).toContain(field);
     };
-    await bad({ typeId: "00000000-0000-4000-8000-000000000000" }, "typeId");
+    const bad = refused(400);
+    const unknown = refused(404);
+    await unknown({ typeId: "00000000-0000-4000-8000-000000000000" }, "typeId");
+    await bad({ typeId: "nope" }, "typeId");
     await bad({ units: "weeks" }, "units");
     await bad({ limitSettings: { isFixedAmount: true, fixedAmount: { hours: 10, accrualCycle: "Periodic" } } }, "accrualFrequency");
     await bad({ limitSettings: { isFixedAmount: true, fixedAmount: { accrualDate: "32nd" } } }, "accrualDate");
     await bad({ limitSettings: { isFixedAmount: false } }, "hoursEarned");
-    await bad({ defaultSettings: { assignedStaff: { type: "Role", value: w.locationId } } }, "defaultSettings.assignedStaff.value");
+    await unknown({ defaultSettings: { assignedStaff: { type: "Role", value: w.locationId } } }, "defaultSettings.assignedStaff.value");
     await bad({ defaultSettings: { assignedStaff: { type: "Team" } } }, "type");
     await bad({ surprise: true }, "surprise");
   });
@@ -188,6 +191,6 @@ describe("time-off policies, worker policies and settings", () => {
     expect((await api().patch(`${w.base}/policies/${theirs}/activate`)).status).toBe(404);
     expect((await api().get(`${other.base}/policies`)).status).toBe(404);
     expect((await api().get(`${w.base}/staff/${other.worker.id}/policies`)).status).toBe(404);
-    expect((await api().post(`${w.base}/policies`, { name: "X", typeId: other.types.Vacation })).status).toBe(400);
+    expect((await api().post(`${w.base}/policies`, { name: "X", typeId: other.types.Vacation })).status).toBe(404);
   });
 });

@@ -178,7 +178,7 @@ describe("time-off requests and approvals", () => {
     const res = await t.as(w.worker.token).post(requests(), dayOff(notMine, "2026-05-11"));
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("NOT_IN_POLICY");
-    expect((await t.as(w.worker.token).post(requests(), dayOff("00000000-0000-4000-8000-000000000000", "2026-05-11"))).status).toBe(400);
+    expect((await t.as(w.worker.token).post(requests(), dayOff("00000000-0000-4000-8000-000000000000", "2026-05-11"))).status).toBe(404);
   });
 
   it("lets a worker file and see only their own requests, and not approve or decline (403)", async () => {
@@ -268,7 +268,9 @@ describe("time-off requests and approvals", () => {
     ]) {
       expect(res.status).toBe(404);
     }
-    expect((await api().post(requests(), { ...dayOff(theirPolicy, "2026-07-02"), workerId: w.worker.id })).status).toBe(400);
-    expect((await api().post(requests(), { ...dayOff(policyId, "2026-07-02"), workerId: other.worker.id })).status).toBe(400);
+    const theirPolicyNamed = await api().post(requests(), { ...dayOff(theirPolicy, "2026-07-02"), workerId: w.worker.id });
+    expect([theirPolicyNamed.status, theirPolicyNamed.body.error.details[0].field]).toEqual([404, "policyId"]);
+    const theirWorkerNamed = await api().post(requests(), { ...dayOff(policyId, "2026-07-02"), workerId: other.worker.id });
+    expect([theirWorkerNamed.status, theirWorkerNamed.body.error.details[0].field]).toEqual([404, "workerId"]);
   });
 });

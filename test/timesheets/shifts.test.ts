@@ -118,7 +118,6 @@ describe("break types and shifts", () => {
       [{ startTime: "2026-03-04T08:30:00", endTime: "2026-03-04T09:30:00" }],
       [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T11:00:00" }],
       [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T12:30:00" }, { startTime: "2026-03-04T12:15:00", endTime: "2026-03-04T12:45:00" }],
-      [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T12:30:00", typeId: "00000000-0000-4000-8000-000000000000" }],
       [{ startTime: "not a time", endTime: "2026-03-04T12:30:00" }],
       [{ startTime: "2026-03-04T12:00:00" }],
     ];
@@ -127,23 +126,29 @@ describe("break types and shifts", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].field).toMatch(/^breaks\.\d\./);
     }
+    // A break type that exists nowhere, or only at another location, is not one of the shift's: 404 naming the field.
     const elsewhere = await addLocation(t, w.org, "America/Chicago");
     const otherType = (await api().post(breaksPath(elsewhere), { name: "Other", durationMinutes: 15 })).body;
-    expect((await api().patch(`/api/timesheets/${created.id}`, { breaks: [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T12:15:00", typeId: otherType.id }] })).status).toBe(400);
+    for (const typeId of ["00000000-0000-4000-8000-000000000000", otherType.id]) {
+      const res = await api().patch(`/api/timesheets/${created.id}`, { breaks: [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T12:15:00", typeId }] });
+      expect([res.status, res.body.error.code, res.body.error.details[0].field]).toEqual([404, "NOT_FOUND", "breaks.0.typeId"]);
+    }
 
     const shortened = await api().patch(`/api/timesheets/${created.id}`, { endTime: "2026-03-04T16:45:00" });
     expect(shortened.status).toBe(200);
     expect(shortened.body).toMatchObject({ duration: 465, totalUnpaidBreaks: 15, totalPaidBreaks: 10, payableDuration: 450 });
   });
 
-  it("answers 404 for unknown shifts and 400 for bad changes", async () => {
+  it("answers 404 for unknown shifts and roles and 400 for bad changes", async () => {
     expect((await api().patch("/api/timesheets/00000000-0000-4000-8000-000000000000", { endTime: "2026-03-04T17:00:00" })).status).toBe(404);
     expect((await api().patch("/api/timesheets/nope", { endTime: "2026-03-04T17:00:00" })).status).toBe(404);
     expect((await api().get("/api/timesheets/00000000-0000-4000-8000-000000000000")).status).toBe(404);
     const created = (await shift({ startTime: "2026-03-05T09:00:00", endTime: "2026-03-05T17:00:00" })).body;
-    for (const body of [{ endTime: "2026-03-05T08:00:00" }, { endTime: "yesterday" }, { endTime: null }, { duration: 5 }, { hourlyWage: -1 }, { roleId: "00000000-0000-4000-8000-000000000000" }]) {
+    for (const body of [{ endTime: "2026-03-05T08:00:00" }, { endTime: "yesterday" }, { endTime: null }, { duration: 5 }, { hourlyWage: -1 }, { roleId: "nope" }]) {
       expect((await api().patch(`/api/timesheets/${created.id}`, body)).status).toBe(400);
     }
+    const unknownRole = await api().patch(`/api/timesheets/${created.id}`, { roleId: "00000000-0000-4000-8000-000000000000" });
+    expect([unknownRole.status, unknownRole.body.error.code, unknownRole.body.error.details[0].field]).toEqual([404, "NOT_FOUND", "roleId"]);
     const changed = await api().patch(`/api/timesheets/${created.id}`, { hourlyWage: 25.5, startTime: "2026-03-05T08:00:00" });
     expect(changed.body).toMatchObject({ hourlyWage: 25.5, duration: 540, startTime: "2026-03-05T08:00:00.000-05:00" });
   });
@@ -274,7 +279,7 @@ describe("break types and shifts", () => {
     expect((await them.patch(`/api/timesheets/${mine.id}`, { hourlyWage: 1 })).status).toBe(404);
     expect((await them.delete(`/api/timesheets/${mine.id}`)).status).toBe(404);
     expect((await them.get("/api/timesheets?startDate=2026-03-20&endDate=2026-03-20")).body.shifts).toEqual([]);
-    expect((await them.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-21T09:00:00" })).status).toBe(400);
+    expect((await them.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-21T09:00:00" })).status).toBe(404);
   });
 
   it("serves the same shifts through GraphQL with their relations", async () => {
