@@ -132,10 +132,11 @@ export class TimeOffRequestService {
   /** Changes a pending request (PUT); the body's absent fields keep their values. */
   async update(actor: Actor, id: string, input: UpdateTimeOffRequestInput): Promise<TimeOffRequest> {
     rejectNulls(input, ["policyId", "startTime", "endTime"]);
-    if (input.id != null && input.id.toLowerCase() !== id.toLowerCase()) throw invalidField("id", "The body's id must be the id in the path");
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
+      // The request first: an unknown one is a 404 whatever the body says.
       const current = await this.get(actor, id, manager);
+      if (input.id != null && input.id.toLowerCase() !== current.id) throw invalidField("id", "The body's id must be the id in the path");
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.workerId);
       const staffId = await resolveStaffMember(manager, org, input, "");
       if (staffId && staffId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
