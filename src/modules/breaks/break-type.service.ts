@@ -56,7 +56,7 @@ export class BreakTypeService {
   }
 
   async update(actor: Actor, locationId: string, id: string, input: UpdateBreakTypeInput): Promise<BreakType> {
-    rejectNulls(input, ["name", "durationMinutes", "frequencyMinutes", "paid", "mandatory", "enabled"]);
+    rejectNulls(input);
     const breakType = await this.get(actor, locationId, id);
     if (input.name !== undefined) breakType.name = input.name.trim();
     if (input.durationMinutes !== undefined) breakType.durationMinutes = input.durationMinutes;

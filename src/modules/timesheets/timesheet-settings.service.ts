@@ -19,7 +19,7 @@ export class TimesheetSettingsService {
 
   /** Changes only the fields given, in one statement (no lost update between two changes). */
   async update(actor: Actor, input: UpdateTimesheetSettingsInput): Promise<TimesheetSettings> {
-    rejectNulls(input, ["weeklyOvertimeHours", "overtimeRate", "weekStart"]);
+    rejectNulls(input);
     await upsertTimesheetSettings(this.deps.db.manager, actor.organizationId, input);
     return this.get(actor);
   }
