@@ -113,7 +113,7 @@ export class ShiftService {
   }
 
   async update(actor: Actor, id: string, input: UpdateShiftInput): Promise<Shift> {
-    rejectNulls(input, ["startTime", "endTime", "roleId", "hourlyWage", "breaks"]);
+    rejectNulls(input);
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
     let attempt: ShiftTime | undefined;
