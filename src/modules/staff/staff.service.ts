@@ -76,7 +76,7 @@ export class StaffService {
   }
 
   async update(actor: Actor, id: string, input: UpdateStaffInput): Promise<StaffMember> {
-    rejectNulls(input, ["name", "roleIds", "locationIds", "roleWages", "accessRoleId", "active"]);
+    rejectNulls(input);
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
       const staff = await this.records.get(actor, id, { manager, lock: true });

@@ -126,7 +126,7 @@ export class TimeOffPolicyService {
   }
 
   async update(actor: Actor, id: string, input: UpdateTimeOffPolicyInput): Promise<TimeOffPolicy> {
-    rejectNulls(input, ["name", "typeId", "paid", "units", "limitSettings", "requiresApproval", "allowNegativeBalance", "fullDayDuration", "workerPolicies"]);
+    rejectNulls(input);
     return inTransaction(this.deps.db, async (manager) => {
       const policy = await this.records.get(actor, id, { manager, lock: true });
       const settings = await this.settings.get(actor, manager);

@@ -131,7 +131,7 @@ export class TimeOffRequestService {
 
   /** Changes a pending request (PUT); the body's absent fields keep their values. */
   async update(actor: Actor, id: string, input: UpdateTimeOffRequestInput): Promise<TimeOffRequest> {
-    rejectNulls(input, ["policyId", "startTime", "endTime"]);
+    rejectNulls(input);
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
       // The request first: an unknown one is a 404 whatever the body says.

@@ -12,7 +12,7 @@ import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "./shift-minutes";
 import { TimesheetSettingsService } from "./timesheet-settings.service";
-import { MAX_LISTED_SHIFTS, shiftWhere, tooManyShifts } from "./shift.store";
+import { shiftWhere, tooManyShifts } from "./shift.store";
 
 export enum ExportRowKind {
   SHIFT = "SHIFT",
@@ -313,12 +313,13 @@ export class ShiftExportService {
     if (predictability.length) yield predictability.map((p) => predictabilityRow(p, Number(settings.overtimeRate)));
   }
 
-  /** Every row at once, for GraphQL (which cannot stream), up to MAX_LISTED_SHIFTS. */
+  /** Every row at once, for GraphQL (which cannot stream), up to `Config.maxListedShifts`. */
   async rows(actor: Actor, filter: ExportFilter): Promise<ShiftExportRow[]> {
     const all: ShiftExportRow[] = [];
+    const limit = this.deps.config.maxListedShifts;
     for await (const batch of this.batches(actor, filter)) {
       all.push(...batch);
-      if (all.length > MAX_LISTED_SHIFTS) throw tooManyShifts();
+      if (all.length > limit) throw tooManyShifts(limit);
     }
     return all;
   }
