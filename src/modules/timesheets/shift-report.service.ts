@@ -3,7 +3,7 @@ import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
-import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shifts";
+import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shift.store";
 import { exactAmount, exactCents, exactPay } from "../../common/money";
 import { MandatoryBreakRule, selectMandatoryBreakRules } from "../breaks/break-type.store";
 import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
