@@ -8,7 +8,7 @@ import { conflict, invalidField } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
 import { ScheduleBreak } from "./schedule.entity";
-import { BreakPlan, selectApprovedTimeOffOverlap, ShiftPlan } from "./schedule.store";
+import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
 import { PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
 
 describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
@@ -17,7 +17,6 @@ describeConstraint("fk_schedule_breaks_break_type", "A planned break names a bre
 
 /** The longest shift that can be planned. */
 export const MAX_PLANNED_MINUTES = 24 * 60;
-
 
 /** An active staff member of the organization, for a new or re-assigned entry. */
 async function requireActiveStaffMember(manager: EntityManager, organizationId: string, staffId: string): Promise<void> {
@@ -36,14 +35,7 @@ export async function requireRole(manager: EntityManager, organizationId: string
  * them is a 400 naming its place in `field`.
  */
 export async function breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: string): Promise<BreakPlan[]> {
-  const valid = ids.filter(isUuid);
-  const rows: { id: string; name: string; paid: boolean; duration_minutes: number }[] = valid.length
-    ? await manager.query(
-        `SELECT id, name, paid, duration_minutes FROM break_types
-          WHERE organization_id = $1 AND location_id = $2 AND id = ANY($3::uuid[]) AND deleted_at IS NULL AND active AND enabled`,
-        [organizationId, locationId, valid],
-      )
-    : [];
+  const rows = await selectUsableBreakTypes(manager, organizationId, locationId, ids.filter(isUuid));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id, i) => {
     const row = byId.get(String(id).toLowerCase());

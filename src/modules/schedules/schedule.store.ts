@@ -72,6 +72,21 @@ export async function checkOverlapNow(manager: EntityManager): Promise<void> {
   await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
 }
 
+/** The location's enabled, active break types among `ids` (valid ids only). */
+export async function selectUsableBreakTypes(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  ids: string[],
+): Promise<{ id: string; name: string; paid: boolean; duration_minutes: number }[]> {
+  if (!ids.length) return [];
+  return manager.query(
+    `SELECT id, name, paid, duration_minutes FROM break_types
+      WHERE organization_id = $1 AND location_id = $2 AND id = ANY($3::uuid[]) AND deleted_at IS NULL AND active AND enabled`,
+    [organizationId, locationId, ids],
+  );
+}
+
 /** The first plan (its index) overlapping an approved time-off request of its staff member, with that request's times. */
 export async function selectApprovedTimeOffOverlap(
   manager: EntityManager,

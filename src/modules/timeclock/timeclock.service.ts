@@ -8,6 +8,7 @@ import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { ShiftService } from "../timesheets/shift.service";
 import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
 import { Shift } from "../timesheets/shift.types";
+import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
 interface OpenShift {
@@ -121,11 +122,7 @@ export class TimeClockService {
 
   /** Checks the staff member exists in the organization; `lock` serializes their clock actions. */
   private async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<void> {
-    const rows: unknown[] = await manager.query(
-      `SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? " FOR NO KEY UPDATE" : ""}`,
-      [organizationId, staffId],
-    );
-    if (!rows.length) throw notFound("Staff member");
+    if (!(await staffMemberExists(manager, organizationId, staffId, lock))) throw notFound("Staff member");
   }
 
   private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {

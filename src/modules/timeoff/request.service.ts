@@ -30,7 +30,7 @@ const insufficient = (needed: number, available: number) =>
   conflict(`The request needs ${needed} h but only ${Math.round(available * 100) / 100} h are available`, "INSUFFICIENT_BALANCE");
 
 /** The request's times and hours, worked out from the body and what the request had before. */
-interface Placement {
+interface RequestedTime {
   zone: string;
   locationId: string | null;
   start: Date;
@@ -100,11 +100,11 @@ export class TimeOffRequestService {
       if (!staffId) throw invalidField("workerId", "Name the worker with workerId or employee.externalEmployeeId");
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", staffId);
       const policy = await this.activePolicy(manager, org, input.policyId);
-      const placement = await this.place(manager, actor, input, policy, undefined);
+      const requested = await this.requestedTime(manager, actor, input, policy, undefined);
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, staffId);
       const balance = await this.workerPolicies.balance(manager, workerPolicy);
-      const needsRoom = !policy.allowNegativeBalance && placement.total > availableOf(balance) + EPSILON;
-      if (needsRoom) throw insufficient(placement.total, availableOf(balance));
+      const needsRoom = !policy.allowNegativeBalance && requested.total > availableOf(balance) + EPSILON;
+      if (needsRoom) throw insufficient(requested.total, availableOf(balance));
       const now = this.deps.clock.now();
       const status: RequestStatus = policy.requiresApproval ? "pending" : "approved";
       const repo = manager.getRepository(TimeOffRequest);
@@ -113,7 +113,7 @@ export class TimeOffRequestService {
           organizationId: org,
           workerId: staffId,
           policyId: policy.id,
-          ...this.columnsOf(placement),
+          ...this.columnsOf(requested),
           status,
           note: input.note ?? null,
           submittedAt: now,
@@ -140,15 +140,15 @@ export class TimeOffRequestService {
       const staffId = await resolveStaffMember(manager, org, input, "employee");
       if (staffId && staffId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
       const policy = input.policyId && input.policyId.toLowerCase() !== current.policyId ? await this.activePolicy(manager, org, input.policyId) : await this.policy(manager, org, current.policyId);
-      const placement = await this.place(manager, actor, input, policy, current);
+      const requested = await this.requestedTime(manager, actor, input, policy, current);
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.workerId);
       const request = await this.lockRequest(manager, org, current.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be changed`);
       const balance = await this.workerPolicies.balance(manager, workerPolicy);
       const ownPending = request.policyId === policy.id ? request.totalHours : 0;
       const available = availableOf(balance) + ownPending;
-      if (!policy.allowNegativeBalance && placement.total > available + EPSILON) throw insufficient(placement.total, available);
-      Object.assign(request, this.columnsOf(placement), { policyId: policy.id });
+      if (!policy.allowNegativeBalance && requested.total > available + EPSILON) throw insufficient(requested.total, available);
+      Object.assign(request, this.columnsOf(requested), { policyId: policy.id });
       if (input.note !== undefined) request.note = input.note;
       return manager.getRepository(TimeOffRequest).save(request);
     });
@@ -263,7 +263,7 @@ export class TimeOffRequestService {
   }
 
   /** Works out zone, times and hours of a new or changed request, and checks the organization's rules. */
-  private async place(manager: EntityManager, actor: Actor, input: CreateTimeOffRequestInput | UpdateTimeOffRequestInput, policy: TimeOffPolicy, current: TimeOffRequest | undefined): Promise<Placement> {
+  private async requestedTime(manager: EntityManager, actor: Actor, input: CreateTimeOffRequestInput | UpdateTimeOffRequestInput, policy: TimeOffPolicy, current: TimeOffRequest | undefined): Promise<RequestedTime> {
     const org = actor.organizationId;
     const locationId = input.locationId !== undefined ? input.locationId : (current?.locationId ?? null);
     let location: Location | null = null;
@@ -305,7 +305,7 @@ export class TimeOffRequestService {
     }
   }
 
-  private columnsOf(p: Placement) {
+  private columnsOf(p: RequestedTime) {
     return { locationId: p.locationId, startTime: p.start, endTime: p.end, isAllDay: p.isAllDay, timezone: p.zone, hourConfiguration: p.days, totalHours: p.total };
   }
 }
