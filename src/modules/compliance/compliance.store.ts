@@ -47,7 +47,7 @@ interface PlanRow {
   id: string;
   entry_id: string | null;
   action: "ADD" | "CHANGE" | "REMOVE" | null;
-  worker_id: string;
+  staff_id: string;
   start_ms: string;
   end_ms: string;
   before_start_ms: string | null;
@@ -106,7 +106,7 @@ export async function loadPlannedSchedule(
          FROM drafts d
          LEFT JOIN schedule_entries e ON e.organization_id = $1 AND e.id = d.entry_id
      )
-     SELECT p.id, p.entry_id, p.action, p.worker_id, epoch_ms(p.start_time) AS start_ms, epoch_ms(p.end_time) AS end_ms,
+     SELECT p.id, p.entry_id, p.action, p.worker_id AS staff_id, epoch_ms(p.start_time) AS start_ms, epoch_ms(p.end_time) AS end_ms,
             epoch_ms(p.before_start) AS before_start_ms, epoch_ms(p.before_end) AS before_end_ms, p.checked, p.breaks,
             ${WAGE} AS wage
        FROM plans p ${WAGE_OF("p.worker_id", "p.role_id")}
@@ -121,7 +121,7 @@ export async function loadPlannedSchedule(
       const breaks = (typeof row.breaks === "string" ? JSON.parse(row.breaks) : (row.breaks ?? [])) as Exclude<PlanRow["breaks"], string | null>;
       shifts.push({
         id: row.id,
-        staffId: row.worker_id,
+        staffId: row.staff_id,
         ...span,
         breaks: breaks.map((b) => ({ paid: b.paid, durationMinutes: b.minutes, startsAt: b.start === null ? null : new Date(Number(b.start)) })),
         hourlyWage: row.wage,
@@ -130,18 +130,18 @@ export async function loadPlannedSchedule(
     }
     if (row.action !== null) {
       const before = row.before_start_ms === null ? null : { startsAt: new Date(Number(row.before_start_ms)), endsAt: new Date(Number(row.before_end_ms)) };
-      changes.push({ id: row.id, staffId: row.worker_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
+      changes.push({ id: row.id, staffId: row.staff_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
     }
   }
-  const workers = [...new Set(rows.map((r) => r.worker_id))];
-  const timeOff: { worker_id: string; start_time: Date; end_time: Date }[] = workers.length
+  const staffIds = [...new Set(rows.map((r) => r.staff_id))];
+  const timeOff: { staff_id: string; start_time: Date; end_time: Date }[] = staffIds.length
     ? await manager.query(
-        `SELECT worker_id, start_time, end_time FROM time_off_requests
+        `SELECT worker_id AS staff_id, start_time, end_time FROM time_off_requests
           WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3`,
-        [organizationId, workers, context.from, context.to],
+        [organizationId, staffIds, context.from, context.to],
       )
     : [];
-  return { shifts, changes, timeOff: timeOff.map((t) => ({ staffId: t.worker_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
+  return { shifts, changes, timeOff: timeOff.map((t) => ({ staffId: t.staff_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
 }
 
 /** The wage of each (staff member, role) pair, in order. */

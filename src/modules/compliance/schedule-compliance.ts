@@ -24,7 +24,7 @@ export function presentViolation(v: Violation): ComplianceViolation {
   return {
     ruleId: v.ruleId,
     severity: v.severity as ViolationSeverity,
-    workerId: v.workerId,
+    staffId: v.staffId,
     entryIds: v.entryIds,
     message: v.message,
     citation: v.citation,

@@ -78,7 +78,7 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
     if (value === undefined) throw invalidField(field, `${field} is required`);
     return value;
   };
-  const staffId = input.workerId ?? base?.workerId ?? required("workerId");
+  const staffId = input.workerId ?? base?.staffId ?? required("workerId");
   const roleId = input.roleId ?? base?.roleId ?? required("roleId");
   if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
   if (input.roleId !== undefined) await requireRole(manager, org, roleId);
@@ -89,29 +89,29 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
-  return { workerId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
+  return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
 }
 
 /**
  * Refuses plans that overlap an approved time-off request of their worker (checked inside the
  * writing transaction, once the plans are in their final shape).
  */
-export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
+export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "staffId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
   if (!plans.length) return;
   const overlap = await selectApprovedTimeOffOverlap(manager, organizationId, plans);
   if (overlap) {
     const plan = plans[overlap.index];
     throw conflict(
-      `Worker ${plan.workerId} has approved time off from ${formatLocal(overlap.startTime, timezone)} to ${formatLocal(overlap.endTime, timezone)}, ` +
+      `Worker ${plan.staffId} has approved time off from ${formatLocal(overlap.startTime, timezone)} to ${formatLocal(overlap.endTime, timezone)}, ` +
         `which overlaps the shift starting ${formatLocal(plan.startsAt, timezone)}`,
     );
   }
 }
 
 /** The plan of a stored entry or draft, as a base for changes. */
-export function planOf(record: Pick<ShiftPlan, "workerId" | "roleId" | "startsAt" | "endsAt" | "note">, breaks: ScheduleBreak[]): ShiftPlan {
+export function planOf(record: Pick<ShiftPlan, "staffId" | "roleId" | "startsAt" | "endsAt" | "note">, breaks: ScheduleBreak[]): ShiftPlan {
   return {
-    workerId: record.workerId,
+    staffId: record.staffId,
     roleId: record.roleId,
     startsAt: record.startsAt,
     endsAt: record.endsAt,

@@ -28,10 +28,10 @@ export class TimeClockService {
     const manager = this.deps.db.manager;
     await this.requireStaffMember(manager, actor.organizationId, staffId, false);
     const open = await this.openShift(manager, actor.organizationId, staffId, false);
-    if (!open) return { workerId: staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
+    if (!open) return { staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
     const shift = presentShift(open.row, this.deps.clock.now().getTime());
     const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
-    return { workerId: staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
+    return { staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
   async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {

@@ -55,7 +55,7 @@ export class TimeOffRequestService {
   async get(actor: Actor, id: string, manager?: EntityManager): Promise<TimeOffRequest> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const request = await this.records.get(actor, id, { manager });
-    if (own && request.workerId !== own) throw notFound(this.records.label);
+    if (own && request.staffId !== own) throw notFound(this.records.label);
     return request;
   }
 
@@ -63,7 +63,7 @@ export class TimeOffRequestService {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     return this.records.list(actor, args, { property: "startTime", column: "start_time" }, (q) => {
       if (args.status) q.andWhere("r.status = :status", { status: args.status });
-      if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
+      if (args.workerId) q.andWhere("r.worker_id = :staffId", { staffId: requireUuid(args.workerId, "Staff member") });
       if (args.policyId) q.andWhere("r.policy_id = :policyId", { policyId: requireUuid(args.policyId, "Policy") });
       if (own) q.andWhere("r.worker_id = :own", { own });
     });
@@ -81,7 +81,7 @@ export class TimeOffRequestService {
     }
     return this.records.list(actor, args, { property: "startTime", column: "start_time" }, (q) => {
       q.andWhere("r.status = 'approved'");
-      if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
+      if (args.workerId) q.andWhere("r.worker_id = :staffId", { staffId: requireUuid(args.workerId, "Staff member") });
       if (own) q.andWhere("r.worker_id = :own", { own });
       if (from) q.andWhere("r.end_time > :from", { from });
       if (until) q.andWhere("r.start_time < :until", { until });
@@ -111,7 +111,7 @@ export class TimeOffRequestService {
       const request = await repo.save(
         repo.create({
           organizationId: org,
-          workerId: staffId,
+          staffId,
           policyId: policy.id,
           ...this.columnsOf(requested),
           status,
@@ -136,12 +136,12 @@ export class TimeOffRequestService {
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
       const current = await this.get(actor, id, manager);
-      requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.workerId);
+      requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.staffId);
       const staffId = await resolveStaffMember(manager, org, input, "employee");
-      if (staffId && staffId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
+      if (staffId && staffId !== current.staffId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
       const policy = input.policyId && input.policyId.toLowerCase() !== current.policyId ? await this.activePolicy(manager, org, input.policyId) : await this.policy(manager, org, current.policyId);
       const requested = await this.requestedTime(manager, actor, input, policy, current);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.workerId);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.staffId);
       const request = await this.lockRequest(manager, org, current.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be changed`);
       const balance = await this.workerPolicies.balance(manager, workerPolicy);
@@ -163,7 +163,7 @@ export class TimeOffRequestService {
       const org = actor.organizationId;
       const found = await this.records.get(actor, id, { manager });
       const policy = await this.policy(manager, org, found.policyId);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.workerId, false);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.staffId, false);
       const request = await this.lockRequest(manager, org, found.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be approved`);
       const { hoursBalance } = await this.workerPolicies.balance(manager, workerPolicy);
@@ -186,8 +186,8 @@ export class TimeOffRequestService {
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
       const found = await this.get(actor, id, manager);
-      requireSelfOr(actor, "timeoff:approve", "timeoff:self", found.workerId);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.workerId, false);
+      requireSelfOr(actor, "timeoff:approve", "timeoff:self", found.staffId);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.staffId, false);
       const request = await this.lockRequest(manager, org, found.id);
       if (request.status !== "pending" && request.status !== "approved") throw conflict(`The request is already ${request.status}`);
       const cancelled = await this.transition(manager, actor, request, request.status, "cancelled", { cancelled_at: this.deps.clock.now() });
