@@ -37,10 +37,10 @@ export async function saveProfile(manager: EntityManager, organizationId: string
 }
 
 /** Joins giving `wage`: the worker's wage for the role, else the role's, else the worker's own (the rule shifts follow). */
-const WAGE_OF = (worker: string, role: string) => `
-       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = ${worker} AND sr.role_id = ${role}
+const WAGE_OF = (staffId: string, role: string) => `
+       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = ${staffId} AND sr.role_id = ${role}
        LEFT JOIN roles r ON r.organization_id = $1 AND r.id = ${role}
-       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = ${worker}`;
+       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = ${staffId}`;
 const WAGE = "COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text";
 
 interface PlanRow {
@@ -148,7 +148,7 @@ export async function loadPlannedSchedule(
 export async function wagesOf(manager: EntityManager, organizationId: string, pairs: { staffId: string; roleId: string }[]): Promise<string[]> {
   const rows: { wage: string }[] = await manager.query(
     `SELECT ${WAGE} AS wage
-       FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS p(worker_id, role_id, i) ${WAGE_OF("p.worker_id", "p.role_id")}
+       FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS p(staff_id, role_id, i) ${WAGE_OF("p.staff_id", "p.role_id")}
       ORDER BY p.i`,
     [organizationId, pairs.map((p) => p.staffId), pairs.map((p) => p.roleId)],
   );
