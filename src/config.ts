@@ -14,6 +14,11 @@ export interface Config {
   logLevel: string;
   /** Milliseconds a database statement may run before it is cancelled (PostgreSQL server only). */
   statementTimeoutMs: number;
+  /**
+   * The most shifts one answer holds in memory (a list, or the export through GraphQL): a year of a
+   * large organization would fill a service process's heap, so such a range is refused instead.
+   */
+  maxListedShifts: number;
   /** Lifetime of exchanged access tokens, in seconds. */
   tokenTtlSeconds: number;
   /** Milliseconds a client has to send a request's headers, the whole request, and between requests on a kept-alive connection. */
@@ -79,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "silent" : "info"),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
+    maxListedShifts: Number(env.MAX_LISTED_SHIFTS ?? 20_000),
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 3600),
     headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),

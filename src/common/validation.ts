@@ -1,5 +1,5 @@
 import { ValidateBy, ValidationOptions } from "class-validator";
-import { Extensions } from "type-graphql";
+import { ClassType, Extensions, getMetadataStorage } from "type-graphql";
 import { invalidField } from "../errors/app-error";
 
 const NULL_REFUSED = "nullRefused:";
@@ -20,11 +20,24 @@ export function refusesNull(type: { extensions: Readonly<Record<string, unknown>
   return type.extensions[`${NULL_REFUSED}${field}`] === true;
 }
 
+/** The fields input class `type` refuses null for, those its base classes name included (see NullRefused). */
+function nullRefusedFields(type: ClassType): string[] {
+  return getMetadataStorage()
+    .classExtensions.filter((entry) => entry.target === type || Object.prototype.isPrototypeOf.call(entry.target, type))
+    .flatMap((entry) => Object.keys(entry.extensions).filter((key) => key.startsWith(NULL_REFUSED)))
+    .map((key) => key.slice(NULL_REFUSED.length));
+}
+
 /**
  * In a partial update, an absent field is left alone but an explicit null on a field that cannot
- * be empty is a mistake worth a 400, not a silent no-op.
+ * be empty is a mistake worth a 400, not a silent no-op. The fields are those `@NullRefused` names
+ * on the input's class: GraphQL arguments, and so REST bodies, reach services as instances of it;
+ * a caller holding a plain object passes the class.
  */
-export function rejectNulls<T extends object>(input: T, fields: (keyof T & string)[]): void {
+export function rejectNulls<T extends object>(input: T, refused: ClassType | (keyof T & string)[] = input.constructor as ClassType): void {
+  const fields = Array.isArray(refused) ? refused : nullRefusedFields(refused);
+  // A plain object (or a class without the decorator) would otherwise let every null through unnoticed.
+  if (!fields.length) throw new Error(`${(refused as ClassType).name} names no field that refuses null`);
   for (const field of fields) {
     if ((input as Record<string, unknown>)[field] === null) throw invalidField(field, `${field} cannot be null`);
   }

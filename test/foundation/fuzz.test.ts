@@ -63,7 +63,7 @@ const REFUSED_INPUT = ["VALIDATION_FAILED", "BAD_USER_INPUT", "BAD_REQUEST", "GR
 
 /** The variables of a valid call of `field`: its required arguments and those that carry ids, as the isolation matrix sends them. */
 function validArguments(field: GraphQLField<unknown, unknown>, idFor: (name: string) => string): Record<string, unknown> {
-  const args = field.args.filter((a) => (isNonNullType(a.type) && a.defaultValue === undefined) || carriesId(a.type, a.name));
+  const args = field.args.filter((a) => (isNonNullType(a.type) && a.defaultValue === undefined) || carriesId(a.type));
   return Object.fromEntries(args.map((a) => [a.name, valueFromASTUntyped(parseValue(literalFor(a.type, a.name, idFor, a.description ?? "")))]));
 }
 
@@ -156,7 +156,7 @@ function validRestCall(route: RestRoute, schema: GraphQLSchema, ids: Record<stri
   const base: RestCall = { body: {}, query: {} };
   const places: RestPlace[] = [];
   const others = [...variables].filter(([name]) => !pathParams.has(name));
-  const wanted = (type: GraphQLInputType, name: string) => isNonNullType(type) || carriesId(type, name);
+  const wanted = (type: GraphQLInputType) => isNonNullType(type) || carriesId(type);
   const input = variables.get("input");
   if (input) {
     const fromPath = new Set(Object.values(route.inputFromPath ?? {}));
@@ -166,13 +166,13 @@ function validRestCall(route: RestRoute, schema: GraphQLSchema, ids: Record<stri
   } else if (route.method !== "GET" && route.method !== "DELETE") {
     // A write without `$input` takes its other variables from the body, as fields.
     for (const [name, type] of others) {
-      if (wanted(type, name)) base.body[name] = validValue(type, name, idFor);
+      if (wanted(type)) base.body[name] = validValue(type, name, idFor);
       places.push(...placesIn(type, [name]).map((p) => ({ in: "body" as const, ...p })));
     }
   } else {
     for (const [name, type] of others) {
       const key = route.list && Object.hasOwn(PAGE_PARAMETERS, name) ? PAGE_PARAMETERS[name] : name;
-      if (wanted(type, name)) base.query[key] = asQueryText(validValue(type, name, idFor));
+      if (wanted(type)) base.query[key] = asQueryText(validValue(type, name, idFor));
       places.push({ in: "query", path: [key], type });
     }
   }

@@ -30,7 +30,7 @@ function valueFor(type: GraphQLInputType, name: string, idFor: (name: string) =>
   if (isInputObjectType(type)) {
     const value: Record<string, unknown> = {};
     for (const f of Object.values(type.getFields())) {
-      const filled = isNonNullType(f.type) || carriesId(f.type, f.name);
+      const filled = isNonNullType(f.type) || carriesId(f.type);
       const other = filled ? undefined : extra(f.type);
       value[f.name] = other !== undefined ? other : filled ? valueFor(f.type, f.name, idFor, extra, f.description ?? "") : undefined;
       if (value[f.name] === undefined) delete value[f.name];
@@ -117,7 +117,7 @@ describe("hostile input that reaches every operation", () => {
       const fromPath = Object.values(route.inputFromPath ?? {});
       const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const fields = (isInputObjectType(named) ? Object.values(named.getFields()) : field.args.filter((a) => !pathParams.includes(a.name))).filter((f) => !fromPath.includes(f.name));
-      const base = Object.fromEntries(fields.filter((f) => isNonNullType(f.type) || carriesId(f.type, f.name)).map((f) => [f.name, fill(f.type, f.name, f.description)]));
+      const base = Object.fromEntries(fields.filter((f) => isNonNullType(f.type) || carriesId(f.type)).map((f) => [f.name, fill(f.type, f.name, f.description)]));
       /** Sends `base` with the field at `path` null, its parents filled as a valid body would be. */
       const probe = async (path: { name: string; type: GraphQLInputType; description?: string | null; list: boolean }[], schema: Schema) => {
         const body = structuredClone(base) as Record<string, unknown>;
@@ -225,7 +225,7 @@ describe("hostile input that reaches every operation", () => {
       const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
       const query = `mutation${definitions ? `(${definitions})` : ""} { ${field.name}${args ? `(${args})` : ""} ${selectionOf(field.type, 0)} }`;
       const idFor = (name: string) => recordIdFor(field, name, ids);
-      const variables = Object.fromEntries(field.args.map((a) => [a.name, isNonNullType(a.type) || carriesId(a.type, a.name) ? valueFor(a.type, a.name, idFor, nullForNullable) : null]));
+      const variables = Object.fromEntries(field.args.map((a) => [a.name, isNonNullType(a.type) || carriesId(a.type) ? valueFor(a.type, a.name, idFor, nullForNullable) : null]));
       const before = await auditCount();
       const res = await t.gql(org.token, query, variables);
       const codes = (res.errors ?? []).map((e) => e.extensions?.code);

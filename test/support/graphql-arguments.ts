@@ -31,12 +31,12 @@ function isId(type: GraphQLInputType): boolean {
 }
 
 /** Whether an argument or input field of this type carries an id anywhere, nested inputs included. */
-export function carriesId(type: GraphQLInputType, name: string, seen = new Set<string>()): boolean {
+export function carriesId(type: GraphQLInputType, seen = new Set<string>()): boolean {
   if (isId(type)) return true;
   const named = getNamedType(type);
   if (!isInputObjectType(named) || seen.has(named.name)) return false;
   seen.add(named.name);
-  return Object.values(named.getFields()).some((f) => carriesId(f.type, f.name, seen));
+  return Object.values(named.getFields()).some((f) => carriesId(f.type, seen));
 }
 
 /**
@@ -73,7 +73,7 @@ export function literalFor(type: GraphQLInputType, name: string, idFor: (name: s
   if (isId(type)) return JSON.stringify(idFor(name));
   if (isEnumType(type)) return type.getValues()[0].name;
   if (isInputObjectType(type)) {
-    const fields = Object.values(type.getFields()).filter((f) => isNonNullType(f.type) || carriesId(f.type, f.name));
+    const fields = Object.values(type.getFields()).filter((f) => isNonNullType(f.type) || carriesId(f.type));
     return `{${fields.map((f) => ` ${f.name}: ${literalFor(f.type, f.name, idFor, f.description ?? "")}`).join(",")} }`;
   }
   if (isScalarType(type) && type.name === "String") return JSON.stringify(stringFor(name, description));
@@ -102,7 +102,7 @@ export function selectionOf(type: GraphQLOutputType, depth = 2): string {
 /** The whole operation calling `field` with its required arguments and every argument that carries an id. */
 export function operationCalling(kind: OperationKind, field: GraphQLField<unknown, unknown>, idFor: (name: string) => string): string {
   const args = field.args
-    .filter((a) => (isNonNullType(a.type) && a.defaultValue === undefined) || carriesId(a.type, a.name))
+    .filter((a) => (isNonNullType(a.type) && a.defaultValue === undefined) || carriesId(a.type))
     .map((a) => `${a.name}: ${literalFor(a.type, a.name, idFor, a.description ?? "")}`)
     .join(", ");
   return `${kind} { ${field.name}${args ? `(${args})` : ""} ${selectionOf(field.type)} }`;

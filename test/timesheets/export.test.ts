@@ -1,4 +1,3 @@
-import { MAX_LISTED_SHIFTS } from "../../src/modules/timesheets/shift.store";
 import { TestService } from "../support/harness";
 import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "../support/workplace";
@@ -111,27 +110,30 @@ describe("payroll export", () => {
   });
 
   it("refuses to hold more shifts than an answer may in memory, and streams them instead", async () => {
-    const big = await workplace(t, "UTC", 12);
-    // Quarter-hour shifts back to back: one more than an answer may hold, within a year. Written in
-    // one statement with every trigger: on a busy machine that outlasts the service's statement
-    // timeout, which guards requests, not a test's set-up.
-    await t.runtime.db.transaction(async (manager) => {
-      await manager.query("SET LOCAL statement_timeout = 0");
-      await manager.query(
+    // The limit is a setting: a small one here, so the test writes hundreds of shifts, not 20,000.
+    const limit = 200;
+    const small = await TestService.start({ env: { MAX_LISTED_SHIFTS: String(limit) } });
+    try {
+      const big = await workplace(small, "UTC", 12);
+      // Quarter-hour shifts back to back from New Year's Day: one more than an answer may hold.
+      await small.runtime.db.query(
         `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
          SELECT $1, $2, $3, $4, t, t + interval '15 minutes', 12
          FROM generate_series('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T00:00:00Z'::timestamptz + $5 * interval '15 minutes', interval '15 minutes') t`,
-        [big.org.id, big.workerId, big.locationId, big.roleId, MAX_LISTED_SHIFTS],
+        [big.org.id, big.workerId, big.locationId, big.roleId, limit],
       );
-    });
-    const api = t.as(big.org.token);
-    const list = await api.get("/api/timesheets?startDate=2026-01-01&endDate=2026-12-31");
-    expect(list.status).toBe(400);
-    expect(list.body.error.message).toMatch(/narrow it/);
-    const gql = await t.gql(big.org.token, `{ shiftExport(startDate: "2026-01-01", endDate: "2026-12-31") { shiftId } }`);
-    expect(gql.errors?.[0].extensions?.code).toBe(list.body.error.code);
-    expect((await api.get("/api/timesheets?startDate=2026-01-01&endDate=2026-01-31")).body.shifts).toHaveLength(31 * 96);
-    const streamed = await api.get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
-    expect(streamed.text.trim().split("\r\n")).toHaveLength(1 + MAX_LISTED_SHIFTS + 1);
+      const api = small.as(big.org.token);
+      const list = await api.get("/api/timesheets?startDate=2026-01-01&endDate=2026-12-31");
+      expect(list.status).toBe(400);
+      expect(list.body.error.message).toMatch(new RegExp(`more than ${limit} shifts: narrow it`));
+      const gql = await small.gql(big.org.token, `{ shiftExport(startDate: "2026-01-01", endDate: "2026-12-31") { shiftId } }`);
+      expect(gql.errors?.[0].extensions?.code).toBe(list.body.error.code);
+      // The first day holds 96 shifts: within the limit.
+      expect((await api.get("/api/timesheets?startDate=2026-01-01&endDate=2026-01-01")).body.shifts).toHaveLength(96);
+      const streamed = await api.get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
+      expect(streamed.text.trim().split("\r\n")).toHaveLength(1 + limit + 1);
+    } finally {
+      await small.stop();
+    }
   });
 });

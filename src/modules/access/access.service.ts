@@ -56,7 +56,7 @@ export class AccessService {
   }
 
   async updateAccessRole(actor: Actor, id: string, input: UpdateAccessRoleInput): Promise<AccessRole> {
-    rejectNulls(input, ["name", "permissions"]);
+    rejectNulls(input);
     const role = await this.getAccessRole(actor, id);
     if (role.isSystem) throw conflict(`"${role.name}" is a built-in access role and cannot be changed; create a custom one instead`);
     if (input.name !== undefined) role.name = input.name.trim();

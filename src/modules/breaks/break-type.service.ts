@@ -1,23 +1,30 @@
 import { EntityManager, IsNull } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
+import { TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { notFound } from "../../errors/app-error";
 import { groupByKeys } from "../../loaders/loaders";
+import { Location } from "../locations/location.entity";
 import { BreakType } from "./break-type.entity";
 import { CreateBreakTypeInput, UpdateBreakTypeInput } from "./break-type.inputs";
+import { selectLiveBreakTypes } from "./break-type.store";
 
 /** Break types of a location: what breaks staff take, how long, and whether they are paid. */
 export class BreakTypeService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly locations: TenantRecords<Location>;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.locations = new TenantRecords(deps.db, Location, "Location");
+  }
 
   private get repo() {
     return this.deps.db.getRepository(BreakType);
   }
 
   async list(actor: Actor, locationId: string, includeDeleted = false): Promise<BreakType[]> {
-    await this.requireLocation(this.deps.db.manager, actor, locationId);
+    await this.locations.get(actor, locationId);
     return this.repo.find({
       where: { organizationId: actor.organizationId, locationId: locationId.toLowerCase(), ...(includeDeleted ? {} : { deletedAt: IsNull() }) },
       order: { name: "ASC", id: "ASC" },
@@ -26,17 +33,12 @@ export class BreakTypeService {
 
   /** The live break types of many locations, for loaders. */
   async ofLocations(organizationId: string, locationIds: readonly string[]): Promise<BreakType[][]> {
-    const rows = await this.repo
-      .createQueryBuilder("b")
-      .where("b.organization_id = :org AND b.location_id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, ids: [...locationIds] })
-      .orderBy("b.name")
-      .addOrderBy("b.id")
-      .getMany();
+    const rows = await selectLiveBreakTypes(this.deps.db.manager, organizationId, locationIds);
     return groupByKeys(locationIds, rows, (b) => b.locationId);
   }
 
   async create(actor: Actor, input: CreateBreakTypeInput): Promise<BreakType> {
-    const locationId = await this.requireLocation(this.deps.db.manager, actor, input.locationId);
+    const { id: locationId } = await this.locations.get(actor, input.locationId);
     return this.repo.save(
       this.repo.create({
         organizationId: actor.organizationId,
@@ -54,7 +56,7 @@ export class BreakTypeService {
   }
 
   async update(actor: Actor, locationId: string, id: string, input: UpdateBreakTypeInput): Promise<BreakType> {
-    rejectNulls(input, ["name", "durationMinutes", "frequencyMinutes", "paid", "mandatory", "enabled"]);
+    rejectNulls(input);
     const breakType = await this.get(actor, locationId, id);
     if (input.name !== undefined) breakType.name = input.name.trim();
     if (input.durationMinutes !== undefined) breakType.durationMinutes = input.durationMinutes;
@@ -82,12 +84,5 @@ export class BreakTypeService {
     });
     if (!breakType) throw notFound("Break type");
     return breakType;
-  }
-
-  private async requireLocation(manager: EntityManager, actor: Actor, locationId: string): Promise<string> {
-    const id = requireUuid(locationId, "Location");
-    const rows = await manager.query("SELECT 1 FROM locations WHERE organization_id = $1 AND id = $2", [actor.organizationId, id]);
-    if (!rows.length) throw notFound("Location");
-    return id;
   }
 }

@@ -36,7 +36,7 @@ export class LocationService {
   }
 
   async update(actor: Actor, id: string, input: UpdateLocationInput): Promise<Location> {
-    rejectNulls(input, ["name", "timezone"]);
+    rejectNulls(input);
     const location = await this.get(actor, id);
     if (input.name !== undefined) location.name = input.name.trim();
     if (input.timezone !== undefined) location.timezone = requireTimeZone(input.timezone);

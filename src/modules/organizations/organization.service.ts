@@ -52,7 +52,7 @@ export class OrganizationService {
   }
 
   async update(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
-    rejectNulls(input, ["name", "timezone"]);
+    rejectNulls(input);
     const organization = await this.get(actor);
     if (input.name !== undefined) organization.name = input.name.trim();
     if (input.timezone !== undefined) organization.timezone = requireTimeZone(input.timezone);

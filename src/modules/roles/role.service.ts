@@ -27,7 +27,7 @@ export class RoleService {
   }
 
   async update(actor: Actor, id: string, input: UpdateRoleInput): Promise<Role> {
-    rejectNulls(input, ["name"]);
+    rejectNulls(input);
     const role = await this.get(actor, id);
     if (input.name !== undefined) role.name = input.name.trim();
     if (input.hourlyWage !== undefined) role.hourlyWage = input.hourlyWage;

@@ -10,6 +10,7 @@ import { groupByKeys } from "../../loaders/loaders";
 import { AccessRole } from "../access/access-role.entity";
 import { StaffLocation, StaffMember, StaffRole } from "./staff-member.entity";
 import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
+import { whereStaffListed } from "./staff.store";
 
 describeConstraint("uq_staff_members_external_employee_id", "externalEmployeeId is already used by another staff member of this organization");
 
@@ -37,11 +38,7 @@ export class StaffService {
       actor,
       args,
       { property: "name", column: "name" },
-      (q) => {
-        if (!args.includeInactive) q.andWhere("r.active AND r.deleted_at IS NULL");
-        if (args.locationId) q.andWhere("EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = r.id AND sl.location_id = :loc)", { loc: args.locationId });
-        if (args.roleId) q.andWhere("EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = r.id AND sr.role_id = :role)", { role: args.roleId });
-      },
+      (q) => whereStaffListed(q, args),
       source,
     );
   }
@@ -76,7 +73,7 @@ export class StaffService {
   }
 
   async update(actor: Actor, id: string, input: UpdateStaffInput): Promise<StaffMember> {
-    rejectNulls(input, ["name", "roleIds", "locationIds", "roleWages", "accessRoleId", "active"]);
+    rejectNulls(input);
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {
       const staff = await this.records.get(actor, id, { manager, lock: true });

@@ -10,6 +10,7 @@ import { resolveStaffMember } from "./employee-ref";
 import { TimeOffPolicyType } from "./policy-type.entity";
 import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.inputs";
 import { DefaultSettings, FixedAmountSettings, LimitSettings, PerHourEarnings, TimeOffPolicy } from "./policy.entity";
+import { selectPolicies, selectPoliciesWithRemoved } from "./policy.store";
 import { TimeOffSettingsService } from "./settings.service";
 import { requestsUsingPolicy } from "./timeoff.store";
 import { WorkerPolicyService } from "./worker-policy.service";
@@ -84,9 +85,7 @@ export class TimeOffPolicyService {
 
   /** Active policies, or every policy with `fetchAllStatuses`, by name. */
   list(actor: Actor, fetchAllStatuses: boolean): Promise<TimeOffPolicy[]> {
-    const query = this.records.repo.createQueryBuilder("p").where("p.organization_id = :org", { org: actor.organizationId });
-    if (!fetchAllStatuses) query.andWhere("p.status = 'Active'");
-    return query.orderBy("p.name").addOrderBy("p.id").getMany();
+    return selectPolicies(this.deps.db, actor.organizationId, fetchAllStatuses);
   }
 
   get(actor: Actor, id: string): Promise<TimeOffPolicy> {
@@ -95,7 +94,7 @@ export class TimeOffPolicyService {
 
   /** Policies by id, removed ones included: declined and cancelled requests still name theirs. */
   async byIdsWithRemoved(organizationId: string, ids: readonly string[]): Promise<(TimeOffPolicy | null)[]> {
-    const rows = await this.records.repo.createQueryBuilder("p").withDeleted().where("p.organization_id = :org AND p.id = ANY(:ids)", { org: organizationId, ids }).getMany();
+    const rows = await selectPoliciesWithRemoved(this.deps.db, organizationId, ids);
     return byKeys(ids, rows, (p) => p.id);
   }
 
@@ -126,7 +125,7 @@ export class TimeOffPolicyService {
   }
 
   async update(actor: Actor, id: string, input: UpdateTimeOffPolicyInput): Promise<TimeOffPolicy> {
-    rejectNulls(input, ["name", "typeId", "paid", "units", "limitSettings", "requiresApproval", "allowNegativeBalance", "fullDayDuration", "workerPolicies"]);
+    rejectNulls(input);
     return inTransaction(this.deps.db, async (manager) => {
       const policy = await this.records.get(actor, id, { manager, lock: true });
       const settings = await this.settings.get(actor, manager);

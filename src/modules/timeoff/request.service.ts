@@ -131,7 +131,7 @@ export class TimeOffRequestService {
 
   /** Changes a pending request (PUT); the body's absent fields keep their values. */
   async update(actor: Actor, id: string, input: UpdateTimeOffRequestInput): Promise<TimeOffRequest> {
-    rejectNulls(input, ["policyId", "startTime", "endTime"]);
+    rejectNulls(input);
     if (input.id != null && input.id.toLowerCase() !== id.toLowerCase()) throw invalidField("id", "The body's id must be the id in the path");
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;

@@ -25,7 +25,7 @@ export class TimeOffSettingsService {
   }
 
   async update(actor: Actor, input: UpdateTimeOffSettingsInput): Promise<TimeOffSettings> {
-    rejectNulls(input, ["defaultFullDayHours", "weekStart", "allowPastRequests", "minimumNoticeDays", "workersSeeBalances"]);
+    rejectNulls(input);
     const settings = await this.get(actor);
     Object.assign(settings, definedFields(input));
     return this.deps.db.getRepository(TimeOffSettings).save(settings);

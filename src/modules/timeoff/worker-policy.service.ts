@@ -111,7 +111,7 @@ export class WorkerPolicyService {
 
   /** PATCH of one worker policy: include or exclude the worker by hand, then set the balance. */
   async update(actor: Actor, id: string, input: UpdateWorkerPolicyInput): Promise<WorkerPolicy> {
-    rejectNulls(input, ["hoursBalance", "isIncluded"]);
+    rejectNulls(input);
     if (input.note != null && input.hoursBalance === undefined) throw invalidField("note", "A note is kept with a balance change: give hoursBalance too");
     const org = actor.organizationId;
     return inTransaction(this.deps.db, async (manager) => {

@@ -4,7 +4,6 @@ import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
-import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { timestamptzMs } from "../../database/timestamp-parser";
 import { localTimeAt } from "./local-time";
 import { exactAmount, exactCents, payCents } from "../../common/money";
@@ -12,7 +11,8 @@ import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "./shift-minutes";
 import { TimesheetSettingsService } from "./timesheet-settings.service";
-import { MAX_LISTED_SHIFTS, shiftWhere, tooManyShifts } from "./shift.store";
+import { exportedShifts, ExportNames, readExportNames } from "./shift-export.store";
+import { tooManyShifts } from "./shift.store";
 
 export enum ExportRowKind {
   SHIFT = "SHIFT",
@@ -119,46 +119,6 @@ export interface ExportFilter {
   locationId?: string;
   employeeId?: string;
 }
-
-/** Names of the organization's staff, locations and roles, read once per export in the export's snapshot. */
-interface ExportNames {
-  staff: Map<string, { name: string; external_employee_id: string | null; payroll_id: string | null }>;
-  locations: Map<string, { name: string; timezone: string }>;
-  roles: Map<string, string>;
-}
-
-async function readExportNames(query: SnapshotQuery, organizationId: string): Promise<ExportNames> {
-  const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
-  const staff = await query<{ id: string; name: string; external_employee_id: string | null; payroll_id: string | null }>(
-    "SELECT id, name, external_employee_id, payroll_id FROM staff_members WHERE organization_id = $1",
-    [organizationId],
-  );
-  const locations = await query<{ id: string; name: string; timezone: string }>("SELECT id, name, timezone FROM locations WHERE organization_id = $1", [organizationId]);
-  const roles = await query<{ id: string; name: string }>("SELECT id, name FROM roles WHERE organization_id = $1", [organizationId]);
-  return { staff: byId(staff), locations: byId(locations), roles: new Map(roles.map((r) => [r.id, r.name])) };
-}
-
-/**
- * Breaks as "start:end:paid;…" (epoch ms; end empty while open), only at locations with a
- * compliance profile (the meal rule reads them). $1 is the organization (shiftWhere's first
- * parameter): the list of such locations is then read once, not once per shift.
- */
-const PROFILE_BREAKS = `COALESCE(CASE WHEN s.location_id IN (SELECT p.location_id FROM compliance_profiles p WHERE p.organization_id = $1) THEN
-    (SELECT string_agg(epoch_ms(b.start_time) || ':' || COALESCE(epoch_ms(b.end_time)::text, '') || ':' || b.paid::text, ';') FROM shift_breaks b WHERE b.shift_id = s.id) END, '')`;
-
-/**
- * A shift as the export reads it: one text value per row, its fields joined by commas. Every field
- * is a UUID, a timestamp, a number or the breaks' text (no commas, never null) and never null for
- * an ended shift (ck_shifts_break_totals_once_ended), so none holds a comma and concat_ws skips
- * none; the driver then makes one string per row instead of ten, which was most of a long export's time in the service. Timestamps travel as
- * PostgreSQL writes them (epoch arithmetic in numeric cost the database more than the rest of the
- * query). Names come from ExportNames.
- */
-const EXPORT_SELECT = `
-  SELECT concat_ws(',', s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time,
-                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms, ${PROFILE_BREAKS}) AS shift
-  FROM shifts s
-  JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id`;
 
 /** A shift as the export reads it, its text split. */
 interface ExportedShift {
@@ -281,17 +241,15 @@ export class ShiftExportService {
     const organizationId = actor.organizationId;
     const settings = await this.settings.get(actor);
     // Every location's shifts count towards overtime and rest: the location filter applies to the rows.
-    const { sql, params } = shiftWhere({ organizationId, startDate: payContextStart(range.start, settings.weekStart), endDate: range.end, staffIds: staffId ? [staffId] : undefined });
+    const filter = { organizationId, startDate: payContextStart(range.start, settings.weekStart), endDate: range.end, staffIds: staffId ? [staffId] : undefined };
     let names: ExportNames;
     let calculator: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
     // The export may lag a few seconds: it runs on a replica when one is healthy.
-    const batches = cursorBatches<{ shift: string }>(await this.deps.reads.readerFor(actor), `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, {
-      before: async (query) => {
-        names = await readExportNames(query, organizationId);
-        calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
-        predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
-      },
+    const batches = exportedShifts(await this.deps.reads.readerFor(actor), filter, async (query) => {
+      names = await readExportNames(query, organizationId);
+      calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
+      predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
     });
     yield* mapBatches(batches, (rows) => {
       const out: ShiftExportRow[] = [];
@@ -313,12 +271,13 @@ export class ShiftExportService {
     if (predictability.length) yield predictability.map((p) => predictabilityRow(p, Number(settings.overtimeRate)));
   }
 
-  /** Every row at once, for GraphQL (which cannot stream), up to MAX_LISTED_SHIFTS. */
+  /** Every row at once, for GraphQL (which cannot stream), up to `Config.maxListedShifts`. */
   async rows(actor: Actor, filter: ExportFilter): Promise<ShiftExportRow[]> {
     const all: ShiftExportRow[] = [];
+    const limit = this.deps.config.maxListedShifts;
     for await (const batch of this.batches(actor, filter)) {
       all.push(...batch);
-      if (all.length > MAX_LISTED_SHIFTS) throw tooManyShifts();
+      if (all.length > limit) throw tooManyShifts(limit);
     }
     return all;
   }

@@ -1,11 +1,11 @@
-import { DataSource } from "typeorm";
 import { Actor, requirePermission } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
-import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shifts";
+import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shift.store";
 import { exactAmount, exactCents, exactPay } from "../../common/money";
+import { MandatoryBreakRule, selectMandatoryBreakRules } from "../breaks/break-type.store";
 import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { minutesToHours } from "./shift-minutes";
@@ -13,12 +13,6 @@ import { EmployeeReport, GroupedReportArgs, ReportArgs, ReportFigures, ReportGro
 import { TimesheetSettingsService } from "./timesheet-settings.service";
 
 const MINUTE_MS = 60_000;
-
-interface MandatoryBreakRule {
-  typeId: string;
-  frequencyMinutes: number;
-  durationMinutes: number;
-}
 
 /** One shift's part of a report: its minutes and pay (shift-pay.ts). */
 interface ShiftFigures {
@@ -182,7 +176,7 @@ export class ShiftReportService {
     const settings = await this.settings.get(actor);
     // A report may lag a few seconds: it runs on a replica when one is healthy.
     const db = await this.deps.reads.readerFor(actor);
-    const rules = await this.mandatoryBreakRules(db, actor.organizationId);
+    const rules = await selectMandatoryBreakRules(db.manager, actor.organizationId);
     let calculator!: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
     const organizationId = actor.organizationId;
@@ -216,16 +210,5 @@ export class ShiftReportService {
       }
     }
     for (const p of predictability) visitPredictability({ ...p, employee_id: p.worker_id });
-  }
-
-  private async mandatoryBreakRules(db: DataSource, organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
-    const rows: { id: string; location_id: string; frequency_minutes: number; duration_minutes: number }[] = await db.query(
-      `SELECT id, location_id, frequency_minutes, duration_minutes FROM break_types
-       WHERE organization_id = $1 AND mandatory AND enabled AND deleted_at IS NULL AND frequency_minutes > 0`,
-      [organizationId],
-    );
-    const rules = new Map<string, MandatoryBreakRule[]>();
-    for (const r of rows) rules.set(r.location_id, [...(rules.get(r.location_id) ?? []), { typeId: r.id, frequencyMinutes: r.frequency_minutes, durationMinutes: r.duration_minutes }]);
-    return rules;
   }
 }

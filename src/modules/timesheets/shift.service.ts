@@ -60,7 +60,7 @@ export class ShiftService {
     const staffId = this.staffScope(actor, args.employeeId);
     // A list of days of shifts may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
     const manager = (await this.deps.reads.readerFor(actor)).manager;
-    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined });
+    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined }, this.deps.config.maxListedShifts);
     const shifts = presentShifts(rows, this.deps.clock.now());
     const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);
     const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
@@ -79,7 +79,7 @@ export class ShiftService {
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
     const allowed = only === null ? staffIds : staffIds.filter((id) => id === only);
     const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, staffIds: allowed };
-    const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter), this.deps.clock.now());
+    const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter, this.deps.config.maxListedShifts), this.deps.clock.now());
     return groupByKeys(staffIds, shifts, (s) => s.staffId);
   }
 
@@ -113,7 +113,7 @@ export class ShiftService {
   }
 
   async update(actor: Actor, id: string, input: UpdateShiftInput): Promise<Shift> {
-    rejectNulls(input, ["startTime", "endTime", "roleId", "hourlyWage", "breaks"]);
+    rejectNulls(input);
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
     let attempt: ShiftTime | undefined;

@@ -101,20 +101,15 @@ export async function selectShifts(manager: EntityManager, filter: ShiftFilter, 
   return manager.query(`${SHIFT_SELECT} ${sql} ORDER BY s.start_time, s.id${limit === undefined ? "" : ` LIMIT ${limit}`}`, params);
 }
 
-/**
- * The most shifts one answer holds in memory (a list, or the export through GraphQL): a year of a
- * large organization would fill a service process's heap, so such a range is refused instead.
- */
-export const MAX_LISTED_SHIFTS = 20_000;
-
-export function tooManyShifts(): AppError {
-  return invalidField("endDate", `The range holds more than ${MAX_LISTED_SHIFTS} shifts: narrow it, filter it by location or staff member, or stream it with GET /api/timesheets/export`);
+/** A range holding more shifts than one answer may (`Config.maxListedShifts`). */
+export function tooManyShifts(limit: number): AppError {
+  return invalidField("endDate", `The range holds more than ${limit} shifts: narrow it, filter it by location or staff member, or stream it with GET /api/timesheets/export`);
 }
 
-/** Shifts for an answer, refused past MAX_LISTED_SHIFTS. */
-export async function selectListedShifts(manager: EntityManager, filter: ShiftFilter): Promise<ShiftRow[]> {
-  const rows = await selectShifts(manager, filter, MAX_LISTED_SHIFTS + 1);
-  if (rows.length > MAX_LISTED_SHIFTS) throw tooManyShifts();
+/** Shifts for an answer, refused past `limit`. */
+export async function selectListedShifts(manager: EntityManager, filter: ShiftFilter, limit: number): Promise<ShiftRow[]> {
+  const rows = await selectShifts(manager, filter, limit + 1);
+  if (rows.length > limit) throw tooManyShifts(limit);
   return rows;
 }
 

@@ -3,6 +3,8 @@ import { cursorBatches, SnapshotQuery } from "../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
 import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
+/** The SQL of the closed-shift read model: ended live shifts with the names payroll reports show beside them. */
+
 /** The names payroll shows beside a shift: its location (and zone), role and staff member. */
 export interface PayrollNames {
   timezone: string;

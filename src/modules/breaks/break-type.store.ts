@@ -1,0 +1,34 @@
+import { EntityManager } from "typeorm";
+import { BreakType } from "./break-type.entity";
+
+/** The SQL of break types. */
+
+/** The live break types of many locations, by name. */
+export function selectLiveBreakTypes(manager: EntityManager, organizationId: string, locationIds: readonly string[]): Promise<BreakType[]> {
+  return manager
+    .getRepository(BreakType)
+    .createQueryBuilder("b")
+    .where("b.organization_id = :org AND b.location_id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, ids: [...locationIds] })
+    .orderBy("b.name")
+    .addOrderBy("b.id")
+    .getMany();
+}
+
+/** A break type that staff must take: at least `durationMinutes` of it every `frequencyMinutes` worked. */
+export interface MandatoryBreakRule {
+  typeId: string;
+  frequencyMinutes: number;
+  durationMinutes: number;
+}
+
+/** The rules of the organization's live, enabled mandatory break types, by location. */
+export async function selectMandatoryBreakRules(manager: EntityManager, organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
+  const rows: { id: string; location_id: string; frequency_minutes: number; duration_minutes: number }[] = await manager.query(
+    `SELECT id, location_id, frequency_minutes, duration_minutes FROM break_types
+     WHERE organization_id = $1 AND mandatory AND enabled AND deleted_at IS NULL AND frequency_minutes > 0`,
+    [organizationId],
+  );
+  const rules = new Map<string, MandatoryBreakRule[]>();
+  for (const r of rows) rules.set(r.location_id, [...(rules.get(r.location_id) ?? []), { typeId: r.id, frequencyMinutes: r.frequency_minutes, durationMinutes: r.duration_minutes }]);
+  return rules;
+}
