@@ -44,7 +44,7 @@ describe("rest between shifts (clopening)", () => {
     // 2 h × $20 × (1.5 − 1) = $20.00.
     const found = restBetweenShifts(clopening(), rules(CompliancePreset.US_OR), ctx);
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ ruleId: "REST_BETWEEN_SHIFTS", severity: "warning", workerId: "ann", citation: "ORS 653.442; OAR 839-026-0040" });
+    expect(found[0]).toMatchObject({ ruleId: "REST_BETWEEN_SHIFTS", severity: "warning", staffId: "ann", citation: "ORS 653.442; OAR 839-026-0040" });
     expect(premiumOf(found)).toEqual([{ minutes: 120, cents: 2000 }]);
   });
 

@@ -52,7 +52,7 @@ export interface TimeOffSpan {
 export interface Violation {
   ruleId: RuleId;
   severity: "error" | "warning";
-  workerId: string;
+  staffId: string;
   entryIds: string[];
   message: string;
   citation: string;
@@ -97,7 +97,7 @@ function byStaffMember<T extends { staffId: string }>(items: T[]): Map<string, T
 
 /** Hard limits are errors; a rule off (null figure) finds nothing. */
 function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["severity"], staffId: string, shifts: { id: string }[], message: string, premium: Violation["premium"] = null): Violation {
-  return { ruleId, severity, workerId: staffId, entryIds: shifts.map((s) => s.id), message, citation: rules.citation(ruleId), premium };
+  return { ruleId, severity, staffId, entryIds: shifts.map((s) => s.id), message, citation: rules.citation(ruleId), premium };
 }
 
 /**
@@ -315,5 +315,5 @@ export function checkSchedule(shifts: PlannedShift[], changes: ScheduleChange[],
     ...restBetweenShifts(shifts, rules, ctx),
     ...noticeWindow(changes, rules, ctx),
   ];
-  return all.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1) || a.workerId.localeCompare(b.workerId));
+  return all.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1) || a.staffId.localeCompare(b.staffId));
 }

@@ -37,17 +37,17 @@ export async function saveProfile(manager: EntityManager, organizationId: string
 }
 
 /** Joins giving `wage`: the worker's wage for the role, else the role's, else the worker's own (the rule shifts follow). */
-const WAGE_OF = (worker: string, role: string) => `
-       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = ${worker} AND sr.role_id = ${role}
+const WAGE_OF = (staffId: string, role: string) => `
+       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = ${staffId} AND sr.role_id = ${role}
        LEFT JOIN roles r ON r.organization_id = $1 AND r.id = ${role}
-       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = ${worker}`;
+       LEFT JOIN staff_members s ON s.organization_id = $1 AND s.id = ${staffId}`;
 const WAGE = "COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text";
 
 interface PlanRow {
   id: string;
   entry_id: string | null;
   action: "ADD" | "CHANGE" | "REMOVE" | null;
-  worker_id: string;
+  staff_id: string;
   start_ms: string;
   end_ms: string;
   before_start_ms: string | null;
@@ -106,7 +106,7 @@ export async function loadPlannedSchedule(
          FROM drafts d
          LEFT JOIN schedule_entries e ON e.organization_id = $1 AND e.id = d.entry_id
      )
-     SELECT p.id, p.entry_id, p.action, p.worker_id, epoch_ms(p.start_time) AS start_ms, epoch_ms(p.end_time) AS end_ms,
+     SELECT p.id, p.entry_id, p.action, p.worker_id AS staff_id, epoch_ms(p.start_time) AS start_ms, epoch_ms(p.end_time) AS end_ms,
             epoch_ms(p.before_start) AS before_start_ms, epoch_ms(p.before_end) AS before_end_ms, p.checked, p.breaks,
             ${WAGE} AS wage
        FROM plans p ${WAGE_OF("p.worker_id", "p.role_id")}
@@ -121,7 +121,7 @@ export async function loadPlannedSchedule(
       const breaks = (typeof row.breaks === "string" ? JSON.parse(row.breaks) : (row.breaks ?? [])) as Exclude<PlanRow["breaks"], string | null>;
       shifts.push({
         id: row.id,
-        staffId: row.worker_id,
+        staffId: row.staff_id,
         ...span,
         breaks: breaks.map((b) => ({ paid: b.paid, durationMinutes: b.minutes, startsAt: b.start === null ? null : new Date(Number(b.start)) })),
         hourlyWage: row.wage,
@@ -130,25 +130,25 @@ export async function loadPlannedSchedule(
     }
     if (row.action !== null) {
       const before = row.before_start_ms === null ? null : { startsAt: new Date(Number(row.before_start_ms)), endsAt: new Date(Number(row.before_end_ms)) };
-      changes.push({ id: row.id, staffId: row.worker_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
+      changes.push({ id: row.id, staffId: row.staff_id, before, after: row.action === "REMOVE" ? null : span, hourlyWage: row.wage });
     }
   }
-  const workers = [...new Set(rows.map((r) => r.worker_id))];
-  const timeOff: { worker_id: string; start_time: Date; end_time: Date }[] = workers.length
+  const staffIds = [...new Set(rows.map((r) => r.staff_id))];
+  const timeOff: { staff_id: string; start_time: Date; end_time: Date }[] = staffIds.length
     ? await manager.query(
-        `SELECT worker_id, start_time, end_time FROM time_off_requests
+        `SELECT worker_id AS staff_id, start_time, end_time FROM time_off_requests
           WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3`,
-        [organizationId, workers, context.from, context.to],
+        [organizationId, staffIds, context.from, context.to],
       )
     : [];
-  return { shifts, changes, timeOff: timeOff.map((t) => ({ staffId: t.worker_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
+  return { shifts, changes, timeOff: timeOff.map((t) => ({ staffId: t.staff_id, startsAt: new Date(t.start_time), endsAt: new Date(t.end_time) })) };
 }
 
 /** The wage of each (staff member, role) pair, in order. */
 export async function wagesOf(manager: EntityManager, organizationId: string, pairs: { staffId: string; roleId: string }[]): Promise<string[]> {
   const rows: { wage: string }[] = await manager.query(
     `SELECT ${WAGE} AS wage
-       FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS p(worker_id, role_id, i) ${WAGE_OF("p.worker_id", "p.role_id")}
+       FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS p(staff_id, role_id, i) ${WAGE_OF("p.staff_id", "p.role_id")}
       ORDER BY p.i`,
     [organizationId, pairs.map((p) => p.staffId), pairs.map((p) => p.roleId)],
   );

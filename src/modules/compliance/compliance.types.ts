@@ -129,8 +129,8 @@ export class ComplianceViolation {
   @Field(() => ViolationSeverity)
   severity: ViolationSeverity;
 
-  @Field(() => ID)
-  workerId: string;
+  @Field(() => ID, { name: "workerId" })
+  staffId: string;
 
   @Field(() => [ID], { description: "The entries and drafts concerned" })
   entryIds: string[];

@@ -24,12 +24,17 @@ export function presentViolation(v: Violation): ComplianceViolation {
   return {
     ruleId: v.ruleId,
     severity: v.severity as ViolationSeverity,
-    workerId: v.workerId,
+    staffId: v.staffId,
     entryIds: v.entryIds,
     message: v.message,
     citation: v.citation,
     premium: v.premium && { hours: round2(v.premium.minutes / 60), amount: v.premium.cents / 100 },
   };
+}
+
+/** A violation with its fields as the schema names them (a person is `workerId`), for error details and the stored acknowledgement. */
+function violationFields(v: ComplianceViolation) {
+  return { ruleId: v.ruleId, severity: v.severity, workerId: v.staffId, entryIds: v.entryIds, message: v.message, citation: v.citation, premium: v.premium };
 }
 
 /** The location's rules in force and the organization's first day of the workweek. */
@@ -76,10 +81,10 @@ export async function gatePublishing(
       "COMPLIANCE_VIOLATION",
       `The schedule breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; publish with acknowledge and a reason to go ahead`,
       409,
-      errors.map((v, i) => ({ field: `violations.${i}`, ...v })),
+      errors.map((v, i) => ({ field: `violations.${i}`, ...violationFields(v) })),
     );
   }
-  if (errors.length) await insertAcknowledgement(manager, organizationId, location.id, range, acknowledgement.reason!.trim(), errors);
+  if (errors.length) await insertAcknowledgement(manager, organizationId, location.id, range, acknowledgement.reason!.trim(), errors.map(violationFields));
   return violations;
 }
 

@@ -1,4 +1,5 @@
 import { DataSource } from "typeorm";
+import { schemaNameOf } from "../../graphql/field-names";
 
 /** Columns an API never shows. */
 const HIDDEN = new Set(["pin_hash", "secret_hash", "password_hash"]);
@@ -19,7 +20,13 @@ export class EventPresenter {
 
   constructor(db: DataSource) {
     for (const entity of db.entityMetadatas) {
-      this.names.set(entity.tableName, new Map(entity.columns.map((c) => [c.databaseName, c.propertyName])));
+      // Where the code renamed a column's property but the schema kept the column's name (a person
+      // is `staffId` in the code, `workerId` on the wire), the event keeps the schema's name.
+      const nameOf = (column: string, property: string): string => {
+        const field = typeof entity.target === "function" ? schemaNameOf(entity.target, property) : property;
+        return field === camelCase(column) ? field : property;
+      };
+      this.names.set(entity.tableName, new Map(entity.columns.map((c) => [c.databaseName, nameOf(c.databaseName, c.propertyName)])));
     }
   }
 

@@ -101,9 +101,9 @@ export class OpenShiftPreference extends TenantRecord {
   @Column({ name: "open_shift_id", type: "uuid" })
   openShiftId: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { name: "workerId" })
   @Column({ name: "worker_id", type: "uuid" })
-  workerId: string;
+  staffId: string;
 
   @Field(() => PreferenceValue)
   @Column({ type: "text" })

@@ -152,7 +152,7 @@ export class OpenShiftResolver {
 export class OpenShiftPreferenceResolver {
   @FieldResolver(() => PreferenceWorker, { nullable: true })
   async worker(@Root() preference: OpenShiftPreference, @Ctx() ctx: RequestContext): Promise<PreferenceWorker | null> {
-    const staff = await staffLoader(ctx).load(preference.workerId);
+    const staff = await staffLoader(ctx).load(preference.staffId);
     return staff && { id: staff.id, externalId: staff.externalEmployeeId, name: staff.name };
   }
 

@@ -145,7 +145,7 @@ export class OpenShiftService {
     const staffId = this.staffMemberFor(actor, input.workerId);
     return this.withShift(actor, locationId, id, async (manager, shift) => {
       const claim = await manager.getRepository(OpenShiftPreference).findOne({
-        where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId: staffId },
+        where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
         lock: { mode: "pessimistic_write" },
       });
       if (!claim) throw notFound("Claim");
@@ -241,7 +241,7 @@ export class OpenShiftService {
 
   /** The preferences of an open shift the actor may see: drafts (`isDraft`) or published ones. */
   visiblePreferences(actor: Actor, preferences: OpenShiftPreference[], isDraft: boolean): OpenShiftPreference[] {
-    const mine = (p: OpenShiftPreference) => seesDrafts(actor) || p.workerId === actor.staffId;
+    const mine = (p: OpenShiftPreference) => seesDrafts(actor) || p.staffId === actor.staffId;
     return preferences.filter((p) => p.isDraft === isDraft && mine(p));
   }
 
@@ -273,7 +273,7 @@ export class OpenShiftService {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, located.openShiftId, true);
       const preference = await repo.findOne({ where: { id: prefId }, lock: { mode: "pessimistic_write" } });
-      if (!preference || (!seesDrafts(actor) && preference.workerId !== actor.staffId)) throw notFound("Preference");
+      if (!preference || (!seesDrafts(actor) && preference.staffId !== actor.staffId)) throw notFound("Preference");
       return work(manager, shift, preference, location);
     });
   }
@@ -283,9 +283,9 @@ export class OpenShiftService {
     const org = shift.organizationId;
     const taken = await takePlace(manager, org, shift.id, this.deps.clock.now());
     if (!taken.length) throw full(shift);
-    await this.requireEligible(manager, shift, preference.workerId);
+    await this.requireEligible(manager, shift, preference.staffId);
     const plan = {
-      workerId: preference.workerId,
+      staffId: preference.staffId,
       roleId: shift.roleId,
       startsAt: shift.startsAt,
       endsAt: shift.endsAt,
@@ -307,9 +307,9 @@ export class OpenShiftService {
     if (shift.isDraft && !can(actor, "schedules:write")) throw notFound("Open shift");
     await this.requireEligible(manager, shift, staffId);
     const repo = manager.getRepository(OpenShiftPreference);
-    const existing = await repo.findOne({ where: { organizationId: actor.organizationId, openShiftId: shift.id, workerId: staffId }, lock: { mode: "pessimistic_write" } });
+    const existing = await repo.findOne({ where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId }, lock: { mode: "pessimistic_write" } });
     if (existing && existing.status !== PreferenceStatus.RETRACTED) throw conflict(`The worker already has a ${existing.status} preference for this open shift`);
-    return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, workerId: staffId, scheduleShiftId: null }), {
+    return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, staffId, scheduleShiftId: null }), {
       preference: value,
       status: PreferenceStatus.PENDING,
       isDraft: shift.isDraft,
@@ -346,7 +346,7 @@ export class OpenShiftService {
   }
 
   private requireOwnOrManager(actor: Actor, preference: OpenShiftPreference): void {
-    requireSelfOr(actor, "schedules:write", "openshifts:claim", preference.workerId);
+    requireSelfOr(actor, "schedules:write", "openshifts:claim", preference.staffId);
   }
 
   private times(location: Location, startDate: string, endDate: string): { startsAt: Date; endsAt: Date } {

@@ -51,7 +51,7 @@ export class ScheduleDraftService {
       .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
     startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
     const staffId = filterId(args.workerId, "workerId");
-    if (staffId) query.andWhere("r.worker_id = :worker", { worker: staffId });
+    if (staffId) query.andWhere("r.worker_id = :staffId", { staffId });
     const roleId = filterId(args.roleId, "roleId");
     if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
@@ -145,7 +145,7 @@ export class ScheduleDraftService {
       const violations = await gatePublishing(manager, org, location, { start, end }, input, now);
       const payChanges: EntryChange[] = drafts.map((d) => ({
         entryId: d.entryId!,
-        staffId: d.workerId,
+        staffId: d.staffId,
         roleId: d.roleId,
         before: d.entryId ? { startsAt: entryOf(d).startsAt, endsAt: entryOf(d).endsAt } : null,
         after: d.action === DraftAction.REMOVE ? null : { startsAt: d.startsAt, endsAt: d.endsAt },
@@ -157,14 +157,14 @@ export class ScheduleDraftService {
       const changed: ScheduleEntry[] = [];
       for (const draft of byAction(DraftAction.CHANGE)) {
         const entry = entryOf(draft);
-        const { workerId, roleId, startsAt, endsAt, note } = draft;
-        changed.push(await repo.save(Object.assign(entry, { workerId, roleId, startsAt, endsAt, note })));
+        const { staffId, roleId, startsAt, endsAt, note } = draft;
+        changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note })));
         await this.moveBreaks(manager, org, draft, entry);
       }
       const added: ScheduleEntry[] = [];
       for (const draft of byAction(DraftAction.ADD)) {
-        const { workerId, roleId, startsAt, endsAt, note } = draft;
-        const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, workerId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
+        const { staffId, roleId, startsAt, endsAt, note } = draft;
+        const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, staffId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
         added.push(entry);
         payChanges[drafts.indexOf(draft)].entryId = entry.id;
         await this.moveBreaks(manager, org, draft, entry);
@@ -215,7 +215,7 @@ export class ScheduleDraftService {
             locationId: location.id,
             action: DraftAction.ADD,
             entryId: null,
-            workerId: e.workerId,
+            staffId: e.staffId,
             roleId: e.roleId,
             startsAt: shiftLocal(e.startsAt, zone, days),
             endsAt: shiftLocal(e.endsAt, zone, days),

@@ -8,7 +8,7 @@ import { conflict, invalidField, unknownReference } from "../../errors/app-error
 import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
 import { ScheduleBreak } from "./schedule.entity";
-import { BreakPlan, selectApprovedTimeOffOverlap, ShiftPlan } from "./schedule.store";
+import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
 import { PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
 
 describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
@@ -17,7 +17,6 @@ describeConstraint("fk_schedule_breaks_break_type", "A planned break names a bre
 
 /** The longest shift that can be planned. */
 export const MAX_PLANNED_MINUTES = 24 * 60;
-
 
 /** An active staff member of the organization, for a new or re-assigned entry. */
 async function requireActiveStaffMember(manager: EntityManager, organizationId: string, staffId: string): Promise<void> {
@@ -36,14 +35,7 @@ export async function requireRole(manager: EntityManager, organizationId: string
  * them is a 404 naming its place in `field` (a malformed one a 400).
  */
 export async function breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: string): Promise<BreakPlan[]> {
-  const valid = ids.filter(isUuid);
-  const rows: { id: string; name: string; paid: boolean; duration_minutes: number }[] = valid.length
-    ? await manager.query(
-        `SELECT id, name, paid, duration_minutes FROM break_types
-          WHERE organization_id = $1 AND location_id = $2 AND id = ANY($3::uuid[]) AND deleted_at IS NULL AND active AND enabled`,
-        [organizationId, locationId, valid],
-      )
-    : [];
+  const rows = await selectUsableBreakTypes(manager, organizationId, locationId, ids.filter(isUuid));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id, i) => {
     const row = byId.get(String(id).toLowerCase());
@@ -86,7 +78,7 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
     if (value === undefined) throw invalidField(field, `${field} is required`);
     return value;
   };
-  const staffId = input.workerId ?? base?.workerId ?? required("workerId");
+  const staffId = input.workerId ?? base?.staffId ?? required("workerId");
   const roleId = input.roleId ?? base?.roleId ?? required("roleId");
   if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
   if (input.roleId !== undefined) await requireRole(manager, org, roleId);
@@ -97,29 +89,29 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
-  return { workerId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
+  return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
 }
 
 /**
  * Refuses plans that overlap an approved time-off request of their worker (checked inside the
  * writing transaction, once the plans are in their final shape).
  */
-export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
+export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "staffId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
   if (!plans.length) return;
   const overlap = await selectApprovedTimeOffOverlap(manager, organizationId, plans);
   if (overlap) {
     const plan = plans[overlap.index];
     throw conflict(
-      `Worker ${plan.workerId} has approved time off from ${formatLocal(overlap.startTime, timezone)} to ${formatLocal(overlap.endTime, timezone)}, ` +
+      `Worker ${plan.staffId} has approved time off from ${formatLocal(overlap.startTime, timezone)} to ${formatLocal(overlap.endTime, timezone)}, ` +
         `which overlaps the shift starting ${formatLocal(plan.startsAt, timezone)}`,
     );
   }
 }
 
 /** The plan of a stored entry or draft, as a base for changes. */
-export function planOf(record: Pick<ShiftPlan, "workerId" | "roleId" | "startsAt" | "endsAt" | "note">, breaks: ScheduleBreak[]): ShiftPlan {
+export function planOf(record: Pick<ShiftPlan, "staffId" | "roleId" | "startsAt" | "endsAt" | "note">, breaks: ScheduleBreak[]): ShiftPlan {
   return {
-    workerId: record.workerId,
+    staffId: record.staffId,
     roleId: record.roleId,
     startsAt: record.startsAt,
     endsAt: record.endsAt,

@@ -20,9 +20,9 @@ export abstract class WorkerShiftPlan extends PlannedRecord {
   @Column({ name: "location_id", type: "uuid" })
   locationId: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { name: "workerId" })
   @Column({ name: "worker_id", type: "uuid" })
-  workerId: string;
+  staffId: string;
 
   @Field(() => ID)
   @Column({ name: "role_id", type: "uuid" })

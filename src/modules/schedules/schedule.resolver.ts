@@ -74,7 +74,7 @@ export class ScheduleEntryResolver {
 
   @FieldResolver(() => StaffMember, { nullable: true })
   worker(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
-    return staffLoader(ctx).load(entry.workerId);
+    return staffLoader(ctx).load(entry.staffId);
   }
 
   @FieldResolver(() => Role, { nullable: true })
@@ -132,7 +132,7 @@ export class ScheduleDraftResolver {
 
   @FieldResolver(() => StaffMember, { nullable: true })
   worker(@Root() draft: ScheduleDraft, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
-    return staffLoader(ctx).load(draft.workerId);
+    return staffLoader(ctx).load(draft.staffId);
   }
 
   @FieldResolver(() => Role, { nullable: true })

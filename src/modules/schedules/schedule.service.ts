@@ -57,7 +57,7 @@ export class ScheduleService {
       .createQueryBuilder("r")
       .where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: actor.organizationId, loc: location.id });
     startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    if (only ?? staffId) query.andWhere("r.worker_id = :worker", { worker: only ?? staffId });
+    if (only ?? staffId) query.andWhere("r.worker_id = :staffId", { staffId: only ?? staffId });
     const roleId = filterId(args.roleId, "roleId");
     if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
@@ -70,7 +70,7 @@ export class ScheduleService {
     const location = await this.locations.get(actor, locationId);
     const entry = await this.entryAt(this.deps.db.manager, actor, location, id);
     // Another worker's entry is not theirs to know about: answer as for an unknown one.
-    if (only && entry.workerId !== only) throw notFound("Schedule entry");
+    if (only && entry.staffId !== only) throw notFound("Schedule entry");
     return entry;
   }
 
@@ -80,7 +80,7 @@ export class ScheduleService {
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
       const entry = await insertEntry(manager, actor.organizationId, location.id, plan);
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.workerId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
       return inZone([entry], location.timezone)[0];
     });
   }
@@ -95,7 +95,7 @@ export class ScheduleService {
       const { breaks: planned, ...fields } = plan;
       const before = { startsAt: entry.startsAt, endsAt: entry.endsAt };
       const saved = await manager.getRepository(ScheduleEntry).save(Object.assign(entry, fields));
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.workerId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.staffId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
       if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { entryId: entry.id }, planned);
       return saved;
     });
@@ -107,7 +107,7 @@ export class ScheduleService {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.workerId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
+      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
       return true;
     });
   }

@@ -9,7 +9,7 @@ export type BreakPlan = Pick<ScheduleBreak, "typeId" | "name" | "paid" | "durati
 
 /** Everything a worker's planned shift consists of, validated. */
 export interface ShiftPlan {
-  workerId: string;
+  staffId: string;
   roleId: string;
   startsAt: Date;
   endsAt: Date;
@@ -72,21 +72,36 @@ export async function checkOverlapNow(manager: EntityManager): Promise<void> {
   await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
 }
 
+/** The location's enabled, active break types among `ids` (valid ids only). */
+export async function selectUsableBreakTypes(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  ids: string[],
+): Promise<{ id: string; name: string; paid: boolean; duration_minutes: number }[]> {
+  if (!ids.length) return [];
+  return manager.query(
+    `SELECT id, name, paid, duration_minutes FROM break_types
+      WHERE organization_id = $1 AND location_id = $2 AND id = ANY($3::uuid[]) AND deleted_at IS NULL AND active AND enabled`,
+    [organizationId, locationId, ids],
+  );
+}
+
 /** The first plan (its index) overlapping an approved time-off request of its staff member, with that request's times. */
 export async function selectApprovedTimeOffOverlap(
   manager: EntityManager,
   organizationId: string,
-  plans: Pick<ShiftPlan, "workerId" | "startsAt" | "endsAt">[],
+  plans: Pick<ShiftPlan, "staffId" | "startsAt" | "endsAt">[],
 ): Promise<{ index: number; startTime: Date; endTime: Date } | undefined> {
   const [row]: { i: string; start_time: Date; end_time: Date }[] = await manager.query(
     `SELECT p.i, t.start_time, t.end_time
-       FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(worker_id, s, e, i)
+       FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(staff_id, s, e, i)
        JOIN time_off_requests t
-         ON t.organization_id = $1 AND t.worker_id = p.worker_id AND t.status = 'approved'
+         ON t.organization_id = $1 AND t.worker_id = p.staff_id AND t.status = 'approved'
         AND t.start_time < p.e AND t.end_time > p.s
       ORDER BY p.i
       LIMIT 1`,
-    [organizationId, plans.map((p) => p.workerId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],
+    [organizationId, plans.map((p) => p.staffId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],
   );
   return row && { index: Number(row.i) - 1, startTime: new Date(row.start_time), endTime: new Date(row.end_time) };
 }

@@ -8,8 +8,8 @@ import { BreakStartInput, ClockInInput, ClockOutInput, ShiftState } from "./time
 export class TimeClockResolver {
   @Query(() => ShiftState)
   @Requires("timeclock:self", "timeclock:manage")
-  shiftState(@Arg("workerId", () => ID, { nullable: true }) workerId: string | undefined, @Ctx() ctx: RequestContext): Promise<ShiftState> {
-    return ctx.services.timeClock.state(actorOf(ctx), workerId ?? undefined);
+  shiftState(@Arg("workerId", () => ID, { nullable: true }) staffId: string | undefined, @Ctx() ctx: RequestContext): Promise<ShiftState> {
+    return ctx.services.timeClock.state(actorOf(ctx), staffId ?? undefined);
   }
 
   @Mutation(() => Shift, { description: "Opens a shift (409 ALREADY_CLOCKED_IN when one is open)" })

@@ -8,6 +8,7 @@ import { conflict, invalidField, notFound, unknownReference } from "../../errors
 import { ShiftService } from "../timesheets/shift.service";
 import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
 import { Shift } from "../timesheets/shift.types";
+import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
 interface OpenShift {
@@ -27,10 +28,10 @@ export class TimeClockService {
     const manager = this.deps.db.manager;
     await this.requireStaffMember(manager, actor.organizationId, staffId, false);
     const open = await this.openShift(manager, actor.organizationId, staffId, false);
-    if (!open) return { workerId: staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
+    if (!open) return { staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
     const shift = presentShift(open.row, this.deps.clock.now().getTime());
     const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
-    return { workerId: staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
+    return { staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
   async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {
@@ -121,11 +122,7 @@ export class TimeClockService {
 
   /** Checks the staff member exists in the organization; `lock` serializes their clock actions. */
   private async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<void> {
-    const rows: unknown[] = await manager.query(
-      `SELECT id FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? " FOR NO KEY UPDATE" : ""}`,
-      [organizationId, staffId],
-    );
-    if (!rows.length) throw unknownReference("workerId", "Staff member not found");
+    if (!(await staffMemberExists(manager, organizationId, staffId, lock))) throw unknownReference("workerId", "Staff member not found");
   }
 
   private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {

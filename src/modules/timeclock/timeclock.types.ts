@@ -10,8 +10,8 @@ registerEnumType(ClockState, { name: "ClockState", description: "Where a worker 
 
 @ObjectType({ description: "A worker's time-clock state, with the open shift and running break" })
 export class ShiftState {
-  @Field(() => ID)
-  workerId: string;
+  @Field(() => ID, { name: "workerId" })
+  staffId: string;
 
   @Field(() => ClockState)
   state: ClockState;

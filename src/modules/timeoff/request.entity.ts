@@ -14,9 +14,9 @@ export interface DayHours {
 @ObjectType({ description: "A worker's request for time off against a policy" })
 @Entity("time_off_requests")
 export class TimeOffRequest extends TenantRecord {
-  @Field(() => ID)
+  @Field(() => ID, { name: "workerId" })
   @Column({ name: "worker_id", type: "uuid" })
-  workerId: string;
+  staffId: string;
 
   @Field(() => ID)
   @Column({ name: "policy_id", type: "uuid" })

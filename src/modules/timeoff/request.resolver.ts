@@ -82,12 +82,12 @@ export class TimeOffRequestResolver {
 
   @FieldResolver(() => StaffMember, { nullable: true })
   worker(@Root() request: TimeOffRequest, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
-    return staffLoader(ctx).load(request.workerId);
+    return staffLoader(ctx).load(request.staffId);
   }
 
   @FieldResolver(() => WorkerPolicy)
   async workerPolicy(@Root() request: TimeOffRequest, @Ctx() ctx: RequestContext): Promise<WorkerPolicy> {
-    return (await workerPolicyByPairLoader(ctx).load(`${request.policyId}:${request.workerId}`))!;
+    return (await workerPolicyByPairLoader(ctx).load(`${request.policyId}:${request.staffId}`))!;
   }
 
   @FieldResolver(() => [DayHoursView], { description: "Hours off per calendar day, in the request's time zone" })

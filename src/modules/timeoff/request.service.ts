@@ -30,7 +30,7 @@ const insufficient = (needed: number, available: number) =>
   conflict(`The request needs ${needed} h but only ${Math.round(available * 100) / 100} h are available`, "INSUFFICIENT_BALANCE");
 
 /** The request's times and hours, worked out from the body and what the request had before. */
-interface Placement {
+interface RequestedTime {
   zone: string;
   locationId: string | null;
   start: Date;
@@ -55,7 +55,7 @@ export class TimeOffRequestService {
   async get(actor: Actor, id: string, manager?: EntityManager): Promise<TimeOffRequest> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const request = await this.records.get(actor, id, { manager });
-    if (own && request.workerId !== own) throw notFound(this.records.label);
+    if (own && request.staffId !== own) throw notFound(this.records.label);
     return request;
   }
 
@@ -63,7 +63,7 @@ export class TimeOffRequestService {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     return this.records.list(actor, args, { property: "startTime", column: "start_time" }, (q) => {
       if (args.status) q.andWhere("r.status = :status", { status: args.status });
-      if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
+      if (args.workerId) q.andWhere("r.worker_id = :staffId", { staffId: requireUuid(args.workerId, "Staff member") });
       if (args.policyId) q.andWhere("r.policy_id = :policyId", { policyId: requireUuid(args.policyId, "Policy") });
       if (own) q.andWhere("r.worker_id = :own", { own });
     });
@@ -81,7 +81,7 @@ export class TimeOffRequestService {
     }
     return this.records.list(actor, args, { property: "startTime", column: "start_time" }, (q) => {
       q.andWhere("r.status = 'approved'");
-      if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
+      if (args.workerId) q.andWhere("r.worker_id = :staffId", { staffId: requireUuid(args.workerId, "Staff member") });
       if (own) q.andWhere("r.worker_id = :own", { own });
       if (from) q.andWhere("r.end_time > :from", { from });
       if (until) q.andWhere("r.start_time < :until", { until });
@@ -100,20 +100,20 @@ export class TimeOffRequestService {
       if (!staffId) throw invalidField("workerId", "Name the worker with workerId or employee.externalEmployeeId");
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", staffId);
       const policy = await this.activePolicy(manager, org, input.policyId);
-      const placement = await this.place(manager, actor, input, policy, undefined);
+      const requested = await this.requestedTime(manager, actor, input, policy, undefined);
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, staffId);
       const balance = await this.workerPolicies.balance(manager, workerPolicy);
-      const needsRoom = !policy.allowNegativeBalance && placement.total > availableOf(balance) + EPSILON;
-      if (needsRoom) throw insufficient(placement.total, availableOf(balance));
+      const needsRoom = !policy.allowNegativeBalance && requested.total > availableOf(balance) + EPSILON;
+      if (needsRoom) throw insufficient(requested.total, availableOf(balance));
       const now = this.deps.clock.now();
       const status: RequestStatus = policy.requiresApproval ? "pending" : "approved";
       const repo = manager.getRepository(TimeOffRequest);
       const request = await repo.save(
         repo.create({
           organizationId: org,
-          workerId: staffId,
+          staffId,
           policyId: policy.id,
-          ...this.columnsOf(placement),
+          ...this.columnsOf(requested),
           status,
           note: input.note ?? null,
           submittedAt: now,
@@ -137,19 +137,19 @@ export class TimeOffRequestService {
       // The request first: an unknown one is a 404 whatever the body says.
       const current = await this.get(actor, id, manager);
       if (input.id != null && input.id.toLowerCase() !== current.id) throw invalidField("id", "The body's id must be the id in the path");
-      requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.workerId);
+      requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.staffId);
       const staffId = await resolveStaffMember(manager, org, input, "");
-      if (staffId && staffId !== current.workerId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
+      if (staffId && staffId !== current.staffId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
       const policy = input.policyId && input.policyId.toLowerCase() !== current.policyId ? await this.activePolicy(manager, org, input.policyId) : await this.policy(manager, org, current.policyId);
-      const placement = await this.place(manager, actor, input, policy, current);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.workerId);
+      const requested = await this.requestedTime(manager, actor, input, policy, current);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.staffId);
       const request = await this.lockRequest(manager, org, current.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be changed`);
       const balance = await this.workerPolicies.balance(manager, workerPolicy);
       const ownPending = request.policyId === policy.id ? request.totalHours : 0;
       const available = availableOf(balance) + ownPending;
-      if (!policy.allowNegativeBalance && placement.total > available + EPSILON) throw insufficient(placement.total, available);
-      Object.assign(request, this.columnsOf(placement), { policyId: policy.id });
+      if (!policy.allowNegativeBalance && requested.total > available + EPSILON) throw insufficient(requested.total, available);
+      Object.assign(request, this.columnsOf(requested), { policyId: policy.id });
       if (input.note !== undefined) request.note = input.note;
       return manager.getRepository(TimeOffRequest).save(request);
     });
@@ -164,7 +164,7 @@ export class TimeOffRequestService {
       const org = actor.organizationId;
       const found = await this.records.get(actor, id, { manager });
       const policy = await this.policy(manager, org, found.policyId);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.workerId, false);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.staffId, false);
       const request = await this.lockRequest(manager, org, found.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be approved`);
       const { hoursBalance } = await this.workerPolicies.balance(manager, workerPolicy);
@@ -187,8 +187,8 @@ export class TimeOffRequestService {
     return inTransaction(this.deps.db, async (manager) => {
       const org = actor.organizationId;
       const found = await this.get(actor, id, manager);
-      requireSelfOr(actor, "timeoff:approve", "timeoff:self", found.workerId);
-      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.workerId, false);
+      requireSelfOr(actor, "timeoff:approve", "timeoff:self", found.staffId);
+      const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.staffId, false);
       const request = await this.lockRequest(manager, org, found.id);
       if (request.status !== "pending" && request.status !== "approved") throw conflict(`The request is already ${request.status}`);
       const cancelled = await this.transition(manager, actor, request, request.status, "cancelled", { cancelled_at: this.deps.clock.now() });
@@ -265,7 +265,7 @@ export class TimeOffRequestService {
   }
 
   /** Works out zone, times and hours of a new or changed request, and checks the organization's rules. */
-  private async place(manager: EntityManager, actor: Actor, input: CreateTimeOffRequestInput | UpdateTimeOffRequestInput, policy: TimeOffPolicy, current: TimeOffRequest | undefined): Promise<Placement> {
+  private async requestedTime(manager: EntityManager, actor: Actor, input: CreateTimeOffRequestInput | UpdateTimeOffRequestInput, policy: TimeOffPolicy, current: TimeOffRequest | undefined): Promise<RequestedTime> {
     const org = actor.organizationId;
     const locationId = input.locationId !== undefined ? input.locationId : (current?.locationId ?? null);
     let location: Location | null = null;
@@ -308,7 +308,7 @@ export class TimeOffRequestService {
     }
   }
 
-  private columnsOf(p: Placement) {
+  private columnsOf(p: RequestedTime) {
     return { locationId: p.locationId, startTime: p.start, endTime: p.end, isAllDay: p.isAllDay, timezone: p.zone, hourConfiguration: p.days, totalHours: p.total };
   }
 }

@@ -14,5 +14,5 @@ export const assignedStaffCountLoader = requestLoader<string, number>("timeOffAs
 /** Balances of worker policies; null where the organization hides balances from the caller. */
 export const balanceLoader = requestLoader<string, Balance | null>("timeOffBalance", (services, actor, ids) => services.workerPolicies.visibleBalances(actor, ids));
 
-/** Keyed `policyId:workerId`. */
+/** Keyed `policyId:staffId`. */
 export const workerPolicyByPairLoader = requestLoader<string, WorkerPolicy | null>("workerPolicyByPair", (services, actor, keys) => services.workerPolicies.byPolicyAndStaffMember(actor.organizationId, keys));

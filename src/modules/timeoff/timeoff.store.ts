@@ -24,7 +24,7 @@ export interface LedgerRow {
 /** A worker policy that accrues, as read (and locked) for one run. */
 export interface Accruing {
   id: string;
-  worker_id: string;
+  staff_id: string;
   accrues_from: string;
   accruing_since: string;
   limit_settings: LimitSettings;
@@ -187,7 +187,7 @@ export function accruingWorkerPolicyIds(db: Queryable, organizationId: string): 
 /** The worker policy, locked until commit, where it still accrues (included, active policy, staff member still there). */
 export async function lockAccruing(manager: EntityManager, organizationId: string, workerPolicyId: string): Promise<Accruing | undefined> {
   const [wp]: Accruing[] = await manager.query(
-    `SELECT w.id, w.worker_id, w.accrues_from, p.accruing_since, p.limit_settings, p.full_day_duration, p.carryover_limit,
+    `SELECT w.id, w.worker_id AS staff_id, w.accrues_from, p.accruing_since, p.limit_settings, p.full_day_duration, p.carryover_limit,
             (SELECT max(l.effective_date) FROM time_off_ledger l
              WHERE l.worker_policy_id = w.id AND l.kind IN ('grant', 'accrual') AND l.shift_id IS NULL) AS last_fixed
      FROM worker_policies w
@@ -220,7 +220,7 @@ export function shiftsToAccrue(
        AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5
        AND NOT EXISTS (SELECT 1 FROM time_off_ledger l WHERE l.worker_policy_id = $6 AND l.kind = 'accrual' AND l.shift_id = s.id)
      ORDER BY s.end_time, s.id`,
-    [organizationId, wp.worker_id, from, to, now, wp.id],
+    [organizationId, wp.staff_id, from, to, now, wp.id],
   );
 }
 

@@ -10,9 +10,9 @@ export class WorkerPolicy extends TenantRecord {
   @Column({ name: "policy_id", type: "uuid" })
   policyId: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { name: "workerId" })
   @Column({ name: "worker_id", type: "uuid" })
-  workerId: string;
+  staffId: string;
 
   @Field({ description: "Whether the worker has this policy (an excluded worker keeps the ledger)" })
   @Column({ name: "is_included", type: "boolean" })

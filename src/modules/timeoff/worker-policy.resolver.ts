@@ -22,8 +22,8 @@ export class WorkerPolicyResolver {
 
   @Query(() => [WorkerPolicy], { description: "One worker's policies, by policy name" })
   @Requires("timeoff:self", "timeoff:read")
-  staffTimeOffPolicies(@Arg("workerId", () => ID) workerId: string, @Ctx() ctx: RequestContext): Promise<WorkerPolicy[]> {
-    return ctx.services.workerPolicies.ofStaffMember(actorOf(ctx), workerId);
+  staffTimeOffPolicies(@Arg("workerId", () => ID) staffId: string, @Ctx() ctx: RequestContext): Promise<WorkerPolicy[]> {
+    return ctx.services.workerPolicies.ofStaffMember(actorOf(ctx), staffId);
   }
 
   @Query(() => LedgerConnection, { description: "Every movement of one worker policy's balance, oldest first" })
@@ -36,11 +36,11 @@ export class WorkerPolicyResolver {
   @Requires("timeoff:manage")
   setTimeOffBalance(
     @Arg("policyId", () => ID) policyId: string,
-    @Arg("workerId", () => ID) workerId: string,
+    @Arg("workerId", () => ID) staffId: string,
     @Arg("input") input: SetTimeOffBalanceInput,
     @Ctx() ctx: RequestContext,
   ): Promise<WorkerPolicy> {
-    return ctx.services.workerPolicies.setBalance(actorOf(ctx), policyId, workerId, input);
+    return ctx.services.workerPolicies.setBalance(actorOf(ctx), policyId, staffId, input);
   }
 
   @Mutation(() => WorkerPolicy, { description: "Includes or excludes the worker by hand and sets the balance (an adjustment row in the ledger with the note)" })
@@ -67,7 +67,7 @@ export class WorkerPolicyResolver {
 
   @FieldResolver(() => StaffMember, { nullable: true })
   worker(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
-    return staffLoader(ctx).load(workerPolicy.workerId);
+    return staffLoader(ctx).load(workerPolicy.staffId);
   }
 
   @FieldResolver(() => Float, { nullable: true, description: "Sum of the ledger, in hours; null where the organization hides balances from workers" })

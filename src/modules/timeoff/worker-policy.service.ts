@@ -117,14 +117,14 @@ export class WorkerPolicyService {
     return inTransaction(this.deps.db, async (manager) => {
       const found = await this.records.get(actor, id, { manager });
       const policy = await this.sharePolicy(manager, org, found.policyId, this.records.label);
-      let workerPolicy = (await this.lock(manager, org, found.policyId, found.workerId))!;
+      let workerPolicy = (await this.lock(manager, org, found.policyId, found.staffId))!;
       if (input.isIncluded != null && input.isIncluded !== workerPolicy.isIncluded) {
-        await this.setIncluded(manager, org, found.policyId, found.workerId, input.isIncluded);
-        workerPolicy = (await this.lock(manager, org, found.policyId, found.workerId))!;
+        await this.setIncluded(manager, org, found.policyId, found.staffId, input.isIncluded);
+        workerPolicy = (await this.lock(manager, org, found.policyId, found.staffId))!;
       }
       if (input.hoursBalance != null) {
         if (!workerPolicy.isIncluded) {
-          const staff = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.workerId });
+          const staff = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.staffId });
           throw notInPolicy(staff.name, policy.name);
         }
         await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
@@ -191,7 +191,7 @@ export class WorkerPolicyService {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     return this.records.list(actor, args, { property: "id", column: "id" }, (q) => {
       if (args.policyId) q.andWhere("r.policy_id = :policyId", { policyId: requireUuid(args.policyId, "Policy") });
-      if (args.workerId) q.andWhere("r.worker_id = :workerId", { workerId: requireUuid(args.workerId, "Staff member") });
+      if (args.workerId) q.andWhere("r.worker_id = :staffId", { staffId: requireUuid(args.workerId, "Staff member") });
       if (own) q.andWhere("r.worker_id = :own", { own });
       q.andWhere("EXISTS (SELECT 1 FROM time_off_policies p WHERE p.organization_id = r.organization_id AND p.id = r.policy_id AND p.deleted_at IS NULL)");
     });
@@ -217,7 +217,7 @@ export class WorkerPolicyService {
   async ledger(actor: Actor, workerPolicyId: string, args: PageArgs): Promise<Page<LedgerEntry>> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const workerPolicy = await this.records.get(actor, workerPolicyId);
-    if (own && workerPolicy.workerId !== own) throw notFound("Worker policy");
+    if (own && workerPolicy.staffId !== own) throw notFound("Worker policy");
     if (!(await this.showsBalancesTo(actor))) throw forbidden("This organization does not show balances to workers");
     const query = this.deps.db
       .getRepository(LedgerEntry)
@@ -239,11 +239,11 @@ export class WorkerPolicyService {
       .getRepository(WorkerPolicy)
       .createQueryBuilder("w")
       .where("w.organization_id = :org", { org: organizationId })
-      .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :workers::uuid[]))", {
+      .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :staffIds::uuid[]))", {
         policies: pairs.map((p) => p[0]),
-        workers: pairs.map((p) => p[1]),
+        staffIds: pairs.map((p) => p[1]),
       })
       .getMany();
-    return byKeys(keys, rows, (w) => `${w.policyId}:${w.workerId}`);
+    return byKeys(keys, rows, (w) => `${w.policyId}:${w.staffId}`);
   }
 }

@@ -65,7 +65,7 @@ export class ShiftResolver {
 
   @FieldResolver(() => StaffMember, { nullable: true })
   employee(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
-    return staffLoader(ctx).load(shift.employeeId);
+    return staffLoader(ctx).load(shift.staffId);
   }
 
   @FieldResolver(() => Role, { nullable: true })

@@ -80,14 +80,14 @@ export class ShiftService {
     const allowed = only === null ? staffIds : staffIds.filter((id) => id === only);
     const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, staffIds: allowed };
     const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter, this.deps.config.maxListedShifts), this.deps.clock.now());
-    return groupByKeys(staffIds, shifts, (s) => s.employeeId);
+    return groupByKeys(staffIds, shifts, (s) => s.staffId);
   }
 
   /** One shift; a worker reading another's shift is told it does not exist. */
   async get(actor: Actor, id: string): Promise<Shift> {
     const row = await selectShift(this.deps.db.manager, actor.organizationId, requireUuid(id, "Shift"));
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
-    if (!row || (only !== null && row.employee_id !== only)) throw notFound("Shift");
+    if (!row || (only !== null && row.staff_id !== only)) throw notFound("Shift");
     return presentShift(row, this.deps.clock.now().getTime());
   }
 
@@ -125,7 +125,7 @@ export class ShiftService {
       const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
       await this.assertUnlocked(manager, org, location, [row.start_time, start]);
-      attempt = { staffId: row.employee_id, start, end, shiftId };
+      attempt = { staffId: row.staff_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
       const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
       await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });

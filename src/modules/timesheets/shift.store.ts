@@ -14,7 +14,7 @@ import { Shift, ShiftBreak } from "./shift.types";
 
 export interface ShiftRow {
   id: string;
-  employee_id: string;
+  staff_id: string;
   location_id: string;
   role_id: string;
   start_time: Date;
@@ -48,7 +48,7 @@ export interface BreakRow {
 export const SHIFT_LOCAL_DAY = "(s.start_time AT TIME ZONE l.timezone)::date";
 
 export const SHIFT_SELECT = `
-  SELECT s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time, s.hourly_wage, s.active,
+  SELECT s.id, s.employee_id AS staff_id, s.location_id, s.role_id, s.start_time, s.end_time, s.hourly_wage, s.active,
          s.created_at, s.updated_at, s.deleted_at, l.timezone,
          EXISTS (SELECT 1 FROM locked_days d
                  WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked,
@@ -148,7 +148,7 @@ export function presentShift(row: ShiftRow, nowMs: number): Shift {
   const minutes = spanMinutes(row.start_time.getTime(), row.end_time === null ? null : row.end_time.getTime(), breaks.map((b) => [b.start_ms, b.end_ms, b.paid] as const), nowMs);
   return {
     id: row.id,
-    employeeId: row.employee_id,
+    staffId: row.staff_id,
     locationId: row.location_id,
     roleId: row.role_id,
     startTime: localTime(row.start_time, zone),

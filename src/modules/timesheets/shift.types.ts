@@ -35,8 +35,9 @@ export class Shift {
   @Field(() => ID)
   id: string;
 
-  @Field(() => ID)
-  employeeId: string;
+  // Not a simple field: the property is named apart from the field.
+  @Field(() => ID, { name: "employeeId", simple: false })
+  staffId: string;
 
   @Field(() => ID)
   locationId: string;
