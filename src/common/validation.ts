@@ -1,5 +1,5 @@
 import { ValidateBy, ValidationOptions } from "class-validator";
-import { ClassType, Extensions, getMetadataStorage } from "type-graphql";
+import { Extensions, getMetadataStorage } from "type-graphql";
 import { invalidField } from "../errors/app-error";
 
 const NULL_REFUSED = "nullRefused:";
@@ -20,8 +20,11 @@ export function refusesNull(type: { extensions: Readonly<Record<string, unknown>
   return type.extensions[`${NULL_REFUSED}${field}`] === true;
 }
 
+/** An input class, abstract bases included. */
+type InputClass = abstract new (...args: never[]) => object;
+
 /** The fields input class `type` refuses null for, those its base classes name included (see NullRefused). */
-function nullRefusedFields(type: ClassType): string[] {
+function nullRefusedFields(type: InputClass): string[] {
   return getMetadataStorage()
     .classExtensions.filter((entry) => entry.target === type || Object.prototype.isPrototypeOf.call(entry.target, type))
     .flatMap((entry) => Object.keys(entry.extensions).filter((key) => key.startsWith(NULL_REFUSED)))
@@ -34,10 +37,10 @@ function nullRefusedFields(type: ClassType): string[] {
  * on the input's class: GraphQL arguments, and so REST bodies, reach services as instances of it;
  * a caller holding a plain object passes the class.
  */
-export function rejectNulls<T extends object>(input: T, refused: ClassType | (keyof T & string)[] = input.constructor as ClassType): void {
-  const fields = Array.isArray(refused) ? refused : nullRefusedFields(refused);
+export function rejectNulls<T extends object>(input: T, refused: InputClass = input.constructor as InputClass): void {
+  const fields = nullRefusedFields(refused);
   // A plain object (or a class without the decorator) would otherwise let every null through unnoticed.
-  if (!fields.length) throw new Error(`${(refused as ClassType).name} names no field that refuses null`);
+  if (!fields.length) throw new Error(`${refused.name} names no field that refuses null`);
   for (const field of fields) {
     if ((input as Record<string, unknown>)[field] === null) throw invalidField(field, `${field} cannot be null`);
   }

@@ -94,7 +94,7 @@ export class OpenShiftService {
 
   /** Workers already accepted keep their entries: their role and times cannot change, nor can fewer places than them remain. */
   update(actor: Actor, locationId: string, id: string, input: UpdateOpenShiftInput): Promise<OpenShift> {
-    rejectNulls(input, ["roleId", "startDate", "endDate", "staffCountRequired", "requireApproval", "breaks"]);
+    rejectNulls(input);
     return inTransaction(this.deps.db, async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, id, true);

@@ -9,7 +9,7 @@ import { describeConstraint } from "../../errors/database-errors";
 import { Location } from "../locations/location.entity";
 import { ScheduleBreak } from "./schedule.entity";
 import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
-import { PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
+import { PlanChangeInput, PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
 
 describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
 describeConstraint("uq_schedule_drafts_entry", "This entry already has a draft; change or remove that draft instead");
@@ -71,7 +71,8 @@ async function resolveBreaks(manager: EntityManager, organizationId: string, loc
  * `base` (absent fields are kept; planned breaks are kept unless `breaks` is given).
  */
 export async function resolvePlan(manager: EntityManager, actor: Actor, location: Location, base: ShiftPlan | null, input: ShiftPlanInput): Promise<ShiftPlan> {
-  rejectNulls(input, ["workerId", "roleId", "startTime", "endTime", "breaks"]);
+  // Creations and plain objects (demo data) come here too: the fields are those a change refuses null for.
+  rejectNulls(input, PlanChangeInput);
   const org = actor.organizationId;
   const required = (field: "workerId" | "roleId" | "startTime" | "endTime"): string => {
     const value = input[field];

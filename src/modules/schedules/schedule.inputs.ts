@@ -41,7 +41,7 @@ abstract class PlanDetailsInput {
 
 @InputType()
 @NullRefused<PlanChangeInput>("workerId", "roleId", "startTime", "endTime")
-abstract class PlanChangeInput extends PlanDetailsInput implements ShiftPlanInput {
+export abstract class PlanChangeInput extends PlanDetailsInput implements ShiftPlanInput {
   @Field(() => ID, { nullable: true })
   workerId?: string;
 
