@@ -6,7 +6,6 @@ import { Page } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { addDays, daysBetween, localDate, MAX_RANGE_DAYS, parseTimestamp, requireTimeZone, startOfLocalDay, utcOffsetMinutes } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
-import { updateReturning } from "../../database/returning";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
@@ -18,6 +17,7 @@ import { checkHourConfiguration, defaultHourConfiguration, totalOf } from "./req
 import { ApprovedTimeOffArgs, CreateTimeOffRequestInput, TimeOffRequestFilterArgs, UpdateTimeOffRequestInput } from "./request.inputs";
 import { RequestStatus, TimeOffRequest } from "./request.entity";
 import { TimeOffSettingsService } from "./settings.service";
+import { moveRequestStatus } from "./timeoff.store";
 import { availableOf, WorkerPolicyService } from "./worker-policy.service";
 import { WorkerPolicy } from "./worker-policy.entity";
 
@@ -202,15 +202,7 @@ export class TimeOffRequestService {
    * race (approve and decline), exactly one changes it and the other gets a 409.
    */
   private async transition(manager: EntityManager, actor: Actor, request: TimeOffRequest, from: RequestStatus, to: RequestStatus, set: Record<string, unknown>): Promise<TimeOffRequest> {
-    const columns = Object.keys(set);
-    const assignments = columns.map((c, i) => `${c} = $${i + 5}`).join(", ");
-    const rows = await updateReturning<{ id: string }>(
-      manager,
-      `UPDATE time_off_requests SET status = $3, updated_at = now()${assignments ? `, ${assignments}` : ""}
-       WHERE organization_id = $1 AND id = $2 AND status = $4 RETURNING id`,
-      [actor.organizationId, request.id, to, from, ...columns.map((c) => set[c])],
-    );
-    if (!rows.length) {
+    if (!(await moveRequestStatus(manager, actor.organizationId, request.id, from, to, set))) {
       const now = await manager.getRepository(TimeOffRequest).findOneByOrFail({ organizationId: actor.organizationId, id: request.id });
       throw conflict(`The request is ${now.status}; only a ${from} request can become ${to}`);
     }

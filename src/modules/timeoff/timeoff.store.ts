@@ -1,6 +1,7 @@
-import { DataSource, EntityManager } from "typeorm";
+import { DataSource, EntityManager, SelectQueryBuilder } from "typeorm";
+import { updateReturning } from "../../database/returning";
 import { LimitSettings } from "./policy.entity";
-import { LedgerKind } from "./worker-policy.entity";
+import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 
 /** The SQL of time off: worker policies, the ledger behind balances, accruals and what blocks a removal. */
 
@@ -231,4 +232,72 @@ export async function balanceBefore(manager: EntityManager, workerPolicyId: stri
     [workerPolicyId, date],
   );
   return balance;
+}
+
+/**
+ * Moves a request from status `from` to `to`, setting the columns of `set` (fixed names, never
+ * input) with it; false when the request no longer had status `from`.
+ */
+export async function moveRequestStatus(manager: EntityManager, organizationId: string, requestId: string, from: string, to: string, set: Record<string, unknown>): Promise<boolean> {
+  const columns = Object.keys(set);
+  const assignments = columns.map((c, i) => `${c} = $${i + 5}`).join(", ");
+  const rows = await updateReturning<{ id: string }>(
+    manager,
+    `UPDATE time_off_requests SET status = $3, updated_at = now()${assignments ? `, ${assignments}` : ""}
+       WHERE organization_id = $1 AND id = $2 AND status = $4 RETURNING id`,
+    [organizationId, requestId, to, from, ...columns.map((c) => set[c])],
+  );
+  return rows.length > 0;
+}
+
+/** The worker policy of a staff member in a policy, locked until the transaction ends. */
+export function lockWorkerPolicy(manager: EntityManager, organizationId: string, policyId: string, staffId: string): Promise<WorkerPolicy | null> {
+  return manager
+    .getRepository(WorkerPolicy)
+    .createQueryBuilder("w")
+    .setLock("pessimistic_write")
+    .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :staffId", { organizationId, policyId, staffId })
+    .getOne();
+}
+
+export interface WorkerPolicyListFilter {
+  policyId?: string;
+  staffId?: string;
+  /** The staff member who may see only their own. */
+  own?: string | null;
+}
+
+/** Narrows a list of worker policies (`r`) to the filter's, of policies not removed. */
+export function whereWorkerPoliciesListed(q: SelectQueryBuilder<WorkerPolicy>, filter: WorkerPolicyListFilter): void {
+  if (filter.policyId) q.andWhere("r.policy_id = :policyId", { policyId: filter.policyId });
+  if (filter.staffId) q.andWhere("r.worker_id = :staffId", { staffId: filter.staffId });
+  if (filter.own) q.andWhere("r.worker_id = :own", { own: filter.own });
+  q.andWhere("EXISTS (SELECT 1 FROM time_off_policies p WHERE p.organization_id = r.organization_id AND p.id = r.policy_id AND p.deleted_at IS NULL)");
+}
+
+/** A staff member's worker policies of policies not removed, by policy name. */
+export function selectStaffMemberPolicies(db: Queryable, organizationId: string, staffId: string): Promise<WorkerPolicy[]> {
+  return db
+    .getRepository(WorkerPolicy)
+    .createQueryBuilder("w")
+    .innerJoin("time_off_policies", "p", "p.organization_id = w.organization_id AND p.id = w.policy_id AND p.deleted_at IS NULL")
+    .where("w.organization_id = :org AND w.worker_id = :id", { org: organizationId, id: staffId })
+    .orderBy("p.name")
+    .addOrderBy("w.id")
+    .getMany();
+}
+
+/** The ledger rows of one worker policy, to page through. */
+export function ledgerQuery(db: Queryable, organizationId: string, workerPolicyId: string): SelectQueryBuilder<LedgerEntry> {
+  return db.getRepository(LedgerEntry).createQueryBuilder("r").where("r.organization_id = :org AND r.worker_policy_id = :id", { org: organizationId, id: workerPolicyId });
+}
+
+/** The worker policies of the (policy, staff member) pairs given as two lists of the same length. */
+export function selectWorkerPoliciesByPair(db: Queryable, organizationId: string, policyIds: string[], staffIds: string[]): Promise<WorkerPolicy[]> {
+  return db
+    .getRepository(WorkerPolicy)
+    .createQueryBuilder("w")
+    .where("w.organization_id = :org", { org: organizationId })
+    .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :staffIds::uuid[]))", { policies: policyIds, staffIds })
+    .getMany();
 }

@@ -24,6 +24,11 @@ import {
   LedgerRow,
   syncDefaultAssignments,
   upsertManualInclusion,
+  ledgerQuery,
+  lockWorkerPolicy,
+  selectStaffMemberPolicies,
+  selectWorkerPoliciesByPair,
+  whereWorkerPoliciesListed,
 } from "./timeoff.store";
 
 /** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
@@ -82,12 +87,7 @@ export class WorkerPolicyService {
    * the hours that only one of them may take.
    */
   async lock(manager: EntityManager, organizationId: string, policyId: string, staffId: string): Promise<WorkerPolicy | null> {
-    return manager
-      .getRepository(WorkerPolicy)
-      .createQueryBuilder("w")
-      .setLock("pessimistic_write")
-      .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :staffId", { organizationId, policyId, staffId })
-      .getOne();
+    return lockWorkerPolicy(manager, organizationId, policyId, staffId);
   }
 
   /**
@@ -189,12 +189,13 @@ export class WorkerPolicyService {
   /** Worker policies of the organization, filtered; a worker without `timeoff:read` sees only their own. */
   list(actor: Actor, args: PageArgs & { policyId?: string | null; workerId?: string | null }): Promise<Page<WorkerPolicy>> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
-    return this.records.list(actor, args, { property: "id", column: "id" }, (q) => {
-      if (args.policyId) q.andWhere("r.policy_id = :policyId", { policyId: requireUuid(args.policyId, "Policy") });
-      if (args.workerId) q.andWhere("r.worker_id = :staffId", { staffId: requireUuid(args.workerId, "Staff member") });
-      if (own) q.andWhere("r.worker_id = :own", { own });
-      q.andWhere("EXISTS (SELECT 1 FROM time_off_policies p WHERE p.organization_id = r.organization_id AND p.id = r.policy_id AND p.deleted_at IS NULL)");
-    });
+    return this.records.list(actor, args, { property: "id", column: "id" }, (q) =>
+      whereWorkerPoliciesListed(q, {
+        policyId: args.policyId ? requireUuid(args.policyId, "Policy") : undefined,
+        staffId: args.workerId ? requireUuid(args.workerId, "Staff member") : undefined,
+        own,
+      }),
+    );
   }
 
   /** One staff member's policies, by policy name. */
@@ -203,14 +204,7 @@ export class WorkerPolicyService {
     const id = requireUuid(staffId, "Staff member");
     const staff = await this.deps.db.getRepository(StaffMember).findOneBy({ organizationId: actor.organizationId, id });
     if (!staff || (own && own !== id)) throw notFound("Staff member");
-    return this.deps.db
-      .getRepository(WorkerPolicy)
-      .createQueryBuilder("w")
-      .innerJoin("time_off_policies", "p", "p.organization_id = w.organization_id AND p.id = w.policy_id AND p.deleted_at IS NULL")
-      .where("w.organization_id = :org AND w.worker_id = :id", { org: actor.organizationId, id })
-      .orderBy("p.name")
-      .addOrderBy("w.id")
-      .getMany();
+    return selectStaffMemberPolicies(this.deps.db, actor.organizationId, id);
   }
 
   /** The ledger of one worker policy, in the order it was written. */
@@ -219,11 +213,7 @@ export class WorkerPolicyService {
     const workerPolicy = await this.records.get(actor, workerPolicyId);
     if (own && workerPolicy.staffId !== own) throw notFound("Worker policy");
     if (!(await this.showsBalancesTo(actor))) throw forbidden("This organization does not show balances to workers");
-    const query = this.deps.db
-      .getRepository(LedgerEntry)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.worker_policy_id = :id", { org: actor.organizationId, id: workerPolicy.id });
-    return paginate(query, args, { property: "seq", column: "seq" });
+    return paginate(ledgerQuery(this.deps.db, actor.organizationId, workerPolicy.id), args, { property: "seq", column: "seq" });
   }
 
   /** Included workers per policy, counting only staff who have not left. */
@@ -235,15 +225,7 @@ export class WorkerPolicyService {
   /** Worker policies by (policy, worker), for requests; null where the worker is not in the policy. */
   async byPolicyAndStaffMember(organizationId: string, keys: readonly string[]): Promise<(WorkerPolicy | null)[]> {
     const pairs = keys.map((k) => k.split(":"));
-    const rows = await this.deps.db
-      .getRepository(WorkerPolicy)
-      .createQueryBuilder("w")
-      .where("w.organization_id = :org", { org: organizationId })
-      .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :staffIds::uuid[]))", {
-        policies: pairs.map((p) => p[0]),
-        staffIds: pairs.map((p) => p[1]),
-      })
-      .getMany();
+    const rows = await selectWorkerPoliciesByPair(this.deps.db, organizationId, pairs.map((p) => p[0]), pairs.map((p) => p[1]));
     return byKeys(keys, rows, (w) => `${w.policyId}:${w.staffId}`);
   }
 }
