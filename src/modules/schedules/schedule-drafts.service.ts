@@ -13,7 +13,20 @@ import { publishOpenShifts } from "../open-shifts/open-shift.store";
 import { recordEvent } from "../events/event.store";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
-import { breaksOf, checkOverlapNow, deferOverlapCheck, deleteDrafts, moveDraftBreaks, replaceBreaks, ShiftPlan } from "./schedule.store";
+import {
+  breaksOf,
+  checkOverlapNow,
+  deferOverlapCheck,
+  deleteDrafts,
+  locationDrafts,
+  locationEntries,
+  lockEntries,
+  moveDraftBreaks,
+  replaceBreaks,
+  selectDraft,
+  ShiftPlan,
+  whereStaffAndRole,
+} from "./schedule.store";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import {
   BulkCopyResult,
@@ -45,15 +58,8 @@ export class ScheduleDraftService {
 
   async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleDraft>> {
     const location = await this.schedule.locations.get(actor, args.locationId);
-    const query = this.deps.db
-      .getRepository(ScheduleDraft)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
-    startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    const staffId = filterId(args.workerId, "workerId");
-    if (staffId) query.andWhere("r.worker_id = :staffId", { staffId });
-    const roleId = filterId(args.roleId, "roleId");
-    if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
+    const query = startingWithin(locationDrafts(this.deps.db.manager, actor.organizationId, location.id), dayBounds(args.startDate, args.endDate, location.timezone));
+    whereStaffAndRole(query, filterId(args.workerId, "workerId"), filterId(args.roleId, "roleId"));
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
     return page;
@@ -127,10 +133,7 @@ export class ScheduleDraftService {
       const bounds = { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
       const now = this.deps.clock.now();
       await deferOverlapCheck(manager);
-      const drafts = await startingWithin(
-        manager.getRepository(ScheduleDraft).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org, loc: location.id }),
-        bounds,
-      )
+      const drafts = await startingWithin(locationDrafts(manager, org, location.id), bounds)
         .orderBy("r.start_time")
         .addOrderBy("r.id")
         .setLock("pessimistic_write")
@@ -199,10 +202,7 @@ export class ScheduleDraftService {
     return inTransaction(this.deps.db, async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       const zone = location.timezone;
-      const sources = await startingWithin(
-        manager.getRepository(ScheduleEntry).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org, loc: location.id }),
-        { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) },
-      )
+      const sources = await startingWithin(locationEntries(manager, org, location.id), { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) })
         .orderBy("r.start_time")
         .addOrderBy("r.id")
         .getMany();
@@ -237,25 +237,14 @@ export class ScheduleDraftService {
   }
 
   private async draftAt(manager: EntityManager, actor: Actor, location: Location, id: string, lock = false): Promise<ScheduleDraft> {
-    const query = manager
-      .getRepository(ScheduleDraft)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: actor.organizationId, loc: location.id, id: requireUuid(id, "Draft") });
-    if (lock) query.setLock("pessimistic_write");
-    const draft = await query.getOne();
+    const draft = await selectDraft(manager, actor.organizationId, location.id, requireUuid(id, "Draft"), lock);
     if (!draft) throw notFound("Draft");
     return inZone([draft], location.timezone)[0];
   }
 
   private async lockEntries(manager: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, ScheduleEntry>> {
     if (!ids.length) return new Map();
-    const rows = await manager
-      .getRepository(ScheduleEntry)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.id = ANY(:ids) AND r.deleted_at IS NULL", { org: organizationId, ids })
-      .orderBy("r.id")
-      .setLock("pessimistic_write")
-      .getMany();
+    const rows = await lockEntries(manager, organizationId, ids);
     return new Map(rows.map((e) => [e.id, e]));
   }
 

@@ -10,7 +10,19 @@ import { recordPredictabilityPay } from "../compliance/schedule-compliance";
 import { Location } from "../locations/location.entity";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
-import { breaksOf, deleteDraftsOfEntries, insertEntry, lockOpenShifts, lowerAcceptedCounts, releaseAcceptedPreferences, replaceBreaks, softDeleteEntries } from "./schedule.store";
+import {
+  breaksOf,
+  deleteDraftsOfEntries,
+  insertEntry,
+  locationEntries,
+  lockOpenShifts,
+  lowerAcceptedCounts,
+  releaseAcceptedPreferences,
+  replaceBreaks,
+  selectEntry,
+  softDeleteEntries,
+  whereStaffAndRole,
+} from "./schedule.store";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
 import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
 
@@ -52,14 +64,8 @@ export class ScheduleService {
     const staffId = filterId(args.workerId, "workerId");
     if (only && staffId && staffId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
     const location = await this.locations.get(actor, args.locationId);
-    const query = this.deps.db
-      .getRepository(ScheduleEntry)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: actor.organizationId, loc: location.id });
-    startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
-    if (only ?? staffId) query.andWhere("r.worker_id = :staffId", { staffId: only ?? staffId });
-    const roleId = filterId(args.roleId, "roleId");
-    if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
+    const query = startingWithin(locationEntries(this.deps.db.manager, actor.organizationId, location.id), dayBounds(args.startDate, args.endDate, location.timezone));
+    whereStaffAndRole(query, only ?? staffId, filterId(args.roleId, "roleId"));
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
     return page;
@@ -119,16 +125,7 @@ export class ScheduleService {
 
   /** A live entry of the location (locked until commit with `lock`). */
   async entryAt(manager: EntityManager, actor: Actor, location: Location, id: string, lock = false): Promise<ScheduleEntry> {
-    const query = manager
-      .getRepository(ScheduleEntry)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id AND r.deleted_at IS NULL", {
-        org: actor.organizationId,
-        loc: location.id,
-        id: requireUuid(id, "Schedule entry"),
-      });
-    if (lock) query.setLock("pessimistic_write");
-    const entry = await query.getOne();
+    const entry = await selectEntry(manager, actor.organizationId, location.id, requireUuid(id, "Schedule entry"), lock);
     if (!entry) throw notFound("Schedule entry");
     return inZone([entry], location.timezone)[0];
   }

@@ -1,6 +1,6 @@
-import { EntityManager } from "typeorm";
+import { EntityManager, SelectQueryBuilder } from "typeorm";
 import { updateReturning } from "../../database/returning";
-import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
+import { ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 
 /** The SQL of schedules: entries, drafts, their planned breaks, and what publishing and removing touch. */
 
@@ -139,4 +139,55 @@ export async function softDeleteEntries(manager: EntityManager, organizationId: 
 
 export async function deleteDraftsOfEntries(manager: EntityManager, organizationId: string, entryIds: string[]): Promise<void> {
   await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND entry_id = ANY($2::uuid[])", [organizationId, entryIds]);
+}
+
+/** A location's live entries (alias `r`), to narrow, order or page. */
+export function locationEntries(manager: EntityManager, organizationId: string, locationId: string): SelectQueryBuilder<ScheduleEntry> {
+  return manager.getRepository(ScheduleEntry).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: organizationId, loc: locationId });
+}
+
+/** A location's drafts (alias `r`), to narrow, order or page. */
+export function locationDrafts(manager: EntityManager, organizationId: string, locationId: string): SelectQueryBuilder<ScheduleDraft> {
+  return manager.getRepository(ScheduleDraft).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });
+}
+
+/** Narrows entries or drafts (alias `r`) to a staff member's and a role's, where given. */
+export function whereStaffAndRole(query: SelectQueryBuilder<ScheduleEntry | ScheduleDraft>, staffId: string | null | undefined, roleId: string | null | undefined): void {
+  if (staffId) query.andWhere("r.worker_id = :staffId", { staffId });
+  if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
+}
+
+/** A live entry of the location, locked until commit with `lock`. */
+export function selectEntry(manager: EntityManager, organizationId: string, locationId: string, id: string, lock: boolean): Promise<ScheduleEntry | null> {
+  const query = manager
+    .getRepository(ScheduleEntry)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id AND r.deleted_at IS NULL", {
+      org: organizationId,
+      loc: locationId,
+      id,
+    });
+  if (lock) query.setLock("pessimistic_write");
+  return query.getOne();
+}
+
+/** A draft of the location, locked until commit with `lock`. */
+export function selectDraft(manager: EntityManager, organizationId: string, locationId: string, id: string, lock: boolean): Promise<ScheduleDraft | null> {
+  const query = manager
+    .getRepository(ScheduleDraft)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: organizationId, loc: locationId, id });
+  if (lock) query.setLock("pessimistic_write");
+  return query.getOne();
+}
+
+/** Live entries by id, locked until commit (in id order, so that two publications wait rather than deadlock). */
+export function lockEntries(manager: EntityManager, organizationId: string, ids: string[]): Promise<ScheduleEntry[]> {
+  return manager
+    .getRepository(ScheduleEntry)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.id = ANY(:ids) AND r.deleted_at IS NULL", { org: organizationId, ids })
+    .orderBy("r.id")
+    .setLock("pessimistic_write")
+    .getMany();
 }
