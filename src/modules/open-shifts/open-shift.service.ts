@@ -17,7 +17,7 @@ import { insertEntry } from "../schedules/schedule.store";
 import { removeEntries } from "../schedules/schedule.service";
 import { ScheduleEntry } from "../schedules/schedule.entity";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
-import { eligibility, takePlace } from "./open-shift.store";
+import { eligibility, locationOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
   BulkAssignInput,
   BulkAssignItem,
@@ -50,12 +50,7 @@ export class OpenShiftService {
 
   async list(actor: Actor, args: OpenShiftListArgs): Promise<Page<OpenShift>> {
     const location = await this.locations.get(actor, args.locationId);
-    const query = this.deps.db
-      .getRepository(OpenShift)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.location_id = :loc", { org: actor.organizationId, loc: location.id });
-    if (!seesDrafts(actor)) query.andWhere("r.published_at IS NOT NULL");
-    startingWithin(query, dayBounds(args.startDate, args.endDate, location.timezone));
+    const query = startingWithin(locationOpenShifts(this.deps.db.manager, actor.organizationId, location.id, !seesDrafts(actor)), dayBounds(args.startDate, args.endDate, location.timezone));
     // One page holds a date range's open shifts: as large as a REST list's unless asked otherwise.
     const page = await paginate(query, { ...args, first: args.first ?? MAX_PAGE_SIZE }, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
@@ -229,13 +224,7 @@ export class OpenShiftService {
   }
 
   async preferencesOf(organizationId: string, openShiftIds: readonly string[]): Promise<OpenShiftPreference[][]> {
-    const rows = await this.deps.db
-      .getRepository(OpenShiftPreference)
-      .createQueryBuilder("p")
-      .where("p.organization_id = :org AND p.open_shift_id = ANY(:ids)", { org: organizationId, ids: [...openShiftIds] })
-      .orderBy("p.created_at")
-      .addOrderBy("p.id")
-      .getMany();
+    const rows = await selectPreferences(this.deps.db.manager, organizationId, openShiftIds);
     return groupByKeys(openShiftIds, rows, (p) => p.openShiftId);
   }
 
@@ -359,13 +348,7 @@ export class OpenShiftService {
 
   /** An open shift of the location the actor may see (workers: published ones only). */
   private async shiftAt(manager: EntityManager, actor: Actor, location: Location, id: string, lock = false): Promise<OpenShift> {
-    const query = manager
-      .getRepository(OpenShift)
-      .createQueryBuilder("r")
-      .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: actor.organizationId, loc: location.id, id: requireUuid(id, "Open shift") });
-    if (!seesDrafts(actor)) query.andWhere("r.published_at IS NOT NULL");
-    if (lock) query.setLock("pessimistic_write");
-    const shift = await query.getOne();
+    const shift = await selectOpenShift(manager, actor.organizationId, location.id, requireUuid(id, "Open shift"), !seesDrafts(actor), lock);
     if (!shift) throw notFound("Open shift");
     return inZone([shift], location.timezone)[0];
   }

@@ -1,4 +1,5 @@
-import { EntityManager } from "typeorm";
+import { EntityManager, SelectQueryBuilder } from "typeorm";
+import { OpenShift, OpenShiftPreference } from "./open-shift.entity";
 import { updateReturning } from "../../database/returning";
 
 /** The SQL of open shifts: publishing them, taking a place, and who may take one. */
@@ -49,4 +50,33 @@ export async function eligibility(
     [organizationId, staffId, roleId, locationId],
   );
   return row;
+}
+
+/** A location's open shifts (alias `r`), only the published ones with `publishedOnly`, to narrow or page. */
+export function locationOpenShifts(manager: EntityManager, organizationId: string, locationId: string, publishedOnly: boolean): SelectQueryBuilder<OpenShift> {
+  const query = manager.getRepository(OpenShift).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });
+  if (publishedOnly) query.andWhere("r.published_at IS NOT NULL");
+  return query;
+}
+
+/** An open shift of the location (only a published one with `publishedOnly`), locked until commit with `lock`. */
+export function selectOpenShift(manager: EntityManager, organizationId: string, locationId: string, id: string, publishedOnly: boolean, lock: boolean): Promise<OpenShift | null> {
+  const query = manager
+    .getRepository(OpenShift)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: organizationId, loc: locationId, id });
+  if (publishedOnly) query.andWhere("r.published_at IS NOT NULL");
+  if (lock) query.setLock("pessimistic_write");
+  return query.getOne();
+}
+
+/** The preferences of many open shifts, oldest first. */
+export function selectPreferences(manager: EntityManager, organizationId: string, openShiftIds: readonly string[]): Promise<OpenShiftPreference[]> {
+  return manager
+    .getRepository(OpenShiftPreference)
+    .createQueryBuilder("p")
+    .where("p.organization_id = :org AND p.open_shift_id = ANY(:ids)", { org: organizationId, ids: [...openShiftIds] })
+    .orderBy("p.created_at")
+    .addOrderBy("p.id")
+    .getMany();
 }
