@@ -18,7 +18,7 @@ export interface PayrollNames {
 /** A closed shift with what payroll reports need of it, its breaks included. */
 export interface ClosedShift extends PayrollNames {
   id: string;
-  employee_id: string;
+  staff_id: string;
   location_id: string;
   role_id: string;
   /** The local day it starts, YYYY-MM-DD. */
@@ -34,7 +34,7 @@ export interface ClosedShift extends PayrollNames {
 }
 
 const CLOSED_SHIFT_SELECT = `
-  SELECT s.id, s.employee_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
+  SELECT s.id, s.employee_id AS staff_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          s.paid_break_ms, s.unpaid_break_ms,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
          COALESCE((SELECT json_agg(json_build_array(epoch_ms(b.start_time), epoch_ms(b.end_time), b.paid, b.break_type_id))

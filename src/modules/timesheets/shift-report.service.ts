@@ -112,7 +112,7 @@ function violatesMandatoryBreaks(shift: ClosedShift, rules: MandatoryBreakRule[]
 }
 
 /** The people and places a report row names. */
-type Named = Pick<ClosedShift, "employee_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name">;
+type Named = Pick<ClosedShift, "staff_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name">;
 
 /** Per-employee and grouped reports of closed shifts, with overtime, premiums and labor cost. */
 export class ShiftReportService {
@@ -121,13 +121,13 @@ export class ShiftReportService {
   async employees(actor: Actor, args: ReportArgs): Promise<EmployeeReport[]> {
     const totalsByStaff = new Map<string, { named: Named; totals: Totals }>();
     const totalsOf = (named: Named) => {
-      const entry = totalsByStaff.get(named.employee_id) ?? { named, totals: new Totals() };
-      totalsByStaff.set(named.employee_id, entry);
+      const entry = totalsByStaff.get(named.staff_id) ?? { named, totals: new Totals() };
+      totalsByStaff.set(named.staff_id, entry);
       return entry.totals;
     };
     await this.eachShift(actor, args, (o) => totalsOf(o.shift).add(o), (p) => totalsOf(p).addPredictabilityPay(p.amount));
     return [...totalsByStaff.values()]
-      .map(({ named, totals }) => ({ employeeId: named.employee_id, employee: named.employee_name, externalEmployeeId: named.external_employee_id, payrollId: named.payroll_id, ...totals.figures() }))
+      .map(({ named, totals }) => ({ employeeId: named.staff_id, employee: named.employee_name, externalEmployeeId: named.external_employee_id, payrollId: named.payroll_id, ...totals.figures() }))
       .sort((a, b) => a.employee.localeCompare(b.employee) || a.employeeId.localeCompare(b.employeeId));
   }
 
@@ -163,7 +163,7 @@ export class ShiftReportService {
   }
 
   /**
-   * Walks the closed shifts of the range in (employee, start) order from a database cursor, then
+   * Walks the closed shifts of the range in (staff member, start) order from a database cursor, then
    * the predictability pay recorded for scheduled shifts of the range. Shifts from the start of
    * the first workweek (and the day before the range, for rest) are read too, so that overtime
    * counts the whole week and rest its previous shift; those are not reported.
@@ -189,7 +189,7 @@ export class ShiftReportService {
       for (const shift of batch) {
         const minutes = closedShiftMinutes(shift);
         const pay = calculator.pay({
-          staffId: shift.employee_id,
+          staffId: shift.staff_id,
           locationId: shift.location_id,
           day: shift.day,
           startMs: shift.start_time.getTime(),
@@ -209,6 +209,6 @@ export class ShiftReportService {
         });
       }
     }
-    for (const p of predictability) visitPredictability({ ...p, employee_id: p.worker_id });
+    for (const p of predictability) visitPredictability({ ...p, staff_id: p.worker_id });
   }
 }
