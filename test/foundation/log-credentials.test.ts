@@ -1,5 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
+import { loadConfig } from "../../src/config";
 import { createLogger, loggableUrl } from "../../src/http/logger";
+import { PlatformSecrets } from "../../src/modules/organizations/platform-secrets";
 import { TestService } from "../support/harness";
 
 /** Every line the service logs, as written. */
@@ -31,6 +36,25 @@ describe("credentials never reach the log", () => {
     expect(log.text).toContain("token=[Redacted]");
     expect(log.text.includes(org.token)).toBe(false);
     expect(log.text.includes(org.apiKey)).toBe(false);
+  });
+
+  it("writes a generated platform key to an owner-only file beside the data directory, and only the file's name to the log", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wf-platform-key-"));
+    try {
+      const dataDir = path.join(dir, "data");
+      const said: string[] = [];
+      const secrets = await PlatformSecrets.load(t.runtime.db, { ...loadConfig({}), dataDir }, (message) => said.push(message));
+      const file = `${dataDir}.platform-key`;
+      const key = readFileSync(file, "utf8").trim();
+      expect(key).toMatch(/^wfp_/);
+      expect(secrets.isPlatformKey(key)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain(file);
+      expect(said[0].includes(key)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("keeps every other part of a URL as it came", () => {

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { DataSource } from "typeorm";
 import { hashSecret, newSecret, sameHash } from "../../auth/secrets";
 import { Config } from "../../config";
@@ -19,7 +21,7 @@ export class PlatformSecrets {
     } else {
       const generated = newSecret("wfp");
       const { value, created } = await keepSetting(db, "platform_key_hash", hashSecret(generated));
-      if (created) announce(`Generated the platform API key (shown only this once): ${generated}`);
+      if (created) announce(`Generated the platform API key and wrote it to ${keepGeneratedKey(config.dataDir, generated)} (readable by this user only): keep it somewhere safe and delete the file`);
       platformKeyHash = value;
     }
     const jwtSecret = config.jwtSecret ?? (await keepSetting(db, "jwt_secret", randomBytes(32).toString("base64url"))).value;
@@ -29,4 +31,15 @@ export class PlatformSecrets {
   isPlatformKey(presented: string | null): boolean {
     return presented !== null && sameHash(hashSecret(presented), this.platformKeyHash);
   }
+}
+
+/**
+ * Writes a generated platform key beside the data directory (as its lock is), readable by its owner
+ * only: a key is a credential, and logs are read by more people than the operator.
+ */
+function keepGeneratedKey(dataDir: string, key: string): string {
+  const file = `${path.resolve(dataDir === "memory://" ? ".data" : dataDir)}.platform-key`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return file;
 }
