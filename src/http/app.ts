@@ -245,7 +245,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
   app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req, res) => (req.baseUrl === "/graphql" ? graphqlCost(req) : ((res.locals.cost as number | undefined) ?? 1)), sendError));
-  app.use(idempotency({ db, logger, sendError }));
+  app.use(idempotency({ db, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
 
