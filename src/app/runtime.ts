@@ -11,7 +11,7 @@ import { drainHttpServer } from "../http/drain";
 import { LiveSubscriptions, serveSubscriptions } from "../graphql/subscriptions";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
-import { PlatformSecrets } from "../modules/organizations/platform-secrets";
+import { PlatformSecrets } from "../modules/organizations";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
 import { snapshotEventResources } from "./event-snapshots";
 import { startJobs } from "./jobs";
