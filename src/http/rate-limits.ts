@@ -8,6 +8,7 @@ import { Config } from "../config";
 import { ClientError } from "../errors/client-error";
 import { MAX_COST } from "../graphql/limits";
 import type { RawRestRoute } from "../rest/raw-routes";
+import { addressGroup } from "./client-address";
 import type { CompiledRoute } from "../rest/shim";
 
 /** One budget a request spends from, and what it has left. */
@@ -150,6 +151,52 @@ export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Route
   return router;
 }
 
+/** Whether an answer refuses its caller's credential: a 401, or a GraphQL answer with UNAUTHENTICATED. */
+function refusesCredential(res: Response, body: unknown): boolean {
+  if (res.statusCode === 401) return true;
+  if (typeof body !== "string" || !body.includes("UNAUTHENTICATED")) return false;
+  try {
+    return ((JSON.parse(body) as { errors?: { extensions?: { code?: unknown } }[] }).errors ?? []).some((e) => e.extensions?.code === "UNAUTHENTICATED");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The budget of an API key prefix, which strangers may know (Managers see it), is spent only by
+ * exchanges that fail: a guess past the budget answers 429 instead of 401, while the key itself
+ * (which never fails) is never refused for its prefix.
+ */
+function spendOnRefusal(limits: RateLimits, key: string, req: Request, res: Response, sendError: SendError): void {
+  const send = res.send.bind(res);
+  let seen = false;
+  res.send = (body?: unknown) => {
+    if (seen || !refusesCredential(res, body)) return send(body);
+    seen = true;
+    limits.spendAnonymous([key]).then(
+      ([spent]) => {
+        if (spent.allowed) return send(body);
+        res.send = send;
+        setHeaders(res, spent);
+        refuseOverLimit(req, res, spent, sendError);
+      },
+      () => send(body),
+    );
+    return res;
+  };
+}
+
+type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+
+function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError: SendError): void {
+  const message = `Rate limit reached: ${refused.points} points per ${refused.windowSeconds} s; retry after ${res.getHeader("Retry-After")} s`;
+  if (req.baseUrl === "/graphql" || req.originalUrl.startsWith("/graphql")) {
+    res.status(429).json({ errors: [{ message, extensions: { code: "RATE_LIMITED", details: [], requestId: req.id } }] });
+  } else {
+    sendError(res, req, { code: "RATE_LIMITED", message, status: 429, details: [] });
+  }
+}
+
 /**
  * Spends a request's cost before it does any database work of its own, and answers 429 with
  * Retry-After when a budget is spent; every answer carries the RateLimit headers of the budget
@@ -159,7 +206,7 @@ export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Route
 export function rateLimiting(
   limits: RateLimits,
   costOf: (req: Request, res: Response) => number,
-  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void,
+  sendError: SendError,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!limits.enabled) return next();
@@ -169,19 +216,15 @@ export function rateLimiting(
       if (actor) {
         spent = [await limits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, costOf(req, res))];
       } else {
+        spent = await limits.spendAnonymous([`address:${addressGroup(req.ip ?? "unknown")}`]);
         const prefix = presentedKeyPrefix(req);
-        spent = await limits.spendAnonymous([`address:${req.socket.remoteAddress ?? "unknown"}`, ...(prefix ? [`prefix:${prefix}`] : [])]);
+        if (prefix) spendOnRefusal(limits, `prefix:${prefix}`, req, res, sendError);
       }
       const refused = spent.find((s) => !s.allowed);
       const shown = refused ?? spent.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
       setHeaders(res, shown);
       if (!refused) return next();
-      const message = `Rate limit reached: ${refused.points} points per ${refused.windowSeconds} s; retry after ${res.getHeader("Retry-After")} s`;
-      if (req.baseUrl === "/graphql") {
-        res.status(429).json({ errors: [{ message, extensions: { code: "RATE_LIMITED", details: [], requestId: req.id } }] });
-      } else {
-        sendError(res, req, { code: "RATE_LIMITED", message, status: 429, details: [] });
-      }
+      refuseOverLimit(req, res, refused, sendError);
     } catch (error) {
       next(error);
     }
