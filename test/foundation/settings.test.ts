@@ -40,11 +40,11 @@ describe("settings", () => {
     const service = await ServiceProcess.start(undefined, { KEEP_ALIVE_TIMEOUT_MS: "2000" });
     try {
       const agent = new http.Agent({ keepAlive: true });
-      const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+      const keepAlive = await new Promise<string>((resolve, reject) => {
         http
           .get(`${service.url}/healthz`, { agent }, (res) => {
             res.resume();
-            res.on("end", () => resolve(res.headers["keep-alive"]));
+            res.on("end", () => resolve(String(res.headers["keep-alive"])));
           })
           .on("error", reject);
       });
