@@ -5,7 +5,7 @@ import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { notFound, unauthenticated } from "../../errors/app-error";
-import { AccessService } from "../access/access.service";
+import { AccessService } from "../access";
 import { Organization } from "./organization.entity";
 import { CreateOrganizationInput, CreateOrganizationPayload, UpdateOrganizationInput } from "./organization.inputs";
 import { PlatformSecrets } from "./platform-secrets";
