@@ -2,6 +2,7 @@ import express, { NextFunction, Request, RequestHandler, Response, Router } from
 import Redis from "ioredis";
 import { Pool } from "pg";
 import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { Actor } from "../auth/actor";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
@@ -31,13 +32,16 @@ type Budget = (key: string, cost: number) => Promise<BudgetAnswer>;
  *
  * - "token": per token, `RATE_LIMIT_POINTS` per `RATE_LIMIT_WINDOW_SECONDS`: a staff member's
  *   token spends the staff member's own budget, an organization-wide token its API key's.
+ * - "organization": every token of one organization (its API keys' and its staff members'),
+ *   `RATE_LIMIT_ORGANIZATION_POINTS` per window: a ceiling that more keys or staff tokens do not raise.
  * - "anonymous": calls without a token (the token exchange, creating an organization), per
  *   client address and per API key prefix against guessing, `RATE_LIMIT_ANONYMOUS_POINTS` each.
  */
 export class RateLimits {
   private constructor(
-    private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints">,
+    private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints" | "rateLimitOrganizationPoints">,
     private readonly tokens: Budget,
+    private readonly organizations: Budget,
     private readonly anonymous: Budget,
     private readonly store: { close(): Promise<unknown> } | undefined,
   ) {}
@@ -50,7 +54,13 @@ export class RateLimits {
       return (key, cost) => budget.spend(key, cost);
     };
     const open = (counters: CounterStore, close: () => Promise<unknown>) =>
-      new RateLimits(config, leased(counters, "token", config.rateLimitPoints), leased(counters, "anonymous", config.rateLimitAnonymousPoints), { close });
+      new RateLimits(
+        config,
+        leased(counters, "token", config.rateLimitPoints),
+        leased(counters, "organization", config.rateLimitOrganizationPoints),
+        leased(counters, "anonymous", config.rateLimitAnonymousPoints),
+        { close },
+      );
     if (config.redisUrl) {
       // Commands wait for a connection no longer than this; then the memory limiter answers for the store.
       const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
@@ -63,7 +73,7 @@ export class RateLimits {
         const limiter = memory(keyPrefix, points);
         return (key, cost) => spendInMemory(limiter, key, cost);
       };
-      return new RateLimits(config, inMemory("token", config.rateLimitPoints), inMemory("anonymous", config.rateLimitAnonymousPoints), undefined);
+      return new RateLimits(config, inMemory("token", config.rateLimitPoints), inMemory("organization", config.rateLimitOrganizationPoints), inMemory("anonymous", config.rateLimitAnonymousPoints), undefined);
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
@@ -76,9 +86,18 @@ export class RateLimits {
     return this.config.rateLimitPoints > 0;
   }
 
-  /** Spends `points` of a token's budget. */
-  async spendToken(key: string, points: number): Promise<Spent> {
-    return { policy: "token", points: this.config.rateLimitPoints, windowSeconds: this.config.rateLimitWindowSeconds, ...(await this.tokens(key, points)) };
+  /**
+   * Spends `points` of a caller's budgets: its token's (the staff member's, or the API key's for an
+   * organization-wide token) and its organization's, which all its keys and staff tokens share.
+   */
+  async spendCaller(actor: Actor, points: number): Promise<Spent[]> {
+    const windowSeconds = this.config.rateLimitWindowSeconds;
+    const token = this.tokens(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, points);
+    const organization = this.config.rateLimitOrganizationPoints > 0 ? this.organizations(`organization:${actor.organizationId}`, points) : undefined;
+    return [
+      { policy: "token", points: this.config.rateLimitPoints, windowSeconds, ...(await token) },
+      ...(organization ? [{ policy: "organization", points: this.config.rateLimitOrganizationPoints, windowSeconds, ...(await organization) }] : []),
+    ];
   }
 
   /** Spends one call of each anonymous budget named (client address, key prefix). */
@@ -200,11 +219,10 @@ export function rateLimiting(
       const actor = (res.locals.context as RequestContext | undefined)?.actor;
       let spent: Spent[];
       if (actor) {
-        const budget = actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
-        spent = [await limits.spendToken(budget, costOf(req, res))];
+        spent = await limits.spendCaller(actor, costOf(req, res));
         // Work counted once it is done (deliveries queued) is spent afterwards: the next calls pay for it.
         (res.locals.context as RequestContext).spendPoints = async (points) => {
-          if (points > 0) await limits.spendToken(budget, points);
+          if (points > 0) await limits.spendCaller(actor, points);
         };
       } else {
         spent = await limits.spendAnonymous([`address:${addressGroup(req.ip ?? "unknown")}`]);

@@ -168,8 +168,8 @@ export function serveSubscriptions(parts: {
         if (errors.length) return errors;
         const variableValues = payload.variables ?? {};
         if (rateLimits?.enabled) {
-          const spent = await rateLimits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, operationCost(schema, document, variableValues, payload.operationName ?? undefined));
-          if (!spent.allowed) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
+          const spent = (await rateLimits.spendCaller(actor, operationCost(schema, document, variableValues, payload.operationName ?? undefined))).find((b) => !b.allowed);
+          if (spent) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
         }
         const requestId = randomUUID();
         const context: RequestContext = {
