@@ -3,7 +3,7 @@ import { ScheduledJob, ServiceDeps } from "../../common/services";
 import { addDays, localDate, parseDate, startOfLocalDay } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
 import { notFound } from "../../errors/app-error";
-import { endedShiftMinutes } from "../timesheets";
+import { endedShiftMinutes } from "../../common/shift-minutes";
 import { fixedAccrualsDue } from "./accrual-schedule";
 import { exactHours } from "./request-hours";
 import { Accruing, accruingWorkerPolicyIds, balanceBefore, LedgerRow, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "./timeoff.store";

@@ -299,3 +299,21 @@ export function selectWorkerPoliciesByPair(db: Queryable, organizationId: string
     .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :staffIds::uuid[]))", { policies: policyIds, staffIds })
     .getMany();
 }
+
+/** Approved time off of some staff members overlapping [from, until), by start. */
+export async function selectApprovedTimeOff(
+  manager: Queryable,
+  organizationId: string,
+  staffIds: readonly string[],
+  from: Date,
+  until: Date,
+): Promise<{ id: string; staffId: string; start: Date; end: Date }[]> {
+  if (staffIds.length === 0) return [];
+  const rows: { id: string; staff_id: string; start_time: Date; end_time: Date }[] = await manager.query(
+    `SELECT id, worker_id AS staff_id, start_time, end_time FROM time_off_requests
+      WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3
+      ORDER BY start_time, id`,
+    [organizationId, [...staffIds], from, until],
+  );
+  return rows.map((r) => ({ id: r.id, staffId: r.staff_id, start: new Date(r.start_time), end: new Date(r.end_time) }));
+}
