@@ -35,6 +35,18 @@ function coercionDetail(message: string): ErrorDetail {
   return { field, message: notDefined ? `Unknown field "${notDefined}"` : reason };
 }
 
+/**
+ * A missing or unknown field of an input object written in the document itself
+ * (`Field "CreateRoleInput.name" of required type "String!" was not provided.`), named as the same
+ * mistake in variables is.
+ */
+function literalFieldDetail(message: string): ErrorDetail | undefined {
+  const missing = /^Field "\w+\.(\w+)" of required type "[^"]+" was not provided/.exec(message)?.[1];
+  if (missing) return { field: missing, message: message.replace(/^Field "\w+\./, 'Field "') };
+  const unknown = /^Field "(\w+)" is not defined by type "\w+"/.exec(message)?.[1];
+  return unknown ? { field: unknown, message: `Unknown field "${unknown}"` } : undefined;
+}
+
 /** Apollo's codes for a request that is not a valid GraphQL operation. */
 const QUERY_CODES = new Set([
   "GRAPHQL_PARSE_FAILED",
@@ -84,6 +96,8 @@ function classify(error: GraphQLError | Error): ClientError {
       const detail = coercionDetail(error.message);
       return fromApp(validationFailed(`${detail.field}: ${detail.message}`, [detail]));
     }
+    const literal = code === "GRAPHQL_VALIDATION_FAILED" ? literalFieldDetail(error.message) : undefined;
+    if (literal) return fromApp(validationFailed(`${literal.field}: ${literal.message}`, [literal]));
     if (code.startsWith("QUERY_TOO_")) return fromApp(new AppError(code, error.message, 400));
     if (QUERY_CODES.has(code) || !code) return fromApp(badRequest(error.message));
     if (code === "UNAUTHENTICATED" || code === "FORBIDDEN") {

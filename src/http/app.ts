@@ -65,9 +65,20 @@ export interface RunningApp {
   trustProxy: TrustProxy;
 }
 
+/**
+ * A 401 says how to authenticate (RFC 9110 §11.6.1, RFC 6750 §3): a bearer token, and when one was
+ * sent, that it is not valid and why, so that a client knows to exchange its API key again.
+ */
+function challengeUnauthenticated(res: Response, req: Request, status: number, message: string): void {
+  if (status !== 401) return;
+  const sent = req.get("authorization") !== undefined;
+  res.setHeader("WWW-Authenticate", `Bearer realm="api"${sent ? `, error="invalid_token", error_description="${message.replace(/["\\]/g, "")}"` : ""}`);
+}
+
 /** The error body of every REST answer: {error: {code, message, details, requestId}}. */
 export function sendError(res: Response, req: Request, given: Pick<ClientError, "code" | "message" | "status" | "details">): void {
   const error = capErrorBody(given);
+  challengeUnauthenticated(res, req, error.status, error.message);
   res.status(error.status).json({ error: { code: error.code, message: error.message, details: error.details, requestId: req.id } });
 }
 
@@ -163,6 +174,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     const credential = match?.[1] ?? null;
     const isToken = credential !== null && credential.split(".").length === 3;
+    if (credential !== null && !isToken) services.access.refuseKeyAsToken(credential);
     return {
       requestId: req.id,
       actor: isToken ? await services.access.authenticate(credential) : null,
@@ -211,6 +223,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   /** A refusal in the interface's own form: GraphQL errors on /graphql, the error body on /api. */
   const refuse = (req: Request, res: Response, e: Pick<ClientError, "code" | "message" | "status" | "details">) => {
     if (req.baseUrl === "/graphql") {
+      challengeUnauthenticated(res, req, e.status, e.message);
       res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
     } else {
       sendError(res, req, e);
@@ -249,6 +262,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);
+      challengeUnauthenticated(res, req, error.status, error.errors[0].message);
       res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
