@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
@@ -21,7 +22,7 @@ export interface LiveSubscriptions {
   close(): Promise<void>;
 }
 
-const refused = (message: string, code: string) => [new GraphQLError(message, { extensions: { code, details: [] } })];
+const refused = (message: string, code: ErrorCode) => [new GraphQLError(message, { extensions: { code, details: [] } })];
 
 /**
  * GraphQL subscriptions over `graphql-ws`, on the HTTP server's own port and path (/graphql, a

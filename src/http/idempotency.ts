@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
-import type { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 
 /** Calls made without an organization (creating one, exchanging a key) share this scope. */
@@ -10,7 +10,6 @@ const NO_ORGANIZATION = "00000000-0000-0000-0000-000000000000";
 const KEPT_HOURS = 24;
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
-type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
 
 function fingerprint(req: Request): string {
   return createHash("sha256").update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`).digest("hex");
@@ -28,7 +27,7 @@ export function idempotency(options: { db: DataSource; logger: Logger; sendError
     const key = req.get("idempotency-key");
     if (req.method !== "POST" || key === undefined) return next();
     if (!VALID_KEY.test(key)) {
-      return sendError(res, req, { code: "VALIDATION_FAILED", message: "Idempotency-Key must be 1 to 255 visible ASCII characters", status: 400, details: [{ field: "Idempotency-Key", message: "invalid" }] });
+      return sendError(res, req, refusal("VALIDATION_FAILED", "Idempotency-Key must be 1 to 255 visible ASCII characters", [{ field: "Idempotency-Key", message: "invalid" }]));
     }
     const organizationId = (res.locals.context as RequestContext | undefined)?.actor?.organizationId ?? NO_ORGANIZATION;
     const hash = fingerprint(req);
@@ -46,12 +45,12 @@ export function idempotency(options: { db: DataSource; logger: Logger; sendError
       );
       if (claimed.length === 0) {
         const [row] = await db.query("SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND key = $2", [organizationId, key]);
-        if (!row) return sendError(res, req, { code: "IDEMPOTENCY_KEY_IN_USE", message: "A request with this Idempotency-Key is still being processed", status: 409, details: [] });
+        if (!row) return sendError(res, req, refusal("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed"));
         if (row.request_hash !== hash) {
-          return sendError(res, req, { code: "IDEMPOTENCY_KEY_REUSED", message: "This Idempotency-Key was used with a different request", status: 422, details: [] });
+          return sendError(res, req, refusal("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request"));
         }
         if (row.response_status === null) {
-          return sendError(res, req, { code: "IDEMPOTENCY_KEY_IN_USE", message: "A request with this Idempotency-Key is still being processed", status: 409, details: [] });
+          return sendError(res, req, refusal("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed"));
         }
         res.setHeader("Idempotent-Replayed", "true");
         return res.status(row.response_status).type("application/json").send(row.response_body ?? "");

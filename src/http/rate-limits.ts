@@ -5,7 +5,7 @@ import { RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimite
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
-import { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import { MAX_COST } from "../graphql/limits";
 import type { RawRestRoute } from "../rest/raw-routes";
 import type { CompiledRoute } from "../rest/shim";
@@ -159,7 +159,7 @@ export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Route
 export function rateLimiting(
   limits: RateLimits,
   costOf: (req: Request, res: Response) => number,
-  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void,
+  sendError: SendError,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!limits.enabled) return next();
@@ -180,7 +180,7 @@ export function rateLimiting(
       if (req.baseUrl === "/graphql") {
         res.status(429).json({ errors: [{ message, extensions: { code: "RATE_LIMITED", details: [], requestId: req.id } }] });
       } else {
-        sendError(res, req, { code: "RATE_LIMITED", message, status: 429, details: [] });
+        sendError(res, req, refusal("RATE_LIMITED", message));
       }
     } catch (error) {
       next(error);

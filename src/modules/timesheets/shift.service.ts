@@ -222,7 +222,7 @@ export class ShiftService {
     const from = new Date(other.start_time).toISOString();
     const to = other.end_time === null ? "still open" : new Date(other.end_time).toISOString();
     const message = `The staff member already has a shift that overlaps this time: shift ${other.id}, ${from} to ${to}`;
-    return new AppError("CONFLICT", message, 409, [
+    return new AppError("CONFLICT", message, [
       { field: "startTime", message },
       { field: "conflictingShift.id", message: other.id },
       { field: "conflictingShift.startTime", message: from },
