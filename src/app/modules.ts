@@ -4,6 +4,7 @@ import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
 import { accessModule } from "../modules/access";
 import { auditModule } from "../modules/audit";
+import { availabilityModule } from "../modules/availability";
 import { breaksModule } from "../modules/breaks";
 import { complianceModule } from "../modules/compliance";
 import { eventsModule } from "../modules/events";
@@ -42,6 +43,7 @@ export const modules: DomainModule[] = [
   openShiftsModule,
   timeOffModule,
   complianceModule,
+  availabilityModule,
 ];
 
 /** Every resolver of the schema. */
