@@ -12,8 +12,8 @@ import { DataSource } from "typeorm";
 import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
-import { AppError, ifMatchFailed } from "../errors/app-error";
-import { capErrorBody, ClientError, toClientError } from "../errors/client-error";
+import { ifMatchFailed } from "../errors/app-error";
+import { capErrorBody, ClientError, refusal, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
@@ -278,18 +278,18 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
   app.use((req, res) => {
-    sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
+    sendError(res, req, refusal("NOT_FOUND", `No route for ${req.method} ${req.path}`));
   });
 
   // Errors of the body parser and anything else that escaped a handler.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     void _next;
     const e = error as { type?: string; status?: number };
-    if (e?.type === "entity.too.large") return sendError(res, req, { code: "PAYLOAD_TOO_LARGE", message: `The request body exceeds ${BODY_LIMIT}`, status: 413, details: [] });
-    if (e?.type === "entity.parse.failed") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid JSON", status: 400, details: [] });
-    if (e?.type === "encoding.invalid") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid UTF-8", status: 400, details: [] });
+    if (e?.type === "entity.too.large") return sendError(res, req, refusal("PAYLOAD_TOO_LARGE", `The request body exceeds ${BODY_LIMIT}`));
+    if (e?.type === "entity.parse.failed") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid JSON"));
+    if (e?.type === "encoding.invalid") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid UTF-8"));
     if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
-    const clientError = error instanceof AppError ? toClientError(error) : toClientError(error as Error);
+    const clientError = toClientError(error as Error);
     if (clientError.internal) onInternalError(req, error);
     sendError(res, req, clientError);
   });

@@ -5,7 +5,7 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
-import { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import { MAX_COST } from "../graphql/limits";
 import type { RawRestRoute } from "../rest/raw-routes";
 import { addressGroup } from "./client-address";
@@ -172,14 +172,13 @@ function spendOnRefusal(limits: RateLimits, key: string, req: Request, res: Resp
   };
 }
 
-type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
 
 function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError: SendError): void {
   const message = `Rate limit reached: ${refused.points} points per ${refused.windowSeconds} s; retry after ${res.getHeader("Retry-After")} s`;
   if (req.baseUrl === "/graphql" || req.originalUrl.startsWith("/graphql")) {
     res.status(429).json({ errors: [{ message, extensions: { code: "RATE_LIMITED", details: [], requestId: req.id } }] });
   } else {
-    sendError(res, req, { code: "RATE_LIMITED", message, status: 429, details: [] });
+    sendError(res, req, refusal("RATE_LIMITED", message));
   }
 }
 

@@ -223,7 +223,7 @@ export class ShiftService {
     const from = formatLocal(new Date(other.start_time), other.timezone);
     const to = other.end_time === null ? "still open" : formatLocal(new Date(other.end_time), other.timezone);
     const message = `The staff member already has a shift that overlaps this time: shift ${other.id}, ${from} to ${to}`;
-    return new AppError("CONFLICT", message, 409, [
+    return new AppError("CONFLICT", message, [
       { field: "startTime", message },
       { field: "conflictingShift.id", message: other.id },
       { field: "conflictingShift.startTime", message: from },
