@@ -3,6 +3,7 @@ import { NonEmptyArray } from "type-graphql";
 import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
 import { accessModule } from "../modules/access/access.module";
+import { attendanceModule } from "../modules/attendance";
 import { auditModule } from "../modules/audit/audit.module";
 import { breaksModule } from "../modules/breaks/breaks.module";
 import { complianceModule } from "../modules/compliance/compliance.module";
@@ -10,6 +11,7 @@ import { eventsModule } from "../modules/events/events.module";
 import { locationsModule } from "../modules/locations/locations.module";
 import type { DomainModule } from "../modules/module";
 import { openShiftsModule } from "../modules/open-shifts/open-shifts.module";
+import { payPeriodsModule } from "../modules/pay-periods";
 import { organizationsModule } from "../modules/organizations/organizations.module";
 import { rolesModule } from "../modules/roles/roles.module";
 import { schedulesModule } from "../modules/schedules/schedules.module";
@@ -37,6 +39,8 @@ export const modules: DomainModule[] = [
   webhooksModule,
   breaksModule,
   timesheetsModule,
+  attendanceModule,
+  payPeriodsModule,
   timeClockModule,
   schedulesModule,
   openShiftsModule,

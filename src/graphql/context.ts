@@ -15,6 +15,10 @@ export interface RequestContext {
   logger: Logger;
   /** Set by the REST shim: the root field whose permissions it has already checked for this call. */
   checkedRootField?: string;
+  /** The caller's network address as Express computes it (`req.ip`, which honours `trust proxy`). */
+  clientAddress?: string;
+  /** A registered time-clock device's token, from the `X-Clock-Device` header (never logged). */
+  clockDeviceToken?: string;
   /** Committed events for live subscriptions (set on WebSocket connections only). */
   eventStream?: EventStream;
 }
