@@ -28,6 +28,9 @@ export const PERMISSIONS = {
   "schedules:read": "Read every schedule entry, draft and open shift",
   "schedules:write": "Build, publish and assign schedules and open shifts",
   "openshifts:claim": "Claim open shifts and state preferences",
+  "availability:self": "State one's own availability and preferences; read one's own",
+  "availability:read": "Read everyone's availability and preferences",
+  "availability:manage": "Write and approve anyone's availability and set whether workers' rules need approval",
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
@@ -68,6 +71,7 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "openshifts:claim",
       "attendance:self",
       "payperiods:self",
+      "availability:self",
     ],
   },
 ];

@@ -43,6 +43,7 @@ export async function victimRecords(t: TestService, org: TestOrganization, label
   ids.request = (await api.post(`${base}/time-off-requests`, { workerId: ids.staff, policyId: ids.policy, startTime: "2026-04-01T09:00:00Z", endTime: "2026-04-01T17:00:00Z" })).body.id;
   // The default pay schedule runs weekly from Mondays: a period starts on this one.
   ids.startDate = "2026-03-02";
+  ids.availabilityRule = (await api.post(`${base}/staff/${ids.staff}/availability`, { kind: "PREFER_OFF", weekdays: ["MON"], startTime: "22:00", endTime: "06:00", note: `${label} rule` })).body.id;
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
   return ids;
 }
@@ -68,6 +69,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   workers: "staff",
   "clock-devices": "clockDevice",
   "attendance-exceptions": "attendanceException",
+  availability: "availabilityRule",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */

@@ -6,9 +6,7 @@ import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import type { Punch, PunchCheckService } from "../attendance";
-import { ShiftService } from "../timesheets/shift.service";
-import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
-import { Shift } from "../timesheets/shift.types";
+import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 

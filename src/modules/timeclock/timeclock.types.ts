@@ -1,6 +1,6 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { PunchPositionFields } from "../attendance";
-import { Shift, ShiftBreak } from "../timesheets/shift.types";
+import { Shift, ShiftBreak } from "../timesheets";
 
 export enum ClockState {
   CLOCKED_OUT = "CLOCKED_OUT",
