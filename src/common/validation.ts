@@ -58,6 +58,11 @@ export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
 }
 
+/** Text from outside (a receiver's answer, an error of its connection) made storable: what PostgreSQL refuses becomes U+FFFD. */
+export function storableText(text: string): string {
+  return isStorableText(text) ? text : text.replace(new RegExp(UNSTORABLE.source, "g"), "\ufffd");
+}
+
 /**
  * The path (`input.name`, `tags.2`) of the first text in `value`, key or string, that the database
  * could not store as sent; undefined when there is none.

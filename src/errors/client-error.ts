@@ -45,7 +45,23 @@ const QUERY_CODES = new Set([
   "BAD_REQUEST",
 ]);
 
+/** The longest text an error body carries in a message or detail: what quotes the input (a value, a name) quotes at most this much. */
+export const MAX_ERROR_TEXT = 500;
+
+export function capErrorText(text: string): string {
+  return text.length <= MAX_ERROR_TEXT ? text : `${text.slice(0, MAX_ERROR_TEXT)}… (${text.length - MAX_ERROR_TEXT} more characters)`;
+}
+
+/** An error as it may be sent: its message and details no longer than MAX_ERROR_TEXT each. */
+export function capErrorBody<E extends Pick<ClientError, "message" | "details">>(error: E): E {
+  return { ...error, message: capErrorText(error.message), details: error.details.map((d) => ({ ...d, field: capErrorText(d.field), message: capErrorText(d.message) })) };
+}
+
 export function toClientError(error: GraphQLError | Error): ClientError {
+  return capErrorBody(classify(error));
+}
+
+function classify(error: GraphQLError | Error): ClientError {
   const original = error instanceof GraphQLError ? error.originalError ?? undefined : error;
   const fromApp = (e: AppError): ClientError => ({ code: e.code, message: e.message, status: e.status, details: e.details, internal: false });
 

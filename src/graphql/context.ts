@@ -19,6 +19,8 @@ export interface RequestContext {
   clientAddress?: string;
   /** A registered time-clock device's token, from the `X-Clock-Device` header (never logged). */
   clockDeviceToken?: string;
+  /** Spends more of the caller's rate limit than the call's own cost, for work only the call can count (set when rate limits are on). */
+  spendPoints?(points: number): Promise<void>;
   /** Committed events for live subscriptions (set on WebSocket connections only). */
   eventStream?: EventStream;
 }

@@ -13,7 +13,7 @@ import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
 import { AppError, ifMatchFailed } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { capErrorBody, ClientError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
@@ -66,7 +66,8 @@ export interface RunningApp {
 }
 
 /** The error body of every REST answer: {error: {code, message, details, requestId}}. */
-export function sendError(res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+export function sendError(res: Response, req: Request, given: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+  const error = capErrorBody(given);
   res.status(error.status).json({ error: { code: error.code, message: error.message, details: error.details, requestId: req.id } });
 }
 

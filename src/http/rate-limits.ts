@@ -200,7 +200,12 @@ export function rateLimiting(
       const actor = (res.locals.context as RequestContext | undefined)?.actor;
       let spent: Spent[];
       if (actor) {
-        spent = [await limits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, costOf(req, res))];
+        const budget = actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+        spent = [await limits.spendToken(budget, costOf(req, res))];
+        // Work counted once it is done (deliveries queued) is spent afterwards: the next calls pay for it.
+        (res.locals.context as RequestContext).spendPoints = async (points) => {
+          if (points > 0) await limits.spendToken(budget, points);
+        };
       } else {
         spent = await limits.spendAnonymous([`address:${addressGroup(req.ip ?? "unknown")}`]);
         const prefix = presentedKeyPrefix(req);

@@ -23,6 +23,7 @@ function bodyFor(method: string, path: string, ids: Record<string, string>): obj
     [/^PUT .*\/workers\/\{workerId\}\/balance$/, { hoursBalance: 8, note: "Set" }],
     [/^POST .*\/clock-devices$/, { name: "Kiosk" }],
     [/^PATCH .*\/attendance-exceptions\/\{id\}$/, { status: "EXCUSED", note: "Excused" }],
+    [/^POST .*\/staff\/\{staffId\}\/availability$/, { kind: "UNAVAILABLE", date: "2026-03-20" }],
   ];
   return bodies.find(([pattern]) => pattern.test(`${method} ${path}`))?.[1] ?? {};
 }
