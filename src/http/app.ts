@@ -179,6 +179,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       requestId: req.id,
       actor: isToken ? await services.access.authenticate(credential) : null,
       presentedKey: isToken ? null : credential,
+      clientAddress: req.ip,
+      clockDeviceToken: req.get("x-clock-device") || undefined,
       services,
       loaders: new Loaders(),
       logger: logger.child({ reqId: req.id }),
