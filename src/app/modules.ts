@@ -4,6 +4,7 @@ import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
 import { accessModule } from "../modules/access/access.module";
 import { auditModule } from "../modules/audit/audit.module";
+import { calendarFeedsModule } from "../modules/calendar-feeds";
 import { breaksModule } from "../modules/breaks/breaks.module";
 import { complianceModule } from "../modules/compliance/compliance.module";
 import { eventsModule } from "../modules/events/events.module";
@@ -42,6 +43,7 @@ export const modules: DomainModule[] = [
   openShiftsModule,
   timeOffModule,
   complianceModule,
+  calendarFeedsModule,
 ];
 
 /** Every resolver of the schema. */

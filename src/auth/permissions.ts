@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   "schedules:read": "Read every schedule entry, draft and open shift",
   "schedules:write": "Build, publish and assign schedules and open shifts",
   "openshifts:claim": "Claim open shifts and state preferences",
+  "calendar:self": "Make and revoke one's own calendar feed",
+  "calendar:manage": "Make and revoke the calendar feeds of anyone and of locations",
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
@@ -60,6 +62,7 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "timeoff:self",
       "schedules:self",
       "openshifts:claim",
+      "calendar:self",
     ],
   },
 ];

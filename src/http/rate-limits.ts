@@ -150,24 +150,33 @@ export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Route
   return router;
 }
 
+/** The budget a request with a bearer token spends: its staff member's, or its API key's. */
+function tokenBudget(_req: Request, res: Response): string | undefined {
+  const actor = (res.locals.context as RequestContext | undefined)?.actor;
+  if (!actor) return undefined;
+  return actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+}
+
 /**
  * Spends a request's cost before it does any database work of its own, and answers 429 with
  * Retry-After when a budget is spent; every answer carries the RateLimit headers of the budget
  * with the least left. `costOf` is the request's cost in points (a GraphQL operation's computed
- * cost, a REST call its operation's: see restCosts).
+ * cost, a REST call its operation's: see restCosts). `budgetOf` names the caller's token budget
+ * (by default the bearer token's); a request without one spends the anonymous budgets.
  */
 export function rateLimiting(
   limits: RateLimits,
   costOf: (req: Request, res: Response) => number,
   sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void,
+  budgetOf: (req: Request, res: Response) => string | undefined = tokenBudget,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!limits.enabled) return next();
     try {
-      const actor = (res.locals.context as RequestContext | undefined)?.actor;
+      const budget = budgetOf(req, res);
       let spent: Spent[];
-      if (actor) {
-        spent = [await limits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, costOf(req, res))];
+      if (budget) {
+        spent = [await limits.spendToken(budget, costOf(req, res))];
       } else {
         const prefix = presentedKeyPrefix(req);
         spent = await limits.spendAnonymous([`address:${req.socket.remoteAddress ?? "unknown"}`, ...(prefix ? [`prefix:${prefix}`] : [])]);
