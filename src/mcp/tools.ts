@@ -49,7 +49,7 @@ const balances = tool({
   description: "Time-off balances in hours, per worker and policy; optionally one worker's. A worker sees their own (null where the organization hides balances).",
   operations: {
     workerPolicies: `query workerPolicies($workerId: ID, $first: Int, $after: String) {
-      workerPolicies(workerId: $workerId, first: $first, after: $after) { nodes { id workerId worker { name } policyId name hoursBalance availableBalance isIncluded } ${PAGE_INFO} } }`,
+      workerPolicies(workerId: $workerId, first: $first, after: $after) { nodes { id workerId worker { name } policyId name hoursBalance availableBalance } ${PAGE_INFO} } }`,
   },
   offeredWith: "workerPolicies",
   input: { workerId: id("Only this worker's balances").optional(), ...page },
@@ -71,7 +71,7 @@ const balances = tool({
     const connection = await operation("workerPolicies", { workerId: a.workerId, first: a.limit, after: a.cursor });
     const { items, nextCursor } = pageOf(
       connection,
-      (n: { id: string; workerId: string; worker: { name: string } | null; policyId: string; name: string; hoursBalance: number | null; availableBalance: number | null; isIncluded: boolean }) => ({
+      (n: { id: string; workerId: string; worker: { name: string } | null; policyId: string; name: string; hoursBalance: number | null; availableBalance: number | null }) => ({
         workerPolicyId: n.id,
         workerId: n.workerId,
         workerName: n.worker?.name ?? null,

@@ -165,6 +165,12 @@ describe("calendar feeds", () => {
     expect((await t.http.get(second)).status).toBe(404);
     expect((await t.as(worker.token).delete(base)).status).toBe(404);
     expect((await t.http.get("/calendar/wfc_not-a-feed.ics")).status).toBe(404);
+
+    // A retry with the same Idempotency-Key gets the answer again, its secret URL redacted: the key's table never holds it.
+    const made = await t.as(worker.token).post(base).set("Idempotency-Key", "feed-once");
+    const replay = await t.as(worker.token).post(base).set("Idempotency-Key", "feed-once");
+    feedPath(made.body.url);
+    expect([replay.headers["idempotent-replayed"], replay.body.url, replay.body.id]).toEqual(["true", "[redacted]", made.body.id]);
   });
 
   it("lets a worker make only their own feed; a manager makes anyone's and a location's; another organization's ids are 404", async () => {

@@ -35,6 +35,7 @@ export async function victimRecords(t: TestService, org: TestOrganization, label
   // Disabled, and for a rare type: nothing is ever sent to its (public) address from a test.
   ids.webhookEndpoint = (await api.post(`${base}/webhook-endpoints`, { url: "https://93.184.215.14/hooks", eventTypes: ["timesheet.day_unlocked"], enabled: false })).body.id;
   ids.request = (await api.post(`${base}/time-off-requests`, { workerId: ids.staff, policyId: ids.policy, startTime: "2026-04-01T09:00:00Z", endTime: "2026-04-01T17:00:00Z" })).body.id;
+  ids.availabilityRule = (await api.post(`${base}/staff/${ids.staff}/availability`, { kind: "PREFER_OFF", weekdays: ["MON"], startTime: "22:00", endTime: "06:00", note: `${label} rule` })).body.id;
   ids.calendarFeed = (await api.post(`${base}/staff/${ids.staff}/calendar-feed`)).body.id;
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
   return ids;
@@ -59,6 +60,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   "webhook-endpoints": "webhookEndpoint",
   "worker-policies": "workerPolicy",
   workers: "staff",
+  availability: "availabilityRule",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */
