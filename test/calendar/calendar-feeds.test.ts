@@ -173,6 +173,20 @@ describe("calendar feeds", () => {
     expect([replay.headers["idempotent-replayed"], replay.body.url, replay.body.id]).toEqual(["true", "[redacted]", made.body.id]);
   });
 
+  // Row locks prove nothing on PGlite's single connection: this runs on PostgreSQL only.
+  const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
+  onPostgres("leaves one feed when five ask for it at once, answering only the URL handed out last", async () => {
+    const person = await w.worker();
+    const base = `/api/organizations/${w.org.id}/staff/${person.id}/calendar-feed`;
+    const made = await Promise.all(Array.from({ length: 5 }, () => t.as(w.manager).post(base)));
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(made.map((r) => r.body.id)).size).toBe(1);
+    const rows = await t.runtime.db.query("SELECT count(*)::int AS n FROM calendar_feeds WHERE staff_id = $1", [person.id]);
+    expect(rows[0].n).toBe(1);
+    const reads = await Promise.all(made.map((r) => t.http.get(feedPath(r.body.url))));
+    expect(reads.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
+  });
+
   it("lets a worker make only their own feed; a manager makes anyone's and a location's; another organization's ids are 404", async () => {
     const other = await w.worker();
     const base = `/api/organizations/${w.org.id}`;
