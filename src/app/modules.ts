@@ -7,6 +7,7 @@ import { auditModule } from "../modules/audit";
 import { attendanceModule } from "../modules/attendance";
 import { availabilityModule } from "../modules/availability";
 import { breaksModule } from "../modules/breaks";
+import { calendarFeedsModule } from "../modules/calendar-feeds";
 import { complianceModule } from "../modules/compliance";
 import { eventsModule } from "../modules/events";
 import { locationsModule } from "../modules/locations";
@@ -48,6 +49,7 @@ export const modules: DomainModule[] = [
   timeOffModule,
   complianceModule,
   availabilityModule,
+  calendarFeedsModule,
 ];
 
 /** Every resolver of the schema. */

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   NOT_ELIGIBLE: { status: 409, meaning: "The worker may not take the shift; `details` gives the reasons" },
   SHIFT_LOCKED: { status: 409, meaning: "A day of the shift is locked for payroll" },
   TIMESHEET_APPROVED: { status: 409, meaning: "The shift belongs to an approved timesheet; reopen it first" },
+  OPEN_EXCEPTIONS: { status: 409, meaning: "The timesheet cannot be approved while an OPEN critical attendance exception remains" },
+  NOT_APPROVED: { status: 409, meaning: "The pay period cannot close while timesheets are not approved; `details` names them (or close with force and a reason)" },
   COMPLIANCE_VIOLATION: { status: 409, meaning: "Publishing would break a labor rule; `details` are the violations" },
   INSUFFICIENT_BALANCE: { status: 409, meaning: "The time-off request needs more hours than the balance has" },
   NOT_IN_POLICY: { status: 409, meaning: "The worker is not included in the time-off policy" },

@@ -28,7 +28,8 @@ import { compileRoutes, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
-import { RateLimits, rateLimiting, restCosts } from "./rate-limits";
+import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limits";
+import { mcpCallCost, mcpHandler } from "../mcp/server";
 import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
@@ -142,6 +143,37 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   app.use(graphiqlRouter());
 
+  // A calendar feed needs no header (calendar programs cannot send one): the secret in its path is a
+  // read-only capability for that feed alone. Rate limited per feed like any token, an unknown
+  // secret like any anonymous call (per address, against guessing).
+  app.get(
+    "/calendar/:file",
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const secret = /^(.+)\.ics$/.exec(req.params.file as string)?.[1];
+        res.locals.calendarFeed = secret ? await services.calendarFeeds.feedOf(secret) : undefined;
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
+    rateLimiting(rateLimits, () => 1, sendError, (_req, res) => (res.locals.calendarFeed ? `calendar:${res.locals.calendarFeed.id}` : undefined)),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const feed = res.locals.calendarFeed;
+        if (!feed) return sendError(res, req, { code: "NOT_FOUND", message: "Calendar feed not found", status: 404, details: [] });
+        const { text, etag } = await services.calendarFeeds.render(feed);
+        res.setHeader("ETag", etag);
+        res.setHeader("Cache-Control", "private, no-cache");
+        const known = (req.get("if-none-match") ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
+        if (known.includes(etag) || known.includes("*")) return res.status(304).end();
+        res.type("text/calendar; charset=utf-8").send(text);
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
+
   app.use(
     express.json({
       limit: BODY_LIMIT,
@@ -233,15 +265,15 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   };
 
   // Text the database cannot store is refused here, once, wherever it comes: path, query string or body.
-  app.use(["/graphql", "/api"], (req: Request, res: Response, next: NextFunction) => {
+  app.use(["/graphql", "/api", "/mcp"], (req: Request, res: Response, next: NextFunction) => {
     const body = req.baseUrl === "/graphql" && req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>).variables : req.body;
     const field = unstorableTextIn(pathSegments(req.path)) !== undefined ? "path" : (unstorableTextIn(req.query) ?? unstorableTextIn(body));
     if (field === undefined) return next();
     refuse(req, res, toClientError(unstorableText(field)));
   });
 
-  // Every GraphQL and REST request gets its context (and a bad token its 401) here, once.
-  app.use(["/graphql", "/api"], async (req: Request, res: Response, next: NextFunction) => {
+  // Every GraphQL, REST and MCP request gets its context (and a bad token its 401) here, once.
+  app.use(["/graphql", "/api", "/mcp"], async (req: Request, res: Response, next: NextFunction) => {
     try {
       const context = await contextFor(req);
       res.locals.context = context;
@@ -269,10 +301,16 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     }
   });
   if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
-  app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req, res) => (req.baseUrl === "/graphql" ? graphqlCost(req) : ((res.locals.cost as number | undefined) ?? 1)), sendError));
+  const requestCost = (req: Request, res: Response): number => {
+    if (req.baseUrl === "/graphql") return graphqlCost(req);
+    if (req.baseUrl === "/mcp") return Math.min(MAX_CALL_COST, mcpCallCost(req.body));
+    return (res.locals.cost as number | undefined) ?? 1;
+  };
+  app.use(["/graphql", "/api", "/mcp"], rateLimiting(rateLimits, requestCost, sendError));
   app.use(idempotency({ db, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
+  app.use("/mcp", mcpHandler({ schema, onInternalError }));
 
   // Before the GraphQL-backed routes: a fixed path such as /api/timesheets/export must win over /api/timesheets/{id}.
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));

@@ -137,6 +137,13 @@ export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Route
   return router;
 }
 
+/** The budget a request with a bearer token spends: its staff member's, or its API key's. */
+function tokenBudget(_req: Request, res: Response): string | undefined {
+  const actor = (res.locals.context as RequestContext | undefined)?.actor;
+  if (!actor) return undefined;
+  return actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+}
+
 /** Whether an answer refuses its caller's credential: a 401, or a GraphQL answer with UNAUTHENTICATED. */
 function refusesCredential(res: Response, body: unknown): boolean {
   if (res.statusCode === 401) return true;
@@ -186,25 +193,29 @@ function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError:
  * Spends a request's cost before it does any database work of its own, and answers 429 with
  * Retry-After when a budget is spent; every answer carries the RateLimit headers of the budget
  * with the least left. `costOf` is the request's cost in points (a GraphQL operation's computed
- * cost, a REST call its operation's: see restCosts).
+ * cost, a REST call its operation's: see restCosts). `budgetOf` names the caller's token budget
+ * (by default the bearer token's); a request without one spends the anonymous budgets.
  */
 export function rateLimiting(
   limits: RateLimits,
   costOf: (req: Request, res: Response) => number,
   sendError: SendError,
+  budgetOf: (req: Request, res: Response) => string | undefined = tokenBudget,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!limits.enabled) return next();
     try {
-      const actor = (res.locals.context as RequestContext | undefined)?.actor;
+      const budget = budgetOf(req, res);
       let spent: Spent[];
-      if (actor) {
-        const budget = actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+      if (budget) {
         spent = [await limits.spendToken(budget, costOf(req, res))];
         // Work counted once it is done (deliveries queued) is spent afterwards: the next calls pay for it.
-        (res.locals.context as RequestContext).spendPoints = async (points) => {
-          if (points > 0) await limits.spendToken(budget, points);
-        };
+        const context = res.locals.context as RequestContext | undefined;
+        if (context) {
+          context.spendPoints = async (points) => {
+            if (points > 0) await limits.spendToken(budget, points);
+          };
+        }
       } else {
         spent = await limits.spendAnonymous([`address:${addressGroup(req.ip ?? "unknown")}`]);
         const prefix = presentedKeyPrefix(req);

@@ -44,6 +44,7 @@ export async function victimRecords(t: TestService, org: TestOrganization, label
   // The default pay schedule runs weekly from Mondays: a period starts on this one.
   ids.startDate = "2026-03-02";
   ids.availabilityRule = (await api.post(`${base}/staff/${ids.staff}/availability`, { kind: "PREFER_OFF", weekdays: ["MON"], startTime: "22:00", endTime: "06:00", note: `${label} rule` })).body.id;
+  ids.calendarFeed = (await api.post(`${base}/staff/${ids.staff}/calendar-feed`)).body.id;
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
   return ids;
 }
