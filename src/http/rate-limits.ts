@@ -1,7 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import Redis from "ioredis";
 import { Pool } from "pg";
-import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
@@ -10,7 +9,7 @@ import { MAX_COST } from "../graphql/limits";
 import type { RawRestRoute } from "../rest/raw-routes";
 import { addressGroup } from "./client-address";
 import type { CompiledRoute } from "../rest/shim";
-import { BudgetAnswer, CounterStore, LeasedBudget, postgresCounters, redisCounters, spendInMemory } from "./rate-limit-leases";
+import { BudgetAnswer, CounterStore, LeasedBudget, MemoryBudget, postgresCounters, redisCounters } from "./rate-limit-leases";
 
 /** One budget a request spends from, and what it has left. */
 interface Spent extends BudgetAnswer {
@@ -44,9 +43,8 @@ export class RateLimits {
 
   static open(config: Config): RateLimits {
     const duration = config.rateLimitWindowSeconds;
-    const memory = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration });
     const leased = (counters: CounterStore, keyPrefix: string, points: number): Budget => {
-      const budget = new LeasedBudget(counters, keyPrefix, points, duration, memory(keyPrefix, points));
+      const budget = new LeasedBudget(counters, keyPrefix, points, duration, new MemoryBudget(points, duration));
       return (key, cost) => budget.spend(key, cost);
     };
     const open = (counters: CounterStore, close: () => Promise<unknown>) =>
@@ -59,11 +57,11 @@ export class RateLimits {
       return open(redisCounters(client), () => client.quit().catch(() => client.disconnect()));
     }
     if (!config.databaseUrl) {
-      const inMemory = (keyPrefix: string, points: number): Budget => {
-        const limiter = memory(keyPrefix, points);
-        return (key, cost) => spendInMemory(limiter, key, cost);
+      const inMemory = (points: number): Budget => {
+        const budget = new MemoryBudget(points, duration);
+        return async (key, cost) => budget.spend(key, cost);
       };
-      return new RateLimits(config, inMemory("token", config.rateLimitPoints), inMemory("anonymous", config.rateLimitAnonymousPoints), undefined);
+      return new RateLimits(config, inMemory(config.rateLimitPoints), inMemory(config.rateLimitAnonymousPoints), undefined);
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
