@@ -1,6 +1,8 @@
 /** Server settings, read once from the environment (see README). */
 export interface Config {
   port: number;
+  /** Where clients reach the service (scheme, host, port): the base of the links it hands out, such as calendar feeds. */
+  publicUrl: string;
   databaseUrl: string | undefined;
   /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
   databaseListenUrl: string | undefined;
@@ -92,6 +94,7 @@ function trustProxySetting(value: string | undefined): boolean | number | string
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),

@@ -4,14 +4,17 @@ import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
 import { accessModule } from "../modules/access";
 import { auditModule } from "../modules/audit";
+import { attendanceModule } from "../modules/attendance";
 import { availabilityModule } from "../modules/availability";
 import { breaksModule } from "../modules/breaks";
+import { calendarFeedsModule } from "../modules/calendar-feeds";
 import { complianceModule } from "../modules/compliance";
 import { eventsModule } from "../modules/events";
 import { locationsModule } from "../modules/locations";
 import type { DomainModule } from "../modules/module";
 import { openShiftsModule } from "../modules/open-shifts";
 import { organizationsModule } from "../modules/organizations";
+import { payPeriodsModule } from "../modules/pay-periods";
 import { rolesModule } from "../modules/roles";
 import { schedulesModule } from "../modules/schedules";
 import { staffModule } from "../modules/staff";
@@ -38,12 +41,15 @@ export const modules: DomainModule[] = [
   webhooksModule,
   breaksModule,
   timesheetsModule,
+  attendanceModule,
+  payPeriodsModule,
   timeClockModule,
   schedulesModule,
   openShiftsModule,
   timeOffModule,
   complianceModule,
   availabilityModule,
+  calendarFeedsModule,
 ];
 
 /** Every resolver of the schema. */

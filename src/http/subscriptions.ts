@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
@@ -26,7 +27,7 @@ export interface LiveSubscriptions {
   close(): Promise<void>;
 }
 
-const refused = (message: string, code: string) => [new GraphQLError(message, { extensions: { code, details: [] } })];
+const refused = (message: string, code: ErrorCode) => [new GraphQLError(message, { extensions: { code, details: [] } })];
 
 /** The most subscriptions one socket runs at once. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 50;

@@ -49,6 +49,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Schedules: "Planned shifts, drafts and publishing",
   "Open shifts": "Shifts offered to workers, their claims and preferences",
   "Time off": "Time-off policies, balances, their ledger, accruals and requests",
+  Attendance: "Clock-in rules, registered clock devices, the attendance policy and attendance exceptions",
+  "Pay periods": "The pay schedule, its periods, timesheet approval and closing a period",
 };
 
 function scalarSchema(name: string): JsonSchema {

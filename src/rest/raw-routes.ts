@@ -2,7 +2,7 @@ import type { Request, Response, Router } from "express";
 import express from "express";
 import { Actor } from "../auth/actor";
 import { invalidField, unauthenticated } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { SendError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { HttpMethod } from "./route";
 
@@ -37,7 +37,7 @@ export interface RawRestRoute {
 }
 
 interface RawRouterOptions {
-  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+  sendError: SendError;
   onInternalError: (req: Request, error: unknown) => void;
 }
 

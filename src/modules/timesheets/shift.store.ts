@@ -349,6 +349,18 @@ export async function lockDay(manager: EntityManager, organizationId: string, lo
   );
 }
 
+/** Locks every day of the list at every location of the organization (already locked days stay as they are). */
+export async function lockDaysEverywhere(manager: EntityManager, organizationId: string, days: string[], lockedBy: string | null): Promise<void> {
+  const locations: { id: string }[] = await manager.query("SELECT id FROM locations WHERE organization_id = $1 ORDER BY id", [organizationId]);
+  for (const { id } of locations) await guardDays(manager, organizationId, id, days, "exclusive");
+  await manager.query(
+    `INSERT INTO locked_days (organization_id, location_id, day, locked_by)
+     SELECT $1, l.id, d.day, $3 FROM locations l CROSS JOIN unnest($2::date[]) AS d(day) WHERE l.organization_id = $1
+     ON CONFLICT DO NOTHING`,
+    [organizationId, days, lockedBy],
+  );
+}
+
 export async function unlockDay(manager: EntityManager, organizationId: string, locationId: string, day: string): Promise<void> {
   await manager.query("DELETE FROM locked_days WHERE organization_id = $1 AND location_id = $2 AND day = $3", [organizationId, locationId, day]);
 }
