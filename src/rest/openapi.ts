@@ -216,7 +216,7 @@ const HEADERS: Record<string, JsonSchema> = {
   RetryAfter: { description: "Seconds to wait before calling again", schema: { type: "integer", minimum: 0 } },
   RateLimitPolicy: {
     description:
-      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
+      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key), `"organization";q=<points>;w=<seconds>` (every token of the organization together) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
     schema: { type: "string" },
   },
   RateLimit: { description: 'What is left of that budget and in how many seconds it is full again (IETF RateLimit): `"<policy>";r=<remaining>;t=<seconds>`', schema: { type: "string" } },
