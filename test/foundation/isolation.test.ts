@@ -21,6 +21,7 @@ function bodyFor(method: string, path: string, ids: Record<string, string>): obj
     [/^POST .*\/webhook-endpoints\/\{id\}\/recover$/, { since: "2026-03-01T00:00:00.000Z" }],
     [/^POST .*\/schedules\/compliance-check$/, { startDate: "2026-03-10", endDate: "2026-03-16" }],
     [/^PUT .*\/workers\/\{workerId\}\/balance$/, { hoursBalance: 8, note: "Set" }],
+    [/^POST .*\/availability$/, { kind: "UNAVAILABLE", date: "2026-03-20" }],
   ];
   return bodies.find(([pattern]) => pattern.test(`${method} ${path}`))?.[1] ?? {};
 }
