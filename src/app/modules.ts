@@ -6,6 +6,7 @@ import { accessModule } from "../modules/access/access.module";
 import { auditModule } from "../modules/audit/audit.module";
 import { breaksModule } from "../modules/breaks/breaks.module";
 import { complianceModule } from "../modules/compliance/compliance.module";
+import { coverageModule } from "../modules/coverage-requirements";
 import { eventsModule } from "../modules/events/events.module";
 import { locationsModule } from "../modules/locations/locations.module";
 import type { DomainModule } from "../modules/module";
@@ -13,11 +14,13 @@ import { openShiftsModule } from "../modules/open-shifts/open-shifts.module";
 import { organizationsModule } from "../modules/organizations/organizations.module";
 import { rolesModule } from "../modules/roles/roles.module";
 import { schedulesModule } from "../modules/schedules/schedules.module";
+import { shiftTemplatesModule } from "../modules/shift-templates";
 import { staffModule } from "../modules/staff/staff.module";
 import { timeClockModule } from "../modules/timeclock/timeclock.module";
 import { timesheetsModule } from "../modules/timesheets/timesheets.module";
 import { timeOffModule } from "../modules/timeoff/timeoff.module";
 import { webhooksModule } from "../modules/webhooks/webhooks.module";
+import { scheduleGenerationModule } from "../workflows/schedule-generation";
 import { RawRestRoute } from "../rest/raw-routes";
 import { RestRoute } from "../rest/route";
 
@@ -38,10 +41,13 @@ export const modules: DomainModule[] = [
   breaksModule,
   timesheetsModule,
   timeClockModule,
+  shiftTemplatesModule,
   schedulesModule,
+  coverageModule,
   openShiftsModule,
   timeOffModule,
   complianceModule,
+  scheduleGenerationModule,
 ];
 
 /** Every resolver of the schema. */

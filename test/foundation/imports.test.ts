@@ -6,7 +6,7 @@ import ts from "typescript";
  * The source's import graph, type imports included: no cycle, and few imports from a lower layer
  * back up to a higher one. Layers from the bottom: a folder may import its own and lower ones.
  */
-const LAYERS = ["errors", "config", "auth", "loaders", "common", "database", "graphql", "rest", "modules", "http", "app", "cli", "main"];
+const LAYERS = ["errors", "config", "auth", "loaders", "common", "database", "graphql", "rest", "modules", "workflows", "http", "app", "cli", "main"];
 const MAX_UPWARD_IMPORTS = 25;
 
 const SRC = path.join(__dirname, "../../../src");
