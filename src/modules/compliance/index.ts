@@ -1,6 +1,11 @@
-/** The front door of compliance: the location's rules and the pure checks others plan with. */
+/** The front door of labor rules: location profiles, the rules themselves, violations and predictability pay: the only file other modules import. */
+export { ComplianceFigures, ComplianceRules } from "./compliance-presets";
+export { PlannedBreakSpan, missedMealBreaks, restPremium, restShortfall } from "./compliance-rules";
 export { complianceModule } from "./compliance.module";
+export { VIOLATION_FIELDS } from "./compliance.routes";
+export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay } from "./compliance.store";
+export { ComplianceViolation } from "./compliance.types";
+export type { PayrollNames } from "./compliance.types";
+export { OvertimeSplit, Workday, splitWorkweek } from "./overtime";
+export { EntryChange, gatePublishing, recordPredictabilityPay } from "./schedule-compliance";
 export { rulesOf } from "./schedule-compliance";
-export { ComplianceRules } from "./compliance-presets";
-export type { ComplianceFigures } from "./compliance-presets";
-export { restShortfall, workedMinutes } from "./compliance-rules";

@@ -1,5 +1,10 @@
-/** The front door of events: what other modules use to record theirs. */
+/** The front door of the event log, its feed, stream and catalog: the only file other modules import. */
+export { EVENT_CATALOG, PING_EVENT_TYPE } from "./event-catalog";
+export { EventFeed } from "./event-feed";
+export { RESOURCE_PATHS, resourceKey, resourceOf } from "./event-resources";
+export { EventStream } from "./event-stream";
+export { EVENT_RETENTION_DAYS, EventService } from "./event.service";
+export { eventRowsForDelivery, recordEvent } from "./event.store";
 export { eventsModule } from "./events.module";
-export { recordEvent } from "./event.store";
 export { Event } from "./event.types";
 export type { EventFilter } from "./event-stream";

@@ -1,4 +1,4 @@
-/** The front door of locations. */
-export { locationsModule } from "./locations.module";
+/** The front door of locations: the only file other modules import. */
 export { Location } from "./location.entity";
-export type { LocationService } from "./location.service";
+export { locationLoader } from "./location.loaders";
+export { locationsModule } from "./locations.module";

@@ -1,8 +1,10 @@
-/** The front door of schedules: what other modules use of entries and drafts. */
+/** The front door of published schedule entries and drafts: the only file other modules import. */
+export { PlannedRecord, dayBounds, inZone, startingWithin } from "./planned-time";
+export { MAX_PLANNED_MINUTES, assertNoApprovedTimeOff, breakTypesOf, requireRole } from "./schedule-plans";
+export { ScheduleEntry } from "./schedule.entity";
+export { removeEntries } from "./schedule.service";
+export { insertEntry } from "./schedule.store";
 export { schedulesModule } from "./schedules.module";
-export { DraftAction, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
-export type { ScheduleService } from "./schedule.service";
-export type { ScheduleDraftService } from "./schedule-drafts.service";
+export { DraftAction, ScheduleDraft } from "./schedule.entity";
 export { countByDayAndTemplate, deleteDraftsStartingWithin, insertGeneratedDrafts } from "./schedule.store";
 export type { BreakPlan, GeneratedDraft } from "./schedule.store";
-export { breakTypesOf } from "./schedule-plans";

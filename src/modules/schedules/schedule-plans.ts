@@ -6,7 +6,7 @@ import { formatLocal, parseDate, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
-import { Location } from "../locations/location.entity";
+import { Location } from "../locations";
 import { breakStart, templateAt, templateTimes } from "../shift-templates";
 import { ScheduleBreak } from "./schedule.entity";
 import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";

@@ -10,30 +10,22 @@ import { requireInOrganization, TenantRecords } from "../../common/tenant-record
 import { addDays, parseDateRange, startOfLocalDay } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
+import { availabilityWindows, matchesShift } from "../../modules/availability";
+import type { AvailabilityWindow } from "../../modules/availability";
 import { rulesOf } from "../../modules/compliance";
 import { selectRequirements } from "../../modules/coverage-requirements";
 import { recordEvent } from "../../modules/events";
 import { Location } from "../../modules/locations";
 import { breakTypesOf, deleteDraftsStartingWithin, GeneratedDraft, insertGeneratedDrafts } from "../../modules/schedules";
 import { breakStart, locationTemplates, ShiftTemplate } from "../../modules/shift-templates";
-import { AvailabilityWindowShape, buildProblem, BuiltProblem } from "./generation-problem";
+import { buildProblem, BuiltProblem } from "./generation-problem";
 import { explain } from "./generation-result";
 import { GenerationMode, GenerationProgress, GenerationRequest, GenerationResult, GenerationStatus, ScheduleGeneration, StoredLimits } from "./generation.entity";
 import { GenerateScheduleInput, PlanningLimitsInput } from "./generation.inputs";
-import { claimGeneration, finishGeneration, renewLease, requestCancel, selectApprovedTimeOff, selectPeople, selectPlannedShifts } from "./generation.store";
+import { claimGeneration, finishGeneration, renewLease, requestCancel, selectPeople, selectPlannedShifts } from "./generation.store";
 import { RosterSolution, SearchProgress } from "./solver";
 
 const MAX_TAKE_UPS = 3;
-
-/** A window bears on a shift: UNAVAILABLE and PREFER_OFF when they overlap it, PREFER_ON when the shift lies inside it or has its template. */
-function bears(window: AvailabilityWindowShape, start: Date, end: Date, templateId: string | null): boolean {
-  if (window.kind === "PREFER_ON") {
-    if (window.templateId !== null) return window.templateId === templateId && start < window.end && end > window.start;
-    return start >= window.start && end <= window.end;
-  }
-  if (window.templateId !== null && window.templateId !== templateId) return false;
-  return start < window.end && end > window.start;
-}
 
 /**
  * Schedule generation: a request becomes a queued row; a service process claims it (a lease in
@@ -154,8 +146,7 @@ export class ScheduleGenerationService {
     const staffIds = people.map((p) => p.staffId);
     const { rules, weekStart } = await rulesOf(manager, org, locationId);
     const figures = rules.figures;
-    const timeOff = await selectApprovedTimeOff(manager, org, staffIds, bounds);
-    const windows: AvailabilityWindowShape[] = timeOff.map((t) => ({ staffId: t.staffId, kind: "UNAVAILABLE", source: "TIME_OFF", start: t.start, end: t.end, weight: 1, templateId: null }));
+    const windows = await availabilityWindows(manager, { organizationId: org, staffIds, from: bounds.from, until: bounds.to, timeZone: zone });
     const built = buildProblem({
       request,
       locationId,
@@ -175,7 +166,7 @@ export class ScheduleGenerationService {
         noticeDays: figures.noticeDays,
         weekStart,
       },
-      bears,
+      bears: (window, start, end, templateId) => matchesShift(window as AvailabilityWindow, start, end, templateId),
     });
     return { ...built, zone, templates };
   }

@@ -131,13 +131,3 @@ export async function selectPlannedShifts(
   );
   return rows.map((r) => ({ staffId: r.worker_id, locationId: r.location_id, templateId: r.template_id, startsAt: new Date(r.start_time), endsAt: new Date(r.end_time), draft: r.draft }));
 }
-
-/** Approved time off of the people overlapping [from, to). */
-export async function selectApprovedTimeOff(manager: EntityManager, organizationId: string, staffIds: string[], bounds: { from: Date; to: Date }): Promise<{ staffId: string; start: Date; end: Date }[]> {
-  const rows: { worker_id: string; start_time: Date; end_time: Date }[] = await manager.query(
-    `SELECT worker_id, start_time, end_time FROM time_off_requests
-      WHERE organization_id = $1 AND worker_id = ANY ($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3`,
-    [organizationId, staffIds, bounds.from, bounds.to],
-  );
-  return rows.map((r) => ({ staffId: r.worker_id, start: new Date(r.start_time), end: new Date(r.end_time) }));
-}

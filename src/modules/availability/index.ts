@@ -1,0 +1,7 @@
+/** The availability domain's front door: what other modules and workflows may use of it. */
+export { availabilityModule } from "./availability.module";
+export type { AvailabilityRuleService } from "./rules/availability-rule.service";
+export { availabilityWindows } from "./rules/availability-windows";
+export type { AvailabilityQuery } from "./rules/availability-windows";
+export { matchesShift } from "./rules/availability-rule.rules";
+export type { AvailabilityKind, AvailabilityWindow } from "./rules/availability-rule.rules";
