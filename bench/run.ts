@@ -18,6 +18,7 @@ import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
+import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
 import { rateLimiterOverhead, replicaReads } from "./scale";
 
@@ -33,7 +34,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
- * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed). BENCH_ONLY=rostering
+ * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -160,7 +162,7 @@ async function webhooksAlone(): Promise<string[]> {
 }
 
 /** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone };
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
