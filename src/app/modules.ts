@@ -4,6 +4,7 @@ import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
 import { accessModule } from "../modules/access";
 import { auditModule } from "../modules/audit";
+import { attendanceModule } from "../modules/attendance";
 import { availabilityModule } from "../modules/availability";
 import { breaksModule } from "../modules/breaks";
 import { calendarFeedsModule } from "../modules/calendar-feeds";
@@ -13,6 +14,7 @@ import { locationsModule } from "../modules/locations";
 import type { DomainModule } from "../modules/module";
 import { openShiftsModule } from "../modules/open-shifts";
 import { organizationsModule } from "../modules/organizations";
+import { payPeriodsModule } from "../modules/pay-periods";
 import { rolesModule } from "../modules/roles";
 import { schedulesModule } from "../modules/schedules";
 import { staffModule } from "../modules/staff";
@@ -39,6 +41,8 @@ export const modules: DomainModule[] = [
   webhooksModule,
   breaksModule,
   timesheetsModule,
+  attendanceModule,
+  payPeriodsModule,
   timeClockModule,
   schedulesModule,
   openShiftsModule,

@@ -8,7 +8,7 @@ import { ReadRouting } from "../database/read-routing";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
-import { LiveSubscriptions, serveSubscriptions } from "../graphql/subscriptions";
+import { LiveSubscriptions, serveSubscriptions } from "../http/subscriptions";
 import { idempotencyKeyPruning } from "../http/idempotency";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";

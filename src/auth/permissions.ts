@@ -36,6 +36,12 @@ export const PERMISSIONS = {
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
+  "attendance:self": "Read one's own attendance exceptions and the attendance policy",
+  "attendance:read": "Read clock rules and everyone's attendance exceptions",
+  "attendance:manage": "Set clock rules, devices and the attendance policy; excuse and resolve exceptions",
+  "payperiods:self": "Read and submit one's own timesheet of a pay period",
+  "payperiods:read": "Read the pay schedule, pay periods and everyone's timesheets in them",
+  "payperiods:manage": "Set the pay schedule, approve and reopen timesheets, close pay periods",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -65,6 +71,8 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "timeoff:self",
       "schedules:self",
       "openshifts:claim",
+      "attendance:self",
+      "payperiods:self",
       "availability:self",
       "calendar:self",
     ],

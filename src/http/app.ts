@@ -12,8 +12,8 @@ import { DataSource } from "typeorm";
 import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
-import { AppError, ifMatchFailed } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { ifMatchFailed } from "../errors/app-error";
+import { capErrorBody, ClientError, refusal, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
@@ -66,8 +66,20 @@ export interface RunningApp {
   trustProxy: TrustProxy;
 }
 
+/**
+ * A 401 says how to authenticate (RFC 9110 §11.6.1, RFC 6750 §3): a bearer token, and when one was
+ * sent, that it is not valid and why, so that a client knows to exchange its API key again.
+ */
+function challengeUnauthenticated(res: Response, req: Request, status: number, message: string): void {
+  if (status !== 401) return;
+  const sent = req.get("authorization") !== undefined;
+  res.setHeader("WWW-Authenticate", `Bearer realm="api"${sent ? `, error="invalid_token", error_description="${message.replace(/["\\]/g, "")}"` : ""}`);
+}
+
 /** The error body of every REST answer: {error: {code, message, details, requestId}}. */
-export function sendError(res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+export function sendError(res: Response, req: Request, given: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+  const error = capErrorBody(given);
+  challengeUnauthenticated(res, req, error.status, error.message);
   res.status(error.status).json({ error: { code: error.code, message: error.message, details: error.details, requestId: req.id } });
 }
 
@@ -194,10 +206,13 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     const credential = match?.[1] ?? null;
     const isToken = credential !== null && credential.split(".").length === 3;
+    if (credential !== null && !isToken) services.access.refuseKeyAsToken(credential);
     return {
       requestId: req.id,
       actor: isToken ? await services.access.authenticate(credential) : null,
       presentedKey: isToken ? null : credential,
+      clientAddress: req.ip,
+      clockDeviceToken: req.get("x-clock-device") || undefined,
       services,
       loaders: new Loaders(),
       logger: logger.child({ reqId: req.id }),
@@ -242,6 +257,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   /** A refusal in the interface's own form: GraphQL errors on /graphql, the error body on /api. */
   const refuse = (req: Request, res: Response, e: Pick<ClientError, "code" | "message" | "status" | "details">) => {
     if (req.baseUrl === "/graphql") {
+      challengeUnauthenticated(res, req, e.status, e.message);
       res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
     } else {
       sendError(res, req, e);
@@ -280,6 +296,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);
+      challengeUnauthenticated(res, req, error.status, error.errors[0].message);
       res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
@@ -301,18 +318,18 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
   app.use((req, res) => {
-    sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
+    sendError(res, req, refusal("NOT_FOUND", `No route for ${req.method} ${req.path}`));
   });
 
   // Errors of the body parser and anything else that escaped a handler.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     void _next;
     const e = error as { type?: string; status?: number };
-    if (e?.type === "entity.too.large") return sendError(res, req, { code: "PAYLOAD_TOO_LARGE", message: `The request body exceeds ${BODY_LIMIT}`, status: 413, details: [] });
-    if (e?.type === "entity.parse.failed") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid JSON", status: 400, details: [] });
-    if (e?.type === "encoding.invalid") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid UTF-8", status: 400, details: [] });
+    if (e?.type === "entity.too.large") return sendError(res, req, refusal("PAYLOAD_TOO_LARGE", `The request body exceeds ${BODY_LIMIT}`));
+    if (e?.type === "entity.parse.failed") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid JSON"));
+    if (e?.type === "encoding.invalid") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid UTF-8"));
     if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
-    const clientError = error instanceof AppError ? toClientError(error) : toClientError(error as Error);
+    const clientError = toClientError(error as Error);
     if (clientError.internal) onInternalError(req, error);
     sendError(res, req, clientError);
   });

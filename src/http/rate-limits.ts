@@ -1,16 +1,15 @@
 import express, { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import Redis from "ioredis";
 import { Pool } from "pg";
-import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
-import { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import { MAX_COST } from "../graphql/limits";
 import type { RawRestRoute } from "../rest/raw-routes";
 import { addressGroup } from "./client-address";
 import type { CompiledRoute } from "../rest/shim";
-import { BudgetAnswer, CounterStore, LeasedBudget, postgresCounters, redisCounters, spendInMemory } from "./rate-limit-leases";
+import { BudgetAnswer, CounterStore, LeasedBudget, MemoryBudget, postgresCounters, redisCounters } from "./rate-limit-leases";
 
 /** One budget a request spends from, and what it has left. */
 interface Spent extends BudgetAnswer {
@@ -44,9 +43,8 @@ export class RateLimits {
 
   static open(config: Config): RateLimits {
     const duration = config.rateLimitWindowSeconds;
-    const memory = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration });
     const leased = (counters: CounterStore, keyPrefix: string, points: number): Budget => {
-      const budget = new LeasedBudget(counters, keyPrefix, points, duration, memory(keyPrefix, points));
+      const budget = new LeasedBudget(counters, keyPrefix, points, duration, new MemoryBudget(points, duration));
       return (key, cost) => budget.spend(key, cost);
     };
     const open = (counters: CounterStore, close: () => Promise<unknown>) =>
@@ -59,11 +57,11 @@ export class RateLimits {
       return open(redisCounters(client), () => client.quit().catch(() => client.disconnect()));
     }
     if (!config.databaseUrl) {
-      const inMemory = (keyPrefix: string, points: number): Budget => {
-        const limiter = memory(keyPrefix, points);
-        return (key, cost) => spendInMemory(limiter, key, cost);
+      const inMemory = (points: number): Budget => {
+        const budget = new MemoryBudget(points, duration);
+        return async (key, cost) => budget.spend(key, cost);
       };
-      return new RateLimits(config, inMemory("token", config.rateLimitPoints), inMemory("anonymous", config.rateLimitAnonymousPoints), undefined);
+      return new RateLimits(config, inMemory(config.rateLimitPoints), inMemory(config.rateLimitAnonymousPoints), undefined);
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
@@ -179,14 +177,13 @@ function spendOnRefusal(limits: RateLimits, key: string, req: Request, res: Resp
   };
 }
 
-type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
 
 function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError: SendError): void {
   const message = `Rate limit reached: ${refused.points} points per ${refused.windowSeconds} s; retry after ${res.getHeader("Retry-After")} s`;
   if (req.baseUrl === "/graphql" || req.originalUrl.startsWith("/graphql")) {
     res.status(429).json({ errors: [{ message, extensions: { code: "RATE_LIMITED", details: [], requestId: req.id } }] });
   } else {
-    sendError(res, req, { code: "RATE_LIMITED", message, status: 429, details: [] });
+    sendError(res, req, refusal("RATE_LIMITED", message));
   }
 }
 
@@ -210,6 +207,13 @@ export function rateLimiting(
       let spent: Spent[];
       if (budget) {
         spent = [await limits.spendToken(budget, costOf(req, res))];
+        // Work counted once it is done (deliveries queued) is spent afterwards: the next calls pay for it.
+        const context = res.locals.context as RequestContext | undefined;
+        if (context) {
+          context.spendPoints = async (points) => {
+            if (points > 0) await limits.spendToken(budget, points);
+          };
+        }
       } else {
         spent = await limits.spendAnonymous([`address:${addressGroup(req.ip ?? "unknown")}`]);
         const prefix = presentedKeyPrefix(req);

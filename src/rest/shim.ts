@@ -25,7 +25,7 @@ import { requireAnyPermission } from "../auth/actor";
 import { permissionsOf } from "../graphql/authorization";
 import { Permission } from "../auth/permissions";
 import { badRequest, ifMatchFailed, invalidField, notFound, unauthenticated, validationFailed } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { ClientError, refusal, SendError, toClientError } from "../errors/client-error";
 import { compileOperation, OperationRunner } from "../graphql/compiled-operations";
 import { queryLimitsRule } from "../graphql/limits";
 import type { RequestContext } from "../graphql/context";
@@ -221,7 +221,7 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
 
 export interface ShimOptions {
   schema: GraphQLSchema;
-  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+  sendError: SendError;
   onInternalError: (req: Request, error: unknown) => void;
 }
 
@@ -266,7 +266,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
       try {
         const context = res.locals.context as RequestContext;
         if ((c.variables.has("input") || c.bodyType) && req.is(["application/json", "application/*+json"]) === false) {
-          return options.sendError(res, req, { code: "UNSUPPORTED_MEDIA_TYPE", message: `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`, status: 415, details: [] });
+          return options.sendError(res, req, refusal("UNSUPPORTED_MEDIA_TYPE", `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`));
         }
         const rest: RestRequest = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
         // If-Match guards a change against a lost update: it must name the representation as it is now.

@@ -3,6 +3,6 @@ export { EVENT_CATALOG, PING_EVENT_TYPE } from "./event-catalog";
 export { EventFeed } from "./event-feed";
 export { RESOURCE_PATHS, resourceKey, resourceOf } from "./event-resources";
 export { EventStream } from "./event-stream";
-export { EventService } from "./event.service";
+export { EVENT_RETENTION_DAYS, EventService } from "./event.service";
 export { eventRowsForDelivery, recordEvent } from "./event.store";
 export { eventsModule } from "./events.module";

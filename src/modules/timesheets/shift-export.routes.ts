@@ -57,6 +57,9 @@ export const shiftExportRoutes: RawRestRoute[] = [
     path: "/api/timesheets/export",
     operationId: "exportTimesheets",
     summary: "Export closed shifts for payroll as CSV (default) or JSON, streamed as they are read",
+    details:
+      "The CSV answer (text/csv) is text, not JSON: a generated client must be told to read it as text " +
+      '(openapi-fetch: `parseAs: "text"`), or it fails parsing it as JSON. `format=json` answers the same rows as a JSON array.',
     tag: "Timesheets",
     produces: { [FORMATS.csv.type]: "text", [FORMATS.json.type]: { arrayOf: "ShiftExportRow" } },
     query: {

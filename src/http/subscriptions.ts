@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
@@ -12,21 +13,21 @@ import type { Clock } from "../common/clock";
 import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { toClientError } from "../errors/client-error";
-import { BODY_LIMIT_BYTES } from "../http/app";
-import { clientAddress, type TrustProxy } from "../http/client-address";
-import type { RateLimits } from "../http/rate-limits";
+import { BODY_LIMIT_BYTES } from "./app";
+import { clientAddress, type TrustProxy } from "./client-address";
+import type { RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
-import type { EventStream } from "../modules/events/event-stream";
-import type { RequestContext } from "./context";
-import { operationCost, queryLimitsRule } from "./limits";
-import { guardRequest, RefusedRequest } from "./request-guard";
+import type { EventStream } from "../modules/events";
+import type { RequestContext } from "../graphql/context";
+import { operationCost, queryLimitsRule } from "../graphql/limits";
+import { guardRequest, RefusedRequest } from "../graphql/request-guard";
 
 export interface LiveSubscriptions {
   /** Closes every subscriber's connection (1001, going away) and stops taking new ones. */
   close(): Promise<void>;
 }
 
-const refused = (message: string, code: string) => [new GraphQLError(message, { extensions: { code, details: [] } })];
+const refused = (message: string, code: ErrorCode) => [new GraphQLError(message, { extensions: { code, details: [] } })];
 
 /** The most subscriptions one socket runs at once. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
