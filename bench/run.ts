@@ -12,6 +12,7 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { calendarFeedsAlone } from "./calendar-feeds";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
@@ -34,8 +35,9 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
- * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed). BENCH_ONLY=rostering
- * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts).
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
+ * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
+ * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -161,8 +163,8 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
