@@ -1,6 +1,8 @@
 /** Server settings, read once from the environment (see README). */
 export interface Config {
   port: number;
+  /** Where clients reach the service (scheme, host, port): the base of the links it hands out, such as calendar feeds. */
+  publicUrl: string;
   databaseUrl: string | undefined;
   /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
   databaseListenUrl: string | undefined;
@@ -28,8 +30,19 @@ export interface Config {
   /** Points one token or API key may spend per window (a call spends its operation's cost); 0 turns rate limiting off. */
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
+  /** Points all the tokens of one organization (its API keys' and staff members') may spend together per window; 0: no such ceiling. */
+  rateLimitOrganizationPoints: number;
   /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
   rateLimitAnonymousPoints: number;
+  /**
+   * Which proxies in front of the service are trusted to name the client (X-Forwarded-For), as
+   * Express's `trust proxy` reads it: false (none: the peer is the client), true, a hop count, or
+   * addresses and subnets ("loopback", "10.0.0.0/8, fd00::/8").
+   */
+  trustProxy: boolean | number | string;
+  /** The most WebSocket connections one caller (API key and staff member) and one client address hold at once, per process. */
+  websocketsPerCaller: number;
+  websocketsPerAddress: number;
   /** Where the rate limits count when set (Redis), instead of the PostgreSQL primary. */
   redisUrl: string | undefined;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
@@ -72,9 +85,18 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
   };
 }
 
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  const given = (value ?? "").trim();
+  if (given === "" || given === "false") return false;
+  if (given === "true") return true;
+  if (/^\d+$/.test(given)) return Number(given);
+  return given;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),
@@ -91,7 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
+    rateLimitOrganizationPoints: Number(env.RATE_LIMIT_ORGANIZATION_POINTS ?? 1_000_000),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    websocketsPerCaller: Number(env.WEBSOCKETS_PER_CALLER ?? 20),
+    websocketsPerAddress: Number(env.WEBSOCKETS_PER_ADDRESS ?? 200),
     redisUrl: env.REDIS_URL || undefined,
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
     webhooks: webhookSettings(env),

@@ -7,7 +7,7 @@ import { Actor } from "../auth/actor";
 import { ALL_PERMISSIONS } from "../auth/permissions";
 import { WRITE } from "../database/request-actor";
 import { Loaders } from "../loaders/loaders";
-import { RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events/event-resources";
+import { RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events";
 import { restRoutes } from "./modules";
 import { compileRoutes, CompiledRoute } from "../rest/shim";
 import type { Services } from "./services";

@@ -2,22 +2,26 @@ import { GraphQLSchema } from "graphql";
 import { NonEmptyArray } from "type-graphql";
 import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
-import { accessModule } from "../modules/access/access.module";
-import { auditModule } from "../modules/audit/audit.module";
-import { breaksModule } from "../modules/breaks/breaks.module";
-import { complianceModule } from "../modules/compliance/compliance.module";
-import { eventsModule } from "../modules/events/events.module";
-import { locationsModule } from "../modules/locations/locations.module";
+import { accessModule } from "../modules/access";
+import { auditModule } from "../modules/audit";
+import { attendanceModule } from "../modules/attendance";
+import { availabilityModule } from "../modules/availability";
+import { breaksModule } from "../modules/breaks";
+import { calendarFeedsModule } from "../modules/calendar-feeds";
+import { complianceModule } from "../modules/compliance";
+import { eventsModule } from "../modules/events";
+import { locationsModule } from "../modules/locations";
 import type { DomainModule } from "../modules/module";
-import { openShiftsModule } from "../modules/open-shifts/open-shifts.module";
-import { organizationsModule } from "../modules/organizations/organizations.module";
-import { rolesModule } from "../modules/roles/roles.module";
-import { schedulesModule } from "../modules/schedules/schedules.module";
-import { staffModule } from "../modules/staff/staff.module";
-import { timeClockModule } from "../modules/timeclock/timeclock.module";
-import { timesheetsModule } from "../modules/timesheets/timesheets.module";
-import { timeOffModule } from "../modules/timeoff/timeoff.module";
-import { webhooksModule } from "../modules/webhooks/webhooks.module";
+import { openShiftsModule } from "../modules/open-shifts";
+import { organizationsModule } from "../modules/organizations";
+import { payPeriodsModule } from "../modules/pay-periods";
+import { rolesModule } from "../modules/roles";
+import { schedulesModule } from "../modules/schedules";
+import { staffModule } from "../modules/staff";
+import { timeClockModule } from "../modules/timeclock";
+import { timesheetsModule } from "../modules/timesheets";
+import { timeOffModule } from "../modules/timeoff";
+import { webhooksModule } from "../modules/webhooks";
 import { RawRestRoute } from "../rest/raw-routes";
 import { RestRoute } from "../rest/route";
 
@@ -37,11 +41,15 @@ export const modules: DomainModule[] = [
   webhooksModule,
   breaksModule,
   timesheetsModule,
+  attendanceModule,
+  payPeriodsModule,
   timeClockModule,
   schedulesModule,
   openShiftsModule,
   timeOffModule,
   complianceModule,
+  availabilityModule,
+  calendarFeedsModule,
 ];
 
 /** Every resolver of the schema. */

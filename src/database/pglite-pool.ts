@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Extension } from "@electric-sql/pglite";
+import { prepareDataDir, tightenDataDir } from "./data-dir-modes";
 import { EmbeddedTemplate, isNewDataDir } from "./embedded-template";
 import { DataDirLock } from "./data-dir-lock";
 
@@ -65,6 +66,7 @@ export class PGliteDatabase {
   private async open(): Promise<PGlite> {
     const inMemory = this.dataDir === "memory://";
     // Before PGlite touches a file: another process may hold the directory.
+    if (!inMemory) prepareDataDir(this.dataDir);
     this.lock = inMemory ? undefined : DataDirLock.acquire(this.dataDir);
     try {
       const template = this.template();
@@ -72,7 +74,9 @@ export class PGliteDatabase {
       this.createdWithoutTemplate = Boolean(template && fresh && !template.serves(this.dataDir));
       if (template && fresh && !this.createdWithoutTemplate && !inMemory) template.copyTo(this.dataDir);
       const loadDataDir = template && fresh && !this.createdWithoutTemplate && inMemory ? template.tarball() : undefined;
-      return await this.create(loadDataDir);
+      const database = await this.create(loadDataDir);
+      if (!inMemory) tightenDataDir(this.dataDir);
+      return database;
     } catch (error) {
       this.lock?.release();
       throw error;

@@ -216,3 +216,59 @@ if (process.env.TEST_DATABASE_URL && !process.env.TEST_REDIS_URL) console.warn("
     }
   }),
 );
+
+describe("the token exchange's budgets", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "1000", RATE_LIMIT_WINDOW_SECONDS: "3600", RATE_LIMIT_ANONYMOUS_POINTS: "5", TRUST_PROXY: "loopback" } });
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  const exchange = (apiKey: string, from: string) => t.http.post("/api/auth/token-exchange").set("X-Forwarded-For", from).send({ apiKey });
+
+  it("spends a key prefix's budget on failures only, and never refuses the key itself for its prefix", async () => {
+    const guess = `${org.apiKey.slice(0, 12)}${"x".repeat(20)}`;
+    const answers = [];
+    // Guesses sharing the real key's prefix, each from an address of its own.
+    for (let i = 0; i < 8; i++) answers.push((await exchange(guess, `198.51.100.${i + 1}`)).status);
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const real = await exchange(org.apiKey, "203.0.113.9");
+    expect(real.status).toBe(200);
+    const gql = await t.http.post("/graphql").set("X-Forwarded-For", "203.0.113.10").send({ query: "mutation ($apiKey: String!) { exchangeToken(input: { apiKey: $apiKey }) { accessToken } }", variables: { apiKey: org.apiKey } });
+    expect(gql.body.data.exchangeToken.accessToken).toBeDefined();
+  });
+
+  it("counts an IPv6 client by its /64, and a trusted proxy's forwarded address as the client", async () => {
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await exchange(`wfk_other_${i}_000000000000000000`, `2001:db8:1:2::${i + 1}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Another /64 has a budget of its own.
+    expect((await exchange("wfk_other_9_000000000000000000", "2001:db8:1:3::1")).status).toBe(401);
+  });
+});
+
+describe("an organization's ceiling", () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "5000", RATE_LIMIT_ORGANIZATION_POINTS: "6000", RATE_LIMIT_WINDOW_SECONDS: "3600" } });
+  });
+  afterAll(() => t.stop());
+
+  it("holds all of an organization's keys and staff tokens to one budget, and leaves other organizations theirs", async () => {
+    const org = await t.organization();
+    const second = await t.as(org.token).post(`/api/organizations/${org.id}/api-keys`, { name: "Second" });
+    const other = await t.token(second.body.secret);
+    // A list without a limit spends 1,000 points.
+    const list = (token: string) => t.as(token).get(`/api/organizations/${org.id}/locations`);
+    for (let i = 0; i < 3; i++) expect((await list(org.token)).status).toBe(200);
+    expect((await list(other)).status).toBe(200);
+    expect((await list(other)).status).toBe(200);
+    const refused = await list(other);
+    expect(refused.status).toBe(429);
+    expect(refused.headers["ratelimit-policy"]).toBe(`"organization";q=6000;w=3600`);
+    const elsewhere = await t.organization("Elsewhere");
+    expect((await t.as(elsewhere.token).get(`/api/organizations/${elsewhere.id}/locations`)).status).toBe(200);
+  });
+});

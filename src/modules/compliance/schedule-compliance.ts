@@ -2,7 +2,7 @@ import { EntityManager } from "typeorm";
 import { round2 } from "../../common/entity-columns";
 import { addDays, startOfLocalDay } from "../../common/time";
 import { AppError, invalidField } from "../../errors/app-error";
-import { weekdayNumber, Weekday } from "../timesheets/timesheet-settings.entity";
+import { weekdayNumber, Weekday } from "../../common/weekday";
 import { ComplianceRules } from "./compliance-presets";
 import { checkSchedule, predictabilityPay, Violation } from "./compliance-rules";
 import { insertAcknowledgement, insertPredictabilityPay, loadPlannedSchedule, loadProfile, wagesOf } from "./compliance.store";
@@ -80,7 +80,6 @@ export async function gatePublishing(
     throw new AppError(
       "COMPLIANCE_VIOLATION",
       `The schedule breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; publish with acknowledge and a reason to go ahead`,
-      409,
       errors.map((v, i) => ({ field: `violations.${i}`, ...violationFields(v) })),
     );
   }

@@ -1,3 +1,5 @@
+import { invalidField } from "../../errors/app-error";
+
 /**
  * Every event type the service records, with what its `data.object` is. The database's event
  * trigger (CreateEventsAndWebhooks migration) writes them; docs/events.md and the OpenAPI
@@ -39,6 +41,12 @@ export const EVENT_CATALOG: Record<string, string> = {
   "time_off_policy.updated": "A time-off policy changed",
   "time_off_policy.deleted": "A time-off policy was deleted",
   "time_off_balance.changed": "A worker's time-off balance changed; object: the ledger row (workerId, policyId, hours, reason)",
+  "availability_rule.created": "An availability rule was added; object: the rule",
+  "availability_rule.updated": "An availability rule changed",
+  "availability_rule.approved": "A pending availability rule was approved",
+  "availability_rule.declined": "A pending availability rule was declined",
+  "availability_rule.pending": "A worker changed an approved rule, which waits for approval again",
+  "availability_rule.deleted": "An availability rule was removed",
   "staff_member.created": "A staff member was created; object: the staff member",
   "staff_member.updated": "A staff member changed",
   "staff_member.deleted": "A staff member was deleted",
@@ -48,6 +56,13 @@ export const EVENT_CATALOG: Record<string, string> = {
   "role.created": "A role was created; object: the role",
   "role.updated": "A role changed",
   "role.deleted": "A role was deleted",
+  "attendance.exception.created": "An attendance exception was found (at a punch, or by the detection job); object: the exception",
+  "attendance.exception.updated": "An attendance exception was excused or resolved; object: the exception, previousAttributes: the old values",
+  "timesheet.approved": "A staff member's timesheet of a pay period was approved; object: {staffId, periodStart, periodEnd, status, approvedBy, approvedAt}",
+  "pay_period.closed": "A pay period was closed and its days locked; object: {periodStart, periodEnd, forced, reason, notApproved, closedBy}",
+  "calendar_feed.created": "A calendar feed was made; object: the feed (never its secret)",
+  "calendar_feed.replaced": "A calendar feed's secret URL was replaced",
+  "calendar_feed.revoked": "A calendar feed was revoked",
   "webhook_endpoint.created": "A webhook endpoint was created; object: the endpoint (never its secret)",
   "webhook_endpoint.updated": "A webhook endpoint changed",
   "webhook_endpoint.deleted": "A webhook endpoint was deleted",
@@ -58,3 +73,9 @@ export const EVENT_CATALOG: Record<string, string> = {
 export const PING_EVENT_TYPE = "webhook_endpoint.test";
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG);
+
+/** Refuses event types the catalog does not have, as a list filter or a subscription names them. */
+export function requireKnownEventTypes(types: string[] | undefined): void {
+  const unknown = (types ?? []).filter((t) => !Object.hasOwn(EVENT_CATALOG, t));
+  if (unknown.length) throw invalidField("types", `Unknown event types: ${unknown.join(", ")} (the catalog is in docs/events.md)`);
+}

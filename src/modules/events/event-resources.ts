@@ -26,6 +26,7 @@ const READS: Record<string, { path: string; params: (row: Row) => Record<string,
   schedule_entries: one(`${ORG}/locations/{locationId}/schedules/{id}`, (r) => ({ locationId: r.location_id, id: r.id })),
   open_shifts: one(`${ORG}/locations/{locationId}/open-shifts/{id}`, (r) => ({ locationId: r.location_id, id: r.id })),
   time_off_policies: one(`${ORG}/policies/{id}`, (r) => ({ id: r.id })),
+  availability_rules: one(`${ORG}/staff/{staffId}/availability/{id}`, (r) => ({ staffId: r.worker_id, id: r.id })),
   time_off_requests: one(`${ORG}/time-off-requests/{id}`, (r) => ({ id: r.id })),
 };
 

@@ -1,3 +1,4 @@
+import { refuseUnavailable } from "../availability";
 import { EntityManager } from "typeorm";
 import { DateTime } from "luxon";
 import { Actor } from "../../auth/actor";
@@ -7,10 +8,9 @@ import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
-import { Location } from "../locations/location.entity";
-import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance/schedule-compliance";
-import { publishOpenShifts } from "../open-shifts/open-shift.store";
-import { recordEvent } from "../events/event.store";
+import { Location } from "../locations";
+import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance";
+import { recordEvent } from "../events";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
@@ -22,6 +22,7 @@ import {
   locationEntries,
   lockEntries,
   moveDraftBreaks,
+  publishOpenShifts,
   replaceBreaks,
   selectDraft,
   ShiftPlan,
@@ -175,6 +176,7 @@ export class ScheduleDraftService {
       await recordPredictabilityPay(manager, org, location.id, payChanges, now);
       await deleteDrafts(manager, org, drafts.map((d) => d.id));
       await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
+      await refuseUnavailable(manager, org, zone, [...changed, ...added]);
       await checkOverlapNow(manager);
       const openShiftIds = await publishOpenShifts(manager, org, location.id, bounds, now);
       await recordEvent(manager, org, "schedule.published", {

@@ -6,7 +6,8 @@ import { formatLocal, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
-import { Location } from "../locations/location.entity";
+import { refuseUnavailable } from "../availability";
+import { Location } from "../locations";
 import { ScheduleBreak } from "./schedule.entity";
 import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
 import { PlanChangeInput, PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
@@ -90,6 +91,8 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
+  const movedOrReassigned = !base || input.workerId !== undefined || input.startTime !== undefined || input.endTime !== undefined;
+  if (movedOrReassigned) await refuseUnavailable(manager, org, location.timezone, [{ staffId: staffId.toLowerCase(), startsAt, endsAt }]);
   return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
 }
 
