@@ -29,7 +29,16 @@ interface Format {
 }
 
 const FORMATS: Record<"csv" | "json", Format> = {
-  csv: { type: "text/csv; charset=utf-8", open: CSV_HEADER, rows: (batch) => batch.map(csvLine).join(""), close: "" },
+  csv: {
+    type: "text/csv; charset=utf-8",
+    open: CSV_HEADER,
+    rows: (batch) => {
+      let text = "";
+      for (let i = 0; i < batch.length; i++) text += csvLine(batch[i]);
+      return text;
+    },
+    close: "",
+  },
   json: {
     type: "application/json; charset=utf-8",
     open: "[",
