@@ -12,6 +12,7 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { attendanceBench } from "./attendance";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
@@ -33,7 +34,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
- * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed). BENCH_ONLY=attendance
+ * runs a punch with every clock rule on and the no-show job over 10,000 entries (bench/attendance.ts).
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -159,8 +161,8 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`, `BENCH_ONLY=attendance`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, attendance: () => attendanceBench(SERVER_URL) };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
