@@ -31,6 +31,8 @@ export const PERMISSIONS = {
   "availability:self": "State one's own availability and preferences; read one's own",
   "availability:read": "Read everyone's availability and preferences",
   "availability:manage": "Write and approve anyone's availability and set whether workers' rules need approval",
+  "calendar:self": "Make and revoke one's own calendar feed",
+  "calendar:manage": "Make and revoke the calendar feeds of anyone and of locations",
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
@@ -72,6 +74,7 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "attendance:self",
       "payperiods:self",
       "availability:self",
+      "calendar:self",
     ],
   },
 ];

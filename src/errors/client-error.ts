@@ -1,17 +1,27 @@
+import type { Request, Response } from "express";
 import { GraphQLError } from "graphql";
 import { ArgumentValidationError } from "type-graphql";
 import type { ValidationError } from "class-validator";
 import { AppError, ErrorDetail, validationFailed, badRequest } from "./app-error";
 import { fromDatabaseError } from "./database-errors";
+import { ERROR_CODES, ErrorCode, isErrorCode } from "./error-codes";
 
 /** What a client is told about an error, in both interfaces. */
 export interface ClientError {
-  code: string;
+  code: ErrorCode;
   message: string;
   status: number;
   details: ErrorDetail[];
   /** True when the error is ours, not the client's: log it whole. */
   internal: boolean;
+}
+
+/** How the layers below the HTTP app answer a refusal in REST's error body (`sendError` of http/app.ts). */
+export type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+
+/** A refusal outside any resolver (routing, body parsing, rate limits), with the catalog's status. */
+export function refusal(code: ErrorCode, message: string, details: ErrorDetail[] = []): ClientError {
+  return { code, message, status: ERROR_CODES[code].status, details, internal: false };
 }
 
 function flattenValidation(errors: ValidationError[], prefix = ""): ErrorDetail[] {
@@ -33,6 +43,18 @@ function coercionDetail(message: string): ErrorDetail {
   const field = [...path, ...(leaf ? [leaf] : [])].join(".") || variable || "body";
   const reason = message.includes("; ") ? message.slice(message.indexOf("; ") + 2) : message;
   return { field, message: notDefined ? `Unknown field "${notDefined}"` : reason };
+}
+
+/**
+ * A missing or unknown field of an input object written in the document itself
+ * (`Field "CreateRoleInput.name" of required type "String!" was not provided.`), named as the same
+ * mistake in variables is.
+ */
+function literalFieldDetail(message: string): ErrorDetail | undefined {
+  const missing = /^Field "\w+\.(\w+)" of required type "[^"]+" was not provided/.exec(message)?.[1];
+  if (missing) return { field: missing, message: message.replace(/^Field "\w+\./, 'Field "') };
+  const unknown = /^Field "(\w+)" is not defined by type "\w+"/.exec(message)?.[1];
+  return unknown ? { field: unknown, message: `Unknown field "${unknown}"` } : undefined;
 }
 
 /** Apollo's codes for a request that is not a valid GraphQL operation. */
@@ -84,11 +106,11 @@ function classify(error: GraphQLError | Error): ClientError {
       const detail = coercionDetail(error.message);
       return fromApp(validationFailed(`${detail.field}: ${detail.message}`, [detail]));
     }
-    if (code.startsWith("QUERY_TOO_")) return fromApp(new AppError(code, error.message, 400));
+    const literal = code === "GRAPHQL_VALIDATION_FAILED" ? literalFieldDetail(error.message) : undefined;
+    if (literal) return fromApp(validationFailed(`${literal.field}: ${literal.message}`, [literal]));
     if (QUERY_CODES.has(code) || !code) return fromApp(badRequest(error.message));
-    if (code === "UNAUTHENTICATED" || code === "FORBIDDEN") {
-      return { code, message: error.message, status: code === "FORBIDDEN" ? 403 : 401, details: [], internal: false };
-    }
+    // Our own guards' codes (QUERY_TOO_*, UNAUTHENTICATED, FORBIDDEN) keep their catalog status.
+    if (isErrorCode(code)) return refusal(code, error.message);
   }
-  return { code: "INTERNAL_SERVER_ERROR", message: "An internal error occurred", status: 500, details: [], internal: true };
+  return { ...refusal("INTERNAL_SERVER_ERROR", "An internal error occurred"), internal: true };
 }

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { DEFAULT_PAGE_SIZE } from "../common/pagination";
 import {
   DocumentNode,
@@ -71,7 +72,7 @@ interface Measure {
 
 /** Raised inside the walk once a document is past a limit that makes the rest of the walk pointless. */
 class TooLarge extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: ErrorCode, message: string) {
     super(message);
   }
 }

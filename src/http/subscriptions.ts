@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
@@ -14,7 +15,7 @@ import type { Config } from "../config";
 import { toClientError } from "../errors/client-error";
 import { BODY_LIMIT_BYTES } from "./app";
 import { clientAddress, type TrustProxy } from "./client-address";
-import type { RateLimits } from "./rate-limits";
+import { callerBudget, type RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events";
 import type { RequestContext } from "../graphql/context";
@@ -26,7 +27,7 @@ export interface LiveSubscriptions {
   close(): Promise<void>;
 }
 
-const refused = (message: string, code: string) => [new GraphQLError(message, { extensions: { code, details: [] } })];
+const refused = (message: string, code: ErrorCode) => [new GraphQLError(message, { extensions: { code, details: [] } })];
 
 /** The most subscriptions one socket runs at once. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
@@ -168,8 +169,8 @@ export function serveSubscriptions(parts: {
         if (errors.length) return errors;
         const variableValues = payload.variables ?? {};
         if (rateLimits?.enabled) {
-          const spent = await rateLimits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, operationCost(schema, document, variableValues, payload.operationName ?? undefined));
-          if (!spent.allowed) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
+          const spent = (await rateLimits.spendCaller(callerBudget(actor), actor.organizationId, operationCost(schema, document, variableValues, payload.operationName ?? undefined))).find((b) => !b.allowed);
+          if (spent) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
         }
         const requestId = randomUUID();
         const context: RequestContext = {

@@ -47,7 +47,6 @@ export class PunchCheckService {
       throw new AppError(
         "CLOCK_RULE",
         `The punch breaks the location's clock rules: ${broken.map((b) => b.message).join("; ")}`,
-        403,
         broken.map((b) => ({ field: b.field, ruleId: b.rule, message: b.message })),
       );
     }

@@ -80,7 +80,6 @@ export async function gatePublishing(
     throw new AppError(
       "COMPLIANCE_VIOLATION",
       `The schedule breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; publish with acknowledge and a reason to go ahead`,
-      409,
       errors.map((v, i) => ({ field: `violations.${i}`, ...violationFields(v) })),
     );
   }

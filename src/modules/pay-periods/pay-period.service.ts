@@ -119,7 +119,6 @@ export class PayPeriodService {
         throw new AppError(
           "NOT_APPROVED",
           `${notApproved.length} timesheet(s) of the period are not approved; approve them, or close with force and a reason`,
-          409,
           notApproved.map((id) => ({ field: "staffId", message: id })),
         );
       }

@@ -29,7 +29,16 @@ interface Format {
 }
 
 const FORMATS: Record<"csv" | "json", Format> = {
-  csv: { type: "text/csv; charset=utf-8", open: CSV_HEADER, rows: (batch) => batch.map(csvLine).join(""), close: "" },
+  csv: {
+    type: "text/csv; charset=utf-8",
+    open: CSV_HEADER,
+    rows: (batch) => {
+      let text = "";
+      for (let i = 0; i < batch.length; i++) text += csvLine(batch[i]);
+      return text;
+    },
+    close: "",
+  },
   json: {
     type: "application/json; charset=utf-8",
     open: "[",
@@ -57,6 +66,9 @@ export const shiftExportRoutes: RawRestRoute[] = [
     path: "/api/timesheets/export",
     operationId: "exportTimesheets",
     summary: "Export closed shifts for payroll as CSV (default) or JSON, streamed as they are read",
+    details:
+      "The CSV answer (text/csv) is text, not JSON: a generated client must be told to read it as text " +
+      '(openapi-fetch: `parseAs: "text"`), or it fails parsing it as JSON. `format=json` answers the same rows as a JSON array.',
     tag: "Timesheets",
     produces: { [FORMATS.csv.type]: "text", [FORMATS.json.type]: { arrayOf: "ShiftExportRow" } },
     query: {

@@ -2,7 +2,7 @@ import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { isUuid, requireUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
-import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
+import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
@@ -233,10 +233,11 @@ export class ShiftService {
     if (!attempt || cause.code !== "23P01" || cause.constraint !== "ex_shifts_no_overlap") return error;
     const other = await selectOverlappingShift(this.deps.db.manager, org, attempt);
     if (!other) return error;
-    const from = new Date(other.start_time).toISOString();
-    const to = other.end_time === null ? "still open" : new Date(other.end_time).toISOString();
+    // In the shift's own local time with its offset, as every shift field is given.
+    const from = formatLocal(new Date(other.start_time), other.timezone);
+    const to = other.end_time === null ? "still open" : formatLocal(new Date(other.end_time), other.timezone);
     const message = `The staff member already has a shift that overlaps this time: shift ${other.id}, ${from} to ${to}`;
-    return new AppError("CONFLICT", message, 409, [
+    return new AppError("CONFLICT", message, [
       { field: "startTime", message },
       { field: "conflictingShift.id", message: other.id },
       { field: "conflictingShift.startTime", message: from },

@@ -223,12 +223,13 @@ export async function selectOverlappingShift(
   manager: EntityManager,
   organizationId: string,
   span: { staffId: string; start: Date; end: Date | null; shiftId?: string },
-): Promise<{ id: string; start_time: Date | string; end_time: Date | string | null } | undefined> {
+): Promise<{ id: string; start_time: Date | string; end_time: Date | string | null; timezone: string } | undefined> {
   const [other] = await manager.query(
-    `SELECT id, start_time, end_time FROM shifts
-     WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
-       AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
-     ORDER BY start_time LIMIT 1`,
+    `SELECT s.id, s.start_time, s.end_time, l.timezone FROM shifts s
+     JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
+     WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.id IS DISTINCT FROM $5::uuid
+       AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange($3, $4, '[)')
+     ORDER BY s.start_time LIMIT 1`,
     [organizationId, span.staffId, span.start, span.end, span.shiftId ?? null],
   );
   return other;
