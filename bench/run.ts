@@ -12,6 +12,7 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
@@ -202,8 +203,8 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`, `attendance`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone, attendance: () => attendanceBench(SERVER_URL) };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
