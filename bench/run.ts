@@ -163,7 +163,20 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: 
     }
     await runtime.services.scheduleDrafts.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
   }
-  return { organizationId, locationIds, workers, managerTokens, policyId: policy.id, openShifts };
+  // Punches go through their location's clock rules: from the machine's own network only.
+  const app = request(runtime.app);
+  const auth = { Authorization: `Bearer ${(await runtime.services.access.exchangeToken({ apiKey })).accessToken}` };
+  for (const locationId of locationIds) {
+    const rules = await app.put(`/api/organizations/${organizationId}/locations/${locationId}/clock-rules`).set(auth).send({ allowedNetworks: ["127.0.0.0/8", "::1/128"], enforcement: "BLOCK" });
+    if (rules.status !== 200) throw new Error(`clock rules: ${rules.status} ${JSON.stringify(rules.body)}`);
+  }
+  const calendarFeeds = [];
+  for (const worker of workers.slice(0, 100)) {
+    const feed = await app.post(`/api/organizations/${organizationId}/staff/${worker.id}/calendar-feed`).set(auth);
+    if (feed.status !== 201 && feed.status !== 200) throw new Error(`calendar feed: ${feed.status} ${JSON.stringify(feed.body)}`);
+    calendarFeeds.push(new URL(feed.body.url).pathname);
+  }
+  return { organizationId, locationIds, workers, managerTokens, policyId: policy.id, openShifts, calendarFeeds };
 }
 
 /** Service processes of the mixed workload: with the default rate limits on, as users run it. */
@@ -181,8 +194,9 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
 
 function mixedLoadLines(mixed: MixedLoadResult[]): string {
   const lines = [
-    `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads by ${MIXED_MANAGERS} managers, ` +
-      `clock-ins and -outs, time-off requests and open-shift claims by workers, each with their own token); ${loadAverage()}:`,
+    `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads and ` +
+      `eligibility by ${MIXED_MANAGERS} managers, ` +
+      `eligibility for open shifts, clock-ins and -outs under clock rules, time-off requests, open-shift claims and calendar feeds of workers, each with their own token); ${loadAverage()}:`,
   ];
   for (const [i, m] of mixed.entries()) {
     lines.push(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`);
