@@ -12,12 +12,14 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { calendarFeedsAlone } from "./calendar-feeds";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadResult, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
+import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
 import { rateLimiterOverhead, replicaReads } from "./scale";
 
@@ -33,8 +35,10 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
- * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed);
- * BENCH_ONLY=mixed seeds and runs only the mixed workload.
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
+ * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
+ * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too; BENCH_ONLY=mixed seeds and
+ * runs only the mixed workload.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -212,8 +216,8 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {

@@ -47,6 +47,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
   scheduledJobs: boolean;
+  /** Seconds a process's claim on a schedule generation holds without renewal: one that died loses it after this. */
+  generationLeaseSeconds: number;
   webhooks: WebhookSettings;
 }
 
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     websocketsPerAddress: Number(env.WEBSOCKETS_PER_ADDRESS ?? 200),
     redisUrl: env.REDIS_URL || undefined,
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
+    generationLeaseSeconds: Math.max(1, Number(env.GENERATION_LEASE_SECONDS ?? 15)),
     webhooks: webhookSettings(env),
   };
 }

@@ -9,6 +9,7 @@ import { availabilityModule } from "../modules/availability";
 import { breaksModule } from "../modules/breaks";
 import { calendarFeedsModule } from "../modules/calendar-feeds";
 import { complianceModule } from "../modules/compliance";
+import { coverageModule } from "../modules/coverage-requirements";
 import { eventsModule } from "../modules/events";
 import { locationsModule } from "../modules/locations";
 import type { DomainModule } from "../modules/module";
@@ -17,11 +18,13 @@ import { organizationsModule } from "../modules/organizations";
 import { payPeriodsModule } from "../modules/pay-periods";
 import { rolesModule } from "../modules/roles";
 import { schedulesModule } from "../modules/schedules";
+import { shiftTemplatesModule } from "../modules/shift-templates";
 import { staffModule } from "../modules/staff";
 import { timeClockModule } from "../modules/timeclock";
 import { timesheetsModule } from "../modules/timesheets";
 import { timeOffModule } from "../modules/timeoff";
 import { webhooksModule } from "../modules/webhooks";
+import { scheduleGenerationModule } from "../workflows/schedule-generation";
 import { RawRestRoute } from "../rest/raw-routes";
 import { RestRoute } from "../rest/route";
 
@@ -44,12 +47,15 @@ export const modules: DomainModule[] = [
   attendanceModule,
   payPeriodsModule,
   timeClockModule,
+  shiftTemplatesModule,
   schedulesModule,
+  coverageModule,
   openShiftsModule,
   timeOffModule,
   complianceModule,
   availabilityModule,
   calendarFeedsModule,
+  scheduleGenerationModule,
 ];
 
 /** Every resolver of the schema. */

@@ -21,6 +21,9 @@ function bodyFor(method: string, path: string, ids: Record<string, string>): obj
     [/^POST .*\/webhook-endpoints\/\{id\}\/recover$/, { since: "2026-03-01T00:00:00.000Z" }],
     [/^POST .*\/schedules\/compliance-check$/, { startDate: "2026-03-10", endDate: "2026-03-16" }],
     [/^PUT .*\/workers\/\{workerId\}\/balance$/, { hoursBalance: 8, note: "Set" }],
+    [/^POST .*\/shift-templates$/, { name: "Template", roleId: ids.role, startTime: "09:00", endTime: "17:00" }],
+    [/^PUT .*\/coverage$/, { startDate: "2026-03-09", endDate: "2026-03-09", requirements: [] }],
+    [/^POST .*\/schedules\/generate$/, { startDate: "2026-03-16", endDate: "2026-03-22" }],
     [/^POST .*\/clock-devices$/, { name: "Kiosk" }],
     [/^PATCH .*\/attendance-exceptions\/\{id\}$/, { status: "EXCUSED", note: "Excused" }],
     [/^POST .*\/staff\/\{staffId\}\/availability$/, { kind: "UNAVAILABLE", date: "2026-03-20" }],
@@ -42,6 +45,12 @@ interface BodyReferences {
  * on days of their own so that the calls with the caller's own records all succeed.
  */
 const BODY_REFERENCES: BodyReferences[] = [
+  {
+    method: "post",
+    path: (org, own) => `/api/organizations/${org}/locations/${own.location}/shift-templates`,
+    body: (r) => ({ name: "Intruder's template", roleId: r.role, startTime: "09:00", endTime: "17:00" }),
+    fields: [{ kind: "role", field: "roleId" }],
+  },
   {
     method: "post",
     path: () => "/api/timesheets",

@@ -6,3 +6,5 @@ export { EventStream } from "./event-stream";
 export { EVENT_RETENTION_DAYS, EventService } from "./event.service";
 export { eventRowsForDelivery, recordEvent } from "./event.store";
 export { eventsModule } from "./events.module";
+export { Event } from "./event.types";
+export type { EventFilter } from "./event-stream";

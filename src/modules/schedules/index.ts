@@ -5,3 +5,6 @@ export { ScheduleEntry } from "./schedule.entity";
 export { removeEntries } from "./schedule.service";
 export { insertEntry } from "./schedule.store";
 export { schedulesModule } from "./schedules.module";
+export { DraftAction, ScheduleDraft } from "./schedule.entity";
+export { countByDayAndTemplate, deleteDraftsStartingWithin, insertGeneratedDrafts } from "./schedule.store";
+export type { BreakPlan, GeneratedDraft } from "./schedule.store";

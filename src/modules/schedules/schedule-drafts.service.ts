@@ -161,14 +161,14 @@ export class ScheduleDraftService {
       const changed: ScheduleEntry[] = [];
       for (const draft of byAction(DraftAction.CHANGE)) {
         const entry = entryOf(draft);
-        const { staffId, roleId, startsAt, endsAt, note } = draft;
-        changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note })));
+        const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+        changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note, templateId })));
         await this.moveBreaks(manager, org, draft, entry);
       }
       const added: ScheduleEntry[] = [];
       for (const draft of byAction(DraftAction.ADD)) {
-        const { staffId, roleId, startsAt, endsAt, note } = draft;
-        const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, staffId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
+        const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+        const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }));
         added.push(entry);
         payChanges[drafts.indexOf(draft)].entryId = entry.id;
         await this.moveBreaks(manager, org, draft, entry);
@@ -222,6 +222,7 @@ export class ScheduleDraftService {
             startsAt: shiftLocal(e.startsAt, zone, days),
             endsAt: shiftLocal(e.endsAt, zone, days),
             note: e.note,
+            templateId: e.templateId,
           }),
         ),
       );

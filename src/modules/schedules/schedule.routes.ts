@@ -6,9 +6,9 @@ const TAG = "Schedules";
 const BREAKS = "breaks { id typeId name paid durationMinutes startTime endTime }";
 const TIMES = "startTime endTime utcStartTime utcEndTime utcOffset timezone duration";
 /** Publishing answers the entries without their breaks, which the entries themselves give. */
-const ENTRY_SUMMARY = `id organizationId locationId workerId roleId ${TIMES} note openShiftId createdAt updatedAt`;
+const ENTRY_SUMMARY = `id organizationId locationId workerId roleId templateId ${TIMES} note openShiftId createdAt updatedAt`;
 const ENTRY = `${ENTRY_SUMMARY} ${BREAKS}`;
-const DRAFT = `id organizationId locationId action entryId workerId roleId ${TIMES} note ${BREAKS} createdAt updatedAt`;
+const DRAFT = `id organizationId locationId action entryId generationId workerId roleId templateId ${TIMES} note ${BREAKS} createdAt updatedAt`;
 const FILTERS = "$startDate: String, $endDate: String, $workerId: ID, $roleId: ID";
 const FILTER_ARGS = "startDate: $startDate, endDate: $endDate, workerId: $workerId, roleId: $roleId";
 
