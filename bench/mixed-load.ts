@@ -11,6 +11,8 @@ export interface MixedLoadWorld {
   openShifts: { locationId: string; id: string }[];
   /** Paths of workers' calendar feeds (the secret in the path is the feed's credential). */
   calendarFeeds: string[];
+  /** A location the load leaves alone, whose week a schedule generation plans in the background meanwhile. */
+  generation: { path: string; body: object };
 }
 
 export interface MixedLoadResult {
