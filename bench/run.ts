@@ -148,7 +148,7 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
       const shift = await runtime.services.openShifts.create(actor, locationId, { roleId, startDate: `2026-12-${day}T10:00:00`, endDate: `2026-12-${day}T16:00:00`, staffCountRequired: 3, requireApproval: false });
       openShifts.push({ locationId, id: shift.id });
     }
-    await runtime.services.scheduleDrafts.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
+    await runtime.services.schedulePublishing.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
   }
   return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
 }

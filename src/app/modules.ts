@@ -20,6 +20,7 @@ import { timesheetsModule } from "../modules/timesheets";
 import { timeOffModule } from "../modules/timeoff";
 import { webhooksModule } from "../modules/webhooks";
 import { RawRestRoute } from "../rest/raw-routes";
+import { workflowsModule } from "../workflows/workflows.module";
 import { RestRoute } from "../rest/route";
 
 /**
@@ -44,6 +45,7 @@ export const modules: DomainModule[] = [
   timeOffModule,
   complianceModule,
   availabilityModule,
+  workflowsModule,
 ];
 
 /** Every resolver of the schema. */

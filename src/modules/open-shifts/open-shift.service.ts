@@ -13,7 +13,7 @@ import { groupByKeys } from "../../loaders/loaders";
 import { Location } from "../locations";
 import { assertNoApprovedTimeOff, breakTypesOf, dayBounds, insertEntry, inZone, MAX_PLANNED_MINUTES, removeEntries, requireRole, ScheduleEntry, startingWithin } from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
-import { eligibility, locationOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
+import { eligibility, locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
   BulkAssignInput,
   BulkAssignItem,
@@ -51,6 +51,11 @@ export class OpenShiftService {
     const page = await paginate(query, { ...args, first: args.first ?? MAX_PAGE_SIZE }, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
     return page;
+  }
+
+  /** Publishes the location's open shifts that start within the bounds, in the caller's transaction (a schedule's publishing); answers their ids. */
+  publishWithin(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }, now: Date): Promise<string[]> {
+    return publishOpenShifts(manager, organizationId, locationId, bounds, now);
   }
 
   async get(actor: Actor, locationId: string, id: string): Promise<OpenShift> {
