@@ -1,6 +1,6 @@
 import { EntityManager } from "typeorm";
 import { Actor, can, requireSelfOr } from "../../auth/actor";
-import { isUuid, requireUuid } from "../../common/ids";
+import { actingStaffId, requireUuid } from "../../common/ids";
 import { MAX_PAGE_SIZE, Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { parseTimestamp } from "../../common/time";
@@ -125,7 +125,7 @@ export class OpenShiftService {
    * accepted at once. Claiming again after a retraction reopens the same preference.
    */
   claim(actor: Actor, locationId: string, id: string, input: ClaimOpenShiftInput): Promise<OpenShiftPreference> {
-    const staffId = this.staffMemberFor(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     const preference = input.preference ?? PreferenceValue.PREFERRED;
     if (preference === PreferenceValue.UNAVAILABLE) throw invalidField("preference", "A claim cannot say UNAVAILABLE");
     return this.withShift(actor, locationId, id, async (manager, shift, location) => {
@@ -138,7 +138,7 @@ export class OpenShiftService {
 
   /** The worker withdraws their pending claim. */
   retractClaim(actor: Actor, locationId: string, id: string, input: WorkerChoiceInput): Promise<OpenShiftPreference> {
-    const staffId = this.staffMemberFor(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     return this.withShift(actor, locationId, id, async (manager, shift) => {
       const claim = await manager.getRepository(OpenShiftPreference).findOne({
         where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
@@ -151,7 +151,7 @@ export class OpenShiftService {
 
   /** States a worker's preference (PENDING until a manager decides); on a draft open shift only managers may, as a draft preference. */
   createPreference(actor: Actor, locationId: string, id: string, input: CreatePreferenceInput): Promise<OpenShiftPreference> {
-    const staffId = this.staffMemberFor(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     return this.withShift(actor, locationId, id, async (manager, shift) => {
       const preference = await this.openPreference(manager, actor, shift, staffId, input.preference);
       return this.savePreference(manager, preference);
@@ -324,15 +324,6 @@ export class OpenShiftService {
     if (!row.active) throw conflict("The worker is no longer active", "NOT_ELIGIBLE");
     if (!row.has_role) throw conflict("The worker does not hold the open shift's role", "NOT_ELIGIBLE");
     if (!row.at_location) throw conflict("The worker does not work at the open shift's location", "NOT_ELIGIBLE");
-  }
-
-  /** The worker a claim or preference is for: the caller's own, or anyone's for a manager. */
-  private staffMemberFor(actor: Actor, requested: string | undefined): string {
-    const id = requested ?? actor.staffId;
-    if (!id) throw invalidField("workerId", "workerId is required when the token does not act as a staff member");
-    if (!isUuid(id)) throw invalidField("workerId", "workerId must be an id");
-    requireSelfOr(actor, "schedules:write", "openshifts:claim", id.toLowerCase());
-    return id.toLowerCase();
   }
 
   private requireOwnOrManager(actor: Actor, preference: OpenShiftPreference): void {

@@ -1,7 +1,7 @@
 import { EntityManager } from "typeorm";
 import { DateTime } from "luxon";
 import { Actor } from "../../auth/actor";
-import { requireUuid } from "../../common/ids";
+import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
@@ -33,7 +33,7 @@ import {
   ScheduleListArgs,
   UpdateScheduleDraftInput,
 } from "./schedule.inputs";
-import { filterId, removeEntries, ScheduleService } from "./schedule.service";
+import { removeEntries, ScheduleService } from "./schedule.service";
 
 /** The drafts a publish applies, locked, and the published entry each changes or removes. */
 export interface DraftsToPublish {
