@@ -12,12 +12,14 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { calendarFeedsAlone } from "./calendar-feeds";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
-import { mixedLoad, MixedLoadWorld } from "./mixed-load";
+import { mixedLoad, MixedLoadResult, MixedLoadWorld } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
+import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
 import { rateLimiterOverhead, replicaReads } from "./scale";
 
@@ -33,7 +35,10 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * its counters in Redis. BENCH_ONLY=scale runs only those and the rate limiter's cost per request;
  * BENCH_ONLY=compliance seeds the organization and runs only the compliance check (with the load
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
- * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed).
+ * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
+ * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
+ * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too.
+ * BENCH_ONLY=mixed seeds and runs only the mixed workload.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -122,17 +127,29 @@ function peakMemoryMb(pid: number): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-/** What the mixed workload acts on: workers, a time-off policy that includes everyone, published open shifts. */
-async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: string, locationIds: string[]): Promise<MixedLoadWorld> {
+/** Managers reading in the mixed workload, each with a token (and a rate-limit budget) of their own. */
+const MIXED_MANAGERS = 200;
+
+/** What the mixed workload acts on: workers and managers with their tokens, a time-off policy that includes everyone, published open shifts. */
+async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: string, locationIds: string[]): Promise<MixedLoadWorld> {
   const actor: Actor = { organizationId, apiKeyId: "bench", staffId: null, permissions: new Set(ALL_PERMISSIONS) };
-  const workers: { id: string; locationId: string; roleId: string }[] = (
-    await runtime.db.query(
-      `SELECT sl.staff_id AS id, sl.location_id AS "locationId", sr.role_id AS "roleId"
-         FROM staff_locations sl JOIN staff_roles sr ON sr.staff_id = sl.staff_id
-        WHERE sl.organization_id = $1 AND sl.location_id = ANY($2::uuid[])`,
-      [organizationId, locationIds],
-    )
+  const tokenOf = async (staffId: string) => (await runtime.services.access.exchangeToken({ apiKey, staffId })).accessToken;
+  const staff: { id: string; locationId: string; roleId: string }[] = await runtime.db.query(
+    `SELECT sl.staff_id AS id, sl.location_id AS "locationId", sr.role_id AS "roleId"
+       FROM staff_locations sl JOIN staff_roles sr ON sr.staff_id = sl.staff_id
+      WHERE sl.organization_id = $1 AND sl.location_id = ANY($2::uuid[])`,
+    [organizationId, locationIds],
   );
+  const workers = [];
+  for (const worker of staff) workers.push({ ...worker, token: await tokenOf(worker.id) });
+  const managers: { id: string }[] = await runtime.db.query(
+    `INSERT INTO staff_members (organization_id, name, email, access_role_id)
+     SELECT $1, 'Manager ' || g, 'manager' || g || '@bench.example', (SELECT id FROM access_roles WHERE organization_id = $1 AND name = 'Manager')
+       FROM generate_series(1, $2::int) g RETURNING id`,
+    [organizationId, MIXED_MANAGERS],
+  );
+  const managerTokens = [];
+  for (const manager of managers) managerTokens.push(await tokenOf(manager.id));
   const types = await runtime.services.timeOffPolicies.listTypes(actor);
   const policy = await runtime.services.timeOffPolicies.create(actor, {
     name: "Vacation",
@@ -150,7 +167,33 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, token: s
     }
     await runtime.services.schedulePublishing.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
   }
-  return { organizationId, token, locationIds, workers, policyId: policy.id, openShifts };
+  return { organizationId, locationIds, workers, managerTokens, policyId: policy.id, openShifts };
+}
+
+/** Service processes of the mixed workload: with the default rate limits on, as users run it. */
+const MIXED_SERVICE_ENV = { ...BENCH_SERVICE_ENV, RATE_LIMIT_POINTS: String(loadConfig({}).rateLimitPoints), RATE_LIMIT_WINDOW_SECONDS: String(loadConfig({}).rateLimitWindowSeconds) };
+
+/** The mixed workload against two service processes at once. */
+async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLoadResult[]> {
+  const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
+  try {
+    return await Promise.all(processes.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
+  } finally {
+    for (const p of processes) await p.stop();
+  }
+}
+
+function mixedLoadLines(mixed: MixedLoadResult[]): string {
+  const lines = [
+    `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads by ${MIXED_MANAGERS} managers, ` +
+      `clock-ins and -outs, time-off requests and open-shift claims by workers, each with their own token); ${loadAverage()}:`,
+  ];
+  for (const [i, m] of mixed.entries()) {
+    lines.push(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`);
+  }
+  const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
+  lines.push(`  5xx answers: ${serverErrors} (goal 0)`);
+  return lines.join("\n");
 }
 
 /** BENCH_ONLY=webhooks: what events cost a write and how fast webhooks go out. */
@@ -159,16 +202,16 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `BENCH_ONLY=webhooks`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
     console.log((await ALONE[ONLY]()).join("\n"));
     return;
   }
-  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale") {
-    throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", "scale", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
+  if (ONLY !== undefined && ONLY !== "compliance" && ONLY !== "scale" && ONLY !== "mixed") {
+    throw new Error(`BENCH_ONLY=${ONLY}: only ${["compliance", "scale", "mixed", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`);
   }
   if (!SERVER_URL) throw new Error("npm run bench needs DATABASE_URL (a PostgreSQL server; a database wf_bench is created on it)");
   if (!ONLY) console.log(await measureFirstAnswer());
@@ -225,9 +268,13 @@ async function main(): Promise<void> {
     console.log(`\n${await rateLimiterFigures(url, organization.id, token)}`);
     return;
   }
-  console.log(`\n${await benchComplianceCheck(runtime, organization.id, complianceLocation)}`);
-  const world = await mixedLoadWorld(runtime, organization.id, token, bench.locationIds.slice(0, 5));
+  if (ONLY !== "mixed") console.log(`\n${await benchComplianceCheck(runtime, organization.id, complianceLocation)}`);
+  const world = await mixedLoadWorld(runtime, organization.id, apiKey, bench.locationIds.slice(0, 5));
   await runtime.close();
+  if (ONLY === "mixed") {
+    console.log(`\n${mixedLoadLines(await runMixedLoad(url, world))}`);
+    return;
+  }
 
   const service = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
   const ceiling = await startCeiling(url);
@@ -253,9 +300,7 @@ async function main(): Promise<void> {
     const limiter = await rateLimiterFigures(url, organization.id, token);
     const throughReplica = REPLICA_SERVER_URL ? await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag) : "reads through a replica: not measured (BENCH_REPLICA_URL not set)";
 
-    const mixedProcesses = [await ServiceProcess.start(url, BENCH_SERVICE_ENV), await ServiceProcess.start(url, BENCH_SERVICE_ENV)];
-    const mixed = await Promise.all(mixedProcesses.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
-    for (const p of mixedProcesses) await p.stop();
+    const mixed = await runMixedLoad(url, world);
 
     const line = loadLine;
     const versus = (r: LoadResult, target: string) =>
@@ -271,12 +316,7 @@ async function main(): Promise<void> {
       `(target > 100000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (target < 200 MB)`);
     console.log(`\n${limiter}`);
     console.log(`\n${throughReplica}`);
-    console.log(`\nmixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections (timesheet and schedule reads, clock-ins and -outs, time-off requests, open-shift claims):`);
-    for (const [i, m] of mixed.entries()) {
-      console.log(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, answers ${JSON.stringify(m.byStatus)}`);
-    }
-    const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
-    console.log(`  5xx answers: ${serverErrors}`);
+    console.log(`\n${mixedLoadLines(mixed)}`);
     console.log(`\n${await webhookBench(SERVER_URL)}`);
     console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
     for (const documentLine of documents) console.log(documentLine);

@@ -31,9 +31,17 @@ export const PERMISSIONS = {
   "availability:self": "State one's own availability and preferences; read one's own",
   "availability:read": "Read everyone's availability and preferences",
   "availability:manage": "Write and approve anyone's availability and set whether workers' rules need approval",
+  "calendar:self": "Make and revoke one's own calendar feed",
+  "calendar:manage": "Make and revoke the calendar feeds of anyone and of locations",
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
+  "attendance:self": "Read one's own attendance exceptions and the attendance policy",
+  "attendance:read": "Read clock rules and everyone's attendance exceptions",
+  "attendance:manage": "Set clock rules, devices and the attendance policy; excuse and resolve exceptions",
+  "payperiods:self": "Read and submit one's own timesheet of a pay period",
+  "payperiods:read": "Read the pay schedule, pay periods and everyone's timesheets in them",
+  "payperiods:manage": "Set the pay schedule, approve and reopen timesheets, close pay periods",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -63,7 +71,10 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "timeoff:self",
       "schedules:self",
       "openshifts:claim",
+      "attendance:self",
+      "payperiods:self",
       "availability:self",
+      "calendar:self",
     ],
   },
 ];

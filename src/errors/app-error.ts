@@ -40,7 +40,7 @@ export const validationFailed = (message: string, details: ErrorDetail[] = []) =
 export const invalidField = (field: string, message: string) =>
   validationFailed(message, [{ field, message }]);
 
-export const unauthenticated = (message = "A valid bearer token is required") =>
+export const unauthenticated = (message = "A valid bearer token is required: exchange an API key for one (POST /api/auth/token-exchange)") =>
   new AppError("UNAUTHENTICATED", message);
 
 export const forbidden = (message = "Your access role does not allow this action") =>

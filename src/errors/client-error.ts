@@ -45,6 +45,18 @@ function coercionDetail(message: string): ErrorDetail {
   return { field, message: notDefined ? `Unknown field "${notDefined}"` : reason };
 }
 
+/**
+ * A missing or unknown field of an input object written in the document itself
+ * (`Field "CreateRoleInput.name" of required type "String!" was not provided.`), named as the same
+ * mistake in variables is.
+ */
+function literalFieldDetail(message: string): ErrorDetail | undefined {
+  const missing = /^Field "\w+\.(\w+)" of required type "[^"]+" was not provided/.exec(message)?.[1];
+  if (missing) return { field: missing, message: message.replace(/^Field "\w+\./, 'Field "') };
+  const unknown = /^Field "(\w+)" is not defined by type "\w+"/.exec(message)?.[1];
+  return unknown ? { field: unknown, message: `Unknown field "${unknown}"` } : undefined;
+}
+
 /** Apollo's codes for a request that is not a valid GraphQL operation. */
 const QUERY_CODES = new Set([
   "GRAPHQL_PARSE_FAILED",
@@ -55,7 +67,23 @@ const QUERY_CODES = new Set([
   "BAD_REQUEST",
 ]);
 
+/** The longest text an error body carries in a message or detail: what quotes the input (a value, a name) quotes at most this much. */
+export const MAX_ERROR_TEXT = 500;
+
+export function capErrorText(text: string): string {
+  return text.length <= MAX_ERROR_TEXT ? text : `${text.slice(0, MAX_ERROR_TEXT)}… (${text.length - MAX_ERROR_TEXT} more characters)`;
+}
+
+/** An error as it may be sent: its message and details no longer than MAX_ERROR_TEXT each. */
+export function capErrorBody<E extends Pick<ClientError, "message" | "details">>(error: E): E {
+  return { ...error, message: capErrorText(error.message), details: error.details.map((d) => ({ ...d, field: capErrorText(d.field), message: capErrorText(d.message) })) };
+}
+
 export function toClientError(error: GraphQLError | Error): ClientError {
+  return capErrorBody(classify(error));
+}
+
+function classify(error: GraphQLError | Error): ClientError {
   const original = error instanceof GraphQLError ? error.originalError ?? undefined : error;
   const fromApp = (e: AppError): ClientError => ({ code: e.code, message: e.message, status: e.status, details: e.details, internal: false });
 
@@ -78,6 +106,8 @@ export function toClientError(error: GraphQLError | Error): ClientError {
       const detail = coercionDetail(error.message);
       return fromApp(validationFailed(`${detail.field}: ${detail.message}`, [detail]));
     }
+    const literal = code === "GRAPHQL_VALIDATION_FAILED" ? literalFieldDetail(error.message) : undefined;
+    if (literal) return fromApp(validationFailed(`${literal.field}: ${literal.message}`, [literal]));
     if (QUERY_CODES.has(code) || !code) return fromApp(badRequest(error.message));
     // Our own guards' codes (QUERY_TOO_*, UNAUTHENTICATED, FORBIDDEN) keep their catalog status.
     if (isErrorCode(code)) return refusal(code, error.message);

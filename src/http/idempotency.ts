@@ -20,8 +20,11 @@ export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
 /** Statuses never kept: a refusal of who calls says nothing about the call, and must not outlive the caller's standing. */
 const NEVER_KEPT = new Set([401, 403, 429]);
 const REFUSED_CODES = new Set(["UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED"]);
-/** Credentials an answer may carry (API keys, webhook signing secrets, the platform key, access tokens): never kept in clear text. */
-const SECRET = /^(wfk|wfp)_[\w-]{20,}$|^whsec_[\w+/=]{20,}$|^eyJ[\w-]*\.[\w-]+\.[\w-]+$/;
+/**
+ * Credentials an answer may carry (API keys, webhook signing secrets, the platform key, access
+ * tokens, a calendar feed's secret URL): never kept in clear text.
+ */
+const SECRET = /^(wfk|wfp|wfc)_[\w-]{20,}$|^whsec_[\w+/=]{20,}$|^eyJ[\w-]*\.[\w-]+\.[\w-]+$|\/calendar\/wfc_[\w-]{20,}\.ics$/;
 export const REDACTED = "[redacted]";
 
 

@@ -24,6 +24,8 @@ export interface RawRestRoute {
   /** The document's operationId, camelCase like the GraphQL-backed routes' operation names. */
   operationId: string;
   summary: string;
+  /** What a client must know beyond the summary (how to read the answer), added to the document's description. */
+  details?: string;
   tag: string;
   query: Record<string, RawQueryParameter>;
   /** The success answer's content types: plain text, or a JSON array of a GraphQL object type's rows. */

@@ -1,6 +1,8 @@
 /** The front door of labor rules: location profiles, the rules themselves, violations and predictability pay: the only file other modules import. */
 export { ComplianceFigures, ComplianceRules } from "./compliance-presets";
-export { PlannedBreakSpan, missedMealBreaks, restPremium, restShortfall } from "./compliance-rules";
+export type { RuleId } from "./compliance-presets";
+export { dailyHours, missedMealBreaks, PlannedBreakSpan, predictabilityPay, restBetweenShifts, restPremium, restShortfall, shiftLength, weeklyHours } from "./compliance-rules";
+export type { CheckContext, PlannedShift, Violation } from "./compliance-rules";
 export { complianceModule } from "./compliance.module";
 export { VIOLATION_FIELDS } from "./compliance.routes";
 export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay } from "./compliance.store";

@@ -8,3 +8,6 @@ export { removeEntries } from "./schedule.service";
 export type { ScheduleService } from "./schedule.service";
 export { insertEntry } from "./schedule.store";
 export { schedulesModule } from "./schedules.module";
+export { DraftAction, ScheduleDraft } from "./schedule.entity";
+export { countByDayAndTemplate, deleteDraftsStartingWithin, insertGeneratedDrafts } from "./schedule.store";
+export type { BreakPlan, GeneratedDraft } from "./schedule.store";

@@ -1,3 +1,4 @@
+import { refuseUnavailable } from "../availability";
 import { EntityManager } from "typeorm";
 import { DateTime } from "luxon";
 import { Actor } from "../../auth/actor";
@@ -168,14 +169,14 @@ export class ScheduleDraftService {
     const changed: ScheduleEntry[] = [];
     for (const draft of byAction(DraftAction.CHANGE)) {
       const entry = entryOf(draft);
-      const { staffId, roleId, startsAt, endsAt, note } = draft;
-      changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note })));
+      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+      changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note, templateId })));
       await this.moveBreaks(manager, organizationId, draft, entry);
     }
     const added: ScheduleEntry[] = [];
     for (const draft of byAction(DraftAction.ADD)) {
-      const { staffId, roleId, startsAt, endsAt, note } = draft;
-      const entry = await repo.save(repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
+      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+      const entry = await repo.save(repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }));
       added.push(entry);
       changes[drafts.indexOf(draft)].entryId = entry.id;
       await this.moveBreaks(manager, organizationId, draft, entry);
@@ -185,11 +186,13 @@ export class ScheduleDraftService {
 
   /**
    * The last step of publishing: the published drafts are gone, no written entry meets its
-   * worker's approved time off, and the overlap constraint is checked now, once all are applied.
+   * worker's approved time off or falls in their unavailability, and the overlap constraint is
+   * checked now, once all are applied.
    */
   async closePublishing(manager: EntityManager, organizationId: string, { drafts }: DraftsToPublish, written: ScheduleEntry[], zone: string): Promise<void> {
     await deleteDrafts(manager, organizationId, drafts.map((d) => d.id));
     await assertNoApprovedTimeOff(manager, organizationId, written, zone);
+    await refuseUnavailable(manager, organizationId, zone, written);
     await checkOverlapNow(manager);
   }
 
@@ -223,6 +226,7 @@ export class ScheduleDraftService {
             startsAt: shiftLocal(e.startsAt, zone, days),
             endsAt: shiftLocal(e.endsAt, zone, days),
             note: e.note,
+            templateId: e.templateId,
           }),
         ),
       );

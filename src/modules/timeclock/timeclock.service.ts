@@ -5,9 +5,13 @@ import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
+import type { Punch, PunchCheckService } from "../attendance";
 import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
+
+/** Where a punch comes from, as the request tells it. */
+export type PunchSource = Pick<Punch, "clientAddress" | "deviceToken">;
 
 interface OpenShift {
   row: ShiftRow;
@@ -19,7 +23,11 @@ interface OpenShift {
  * run one after another even across processes: a double clock-in is always ALREADY_CLOCKED_IN.
  */
 export class TimeClockService {
-  constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly shifts: ShiftService,
+    private readonly punchChecks: PunchCheckService,
+  ) {}
 
   async state(actor: Actor, requested?: string): Promise<ShiftState> {
     const staffId = actingStaffId(actor, requested, "timeclock:manage", "timeclock:self");
@@ -32,7 +40,7 @@ export class TimeClockService {
     return { staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
-  async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {
+  async clockIn(actor: Actor, input: ClockInInput, source: PunchSource = {}): Promise<Shift> {
     const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
@@ -41,9 +49,11 @@ export class TimeClockService {
       const location = await this.shifts.zonedLocation(manager, org, input.locationId);
       const roleId = await this.shifts.requireRole(manager, org, input.roleId);
       const at = this.when(actor, input.time, location.timezone);
-      await this.shifts.assertUnlocked(manager, org, location, [at]);
+      await this.shifts.assertUnlocked(manager, org, location, [at], [staffId]);
       const wage = await this.shifts.defaultWage(manager, org, staffId, roleId);
-      return this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
+      const shiftId = await this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
+      await this.punchChecks.checkInTransaction(manager, org, { ...input, ...source, kind: "IN", staffId, location, shiftId, shiftStart: at, at, corrected: input.time != null });
+      return shiftId;
     });
     return this.shifts.get(actor, id);
   }
@@ -70,11 +80,14 @@ export class TimeClockService {
   }
 
   /** Closes the open shift, and its running break with it. */
-  async clockOut(actor: Actor, input: ClockOutInput): Promise<Shift> {
+  async clockOut(actor: Actor, input: ClockOutInput, source: PunchSource = {}): Promise<Shift> {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
       if (open.openBreak) await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
       await endShift(manager, actor.organizationId, open.row.id, at);
+      const location = { locationId: open.row.location_id, timezone: open.row.timezone };
+      const punch = { ...input, ...source, kind: "OUT" as const, staffId: open.row.staff_id, location, shiftId: open.row.id, shiftStart: open.row.start_time, at };
+      await this.punchChecks.checkInTransaction(manager, actor.organizationId, { ...punch, corrected: input.time != null });
     });
   }
 
@@ -87,7 +100,7 @@ export class TimeClockService {
       const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
-      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time]);
+      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time], [staffId]);
       await change(manager, open, this.when(actor, input.time, location.timezone));
       return open.row.id;
     });
