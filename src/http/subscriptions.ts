@@ -99,7 +99,11 @@ export function serveSubscriptions(parts: {
     // graphql-ws would also print each such error to the console, which a client could flood.
     process.nextTick(() => {
       socket.removeAllListeners("error");
-      socket.on("error", (error) => logger.info({ err: { message: error.message } }, "WebSocket closed: the client sent what it may not"));
+      socket.on("error", (error) => {
+        logger.info({ err: { message: error.message } }, "WebSocket closed: the client sent what it may not");
+        // ws has sent its close frame; the rest of an oversized frame is not worth reading.
+        setImmediate(() => socket.terminate());
+      });
     });
   });
 
