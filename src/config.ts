@@ -30,6 +30,8 @@ export interface Config {
   /** Points one token or API key may spend per window (a call spends its operation's cost); 0 turns rate limiting off. */
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
+  /** Points all the tokens of one organization (its API keys' and staff members') may spend together per window; 0: no such ceiling. */
+  rateLimitOrganizationPoints: number;
   /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
   rateLimitAnonymousPoints: number;
   /**
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
+    rateLimitOrganizationPoints: Number(env.RATE_LIMIT_ORGANIZATION_POINTS ?? 1_000_000),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     websocketsPerCaller: Number(env.WEBSOCKETS_PER_CALLER ?? 20),

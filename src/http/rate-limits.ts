@@ -1,6 +1,7 @@
 import express, { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import Redis from "ioredis";
 import { Pool } from "pg";
+import type { Actor } from "../auth/actor";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
@@ -30,13 +31,16 @@ type Budget = (key: string, cost: number) => Promise<BudgetAnswer>;
  *
  * - "token": per token, `RATE_LIMIT_POINTS` per `RATE_LIMIT_WINDOW_SECONDS`: a staff member's
  *   token spends the staff member's own budget, an organization-wide token its API key's.
+ * - "organization": every token of one organization (its API keys' and its staff members'),
+ *   `RATE_LIMIT_ORGANIZATION_POINTS` per window: a ceiling that more keys or staff tokens do not raise.
  * - "anonymous": calls without a token (the token exchange, creating an organization), per
  *   client address and per API key prefix against guessing, `RATE_LIMIT_ANONYMOUS_POINTS` each.
  */
 export class RateLimits {
   private constructor(
-    private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints">,
+    private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints" | "rateLimitOrganizationPoints">,
     private readonly tokens: Budget,
+    private readonly organizations: Budget,
     private readonly anonymous: Budget,
     private readonly store: { close(): Promise<unknown> } | undefined,
   ) {}
@@ -48,7 +52,13 @@ export class RateLimits {
       return (key, cost) => budget.spend(key, cost);
     };
     const open = (counters: CounterStore, close: () => Promise<unknown>) =>
-      new RateLimits(config, leased(counters, "token", config.rateLimitPoints), leased(counters, "anonymous", config.rateLimitAnonymousPoints), { close });
+      new RateLimits(
+        config,
+        leased(counters, "token", config.rateLimitPoints),
+        leased(counters, "organization", config.rateLimitOrganizationPoints),
+        leased(counters, "anonymous", config.rateLimitAnonymousPoints),
+        { close },
+      );
     if (config.redisUrl) {
       // Commands wait for a connection no longer than this; then the memory limiter answers for the store.
       const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
@@ -61,7 +71,7 @@ export class RateLimits {
         const budget = new MemoryBudget(points, duration);
         return async (key, cost) => budget.spend(key, cost);
       };
-      return new RateLimits(config, inMemory(config.rateLimitPoints), inMemory(config.rateLimitAnonymousPoints), undefined);
+      return new RateLimits(config, inMemory(config.rateLimitPoints), inMemory(config.rateLimitOrganizationPoints), inMemory(config.rateLimitAnonymousPoints), undefined);
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
@@ -74,9 +84,18 @@ export class RateLimits {
     return this.config.rateLimitPoints > 0;
   }
 
-  /** Spends `points` of a token's budget. */
-  async spendToken(key: string, points: number): Promise<Spent> {
-    return { policy: "token", points: this.config.rateLimitPoints, windowSeconds: this.config.rateLimitWindowSeconds, ...(await this.tokens(key, points)) };
+  /**
+   * Spends `points` of a caller's budgets: its own (`budget`: the staff member's, or the API key's
+   * for an organization-wide token) and its organization's, which all its keys and staff tokens share.
+   */
+  async spendCaller(budget: string, organizationId: string | undefined, points: number): Promise<Spent[]> {
+    const windowSeconds = this.config.rateLimitWindowSeconds;
+    const own = this.tokens(budget, points);
+    const organization = organizationId && this.config.rateLimitOrganizationPoints > 0 ? this.organizations(`organization:${organizationId}`, points) : undefined;
+    return [
+      { policy: "token", points: this.config.rateLimitPoints, windowSeconds, ...(await own) },
+      ...(organization ? [{ policy: "organization", points: this.config.rateLimitOrganizationPoints, windowSeconds, ...(await organization) }] : []),
+    ];
   }
 
   /** Spends one call of each anonymous budget named (client address, key prefix). */
@@ -135,11 +154,15 @@ export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Route
   return router;
 }
 
-/** The budget a request with a bearer token spends: its staff member's, or its API key's. */
+/** The budget a caller's token spends: its staff member's, or its API key's. */
+export function callerBudget(actor: Actor): string {
+  return actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+}
+
+/** The budget a request with a bearer token spends. */
 function tokenBudget(_req: Request, res: Response): string | undefined {
   const actor = (res.locals.context as RequestContext | undefined)?.actor;
-  if (!actor) return undefined;
-  return actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+  return actor ? callerBudget(actor) : undefined;
 }
 
 /** Whether an answer refuses its caller's credential: a 401, or a GraphQL answer with UNAUTHENTICATED. */
@@ -206,12 +229,13 @@ export function rateLimiting(
       const budget = budgetOf(req, res);
       let spent: Spent[];
       if (budget) {
-        spent = [await limits.spendToken(budget, costOf(req, res))];
+        const organizationId = (res.locals.context as RequestContext | undefined)?.actor?.organizationId;
+        spent = await limits.spendCaller(budget, organizationId, costOf(req, res));
         // Work counted once it is done (deliveries queued) is spent afterwards: the next calls pay for it.
         const context = res.locals.context as RequestContext | undefined;
         if (context) {
           context.spendPoints = async (points) => {
-            if (points > 0) await limits.spendToken(budget, points);
+            if (points > 0) await limits.spendCaller(budget, organizationId, points);
           };
         }
       } else {

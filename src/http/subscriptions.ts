@@ -15,7 +15,7 @@ import type { Config } from "../config";
 import { toClientError } from "../errors/client-error";
 import { BODY_LIMIT_BYTES } from "./app";
 import { clientAddress, type TrustProxy } from "./client-address";
-import type { RateLimits } from "./rate-limits";
+import { callerBudget, type RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events";
 import type { RequestContext } from "../graphql/context";
@@ -169,8 +169,8 @@ export function serveSubscriptions(parts: {
         if (errors.length) return errors;
         const variableValues = payload.variables ?? {};
         if (rateLimits?.enabled) {
-          const spent = await rateLimits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, operationCost(schema, document, variableValues, payload.operationName ?? undefined));
-          if (!spent.allowed) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
+          const spent = (await rateLimits.spendCaller(callerBudget(actor), actor.organizationId, operationCost(schema, document, variableValues, payload.operationName ?? undefined))).find((b) => !b.allowed);
+          if (spent) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
         }
         const requestId = randomUUID();
         const context: RequestContext = {

@@ -166,12 +166,14 @@ class Components {
 
 const ERROR_DETAIL: JsonSchema = {
   type: "object",
-  description: "One field's complaint, the field named as the request gave it. A COMPLIANCE_VIOLATION's details are the violations (`violations.<n>`), each with its rule, severity, worker, entries, citation and premium",
+  description: "One field's complaint, the field named as the request gave it. A COMPLIANCE_VIOLATION's details are the violations (`violations.<n>`), each with its rule, severity, worker, entries, citation and premium; a NOT_ELIGIBLE's are the reasons (`reasons.<n>`), each with its code and the rule, time off or entry behind it",
   additionalProperties: false,
   properties: {
     field: { type: "string" },
     message: { type: "string" },
     ruleId: { type: "string" },
+    code: { type: "string", description: "A NOT_ELIGIBLE reason: INACTIVE, ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP or a compliance rule" },
+    sourceId: { type: "string", description: "The availability rule, time-off request or entry behind a reason" },
     severity: { type: "string", enum: ["error", "warning"] },
     workerId: { type: "string" },
     entryIds: { type: "array", items: { type: "string" } },
@@ -216,7 +218,7 @@ const HEADERS: Record<string, JsonSchema> = {
   RetryAfter: { description: "Seconds to wait before calling again", schema: { type: "integer", minimum: 0 } },
   RateLimitPolicy: {
     description:
-      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
+      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key), `"organization";q=<points>;w=<seconds>` (every token of the organization together) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
     schema: { type: "string" },
   },
   RateLimit: { description: 'What is left of that budget and in how many seconds it is full again (IETF RateLimit): `"<policy>";r=<remaining>;t=<seconds>`', schema: { type: "string" } },

@@ -79,6 +79,17 @@ describe("pay periods", () => {
       expect((await manager.patch(`/api/timesheets/${shift.body.id}`, { endTime: "2026-03-03T18:00:00Z" })).status).toBe(200);
     });
 
+    it("exports and reports a pay period by its start date: its days only", async () => {
+      const exported = await manager.get("/api/timesheets/export?payPeriod=2026-03-01&format=json");
+      expect(exported.status).toBe(200);
+      expect(exported.headers["content-disposition"]).toContain("timesheets-2026-03-01-2026-03-15.json");
+      expect(JSON.parse(exported.text).map((r: { startTime: string }) => r.startTime.slice(0, 10))).toEqual(["2026-03-03"]);
+      const report = await manager.get("/api/timesheets/reports?payPeriod=2026-03-16&groupBy=day");
+      expect(report.body.groups.map((g: { key: string }) => g.key)).toEqual(["2026-03-16"]);
+      expect((await manager.get("/api/timesheets/reports/employees?payPeriod=2026-03-01&startDate=2026-03-01")).body.error.details[0].field).toBe("payPeriod");
+      expect((await manager.get("/api/timesheets/reports/employees?payPeriod=2026-03-02")).status).toBe(404);
+    });
+
     it("refuses to close while someone is not approved, naming them; a forced close keeps its reason in the audit trail and locks every day", async () => {
       const other = await t.staffWithToken(w.org, "Worker", {});
       const refused = await manager.post(`${period()}/close`, {});

@@ -166,15 +166,17 @@ describe("open shifts and their preferences", () => {
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe("NOT_ELIGIBLE");
     }
+    // Claimed while free, busy by the time a manager assigns: the assignment checks again.
     const busy = await w.worker();
-    await api.post(`${w.base}/schedules`, { workerId: busy.id, roleId: w.roleId, startTime: `${shift.date}T15:00:00`, endTime: `${shift.date}T20:00:00` });
     const pending = (await t.as(busy.token).post(`${shift.path}/claim`)).body;
+    await api.post(`${w.base}/schedules`, { workerId: busy.id, roleId: w.roleId, startTime: `${shift.date}T15:00:00`, endTime: `${shift.date}T20:00:00` });
+    expect((await t.as(busy.token).post(`${shift.path}/claim`)).status).toBe(409);
     const overlap = await api.post(`${shift.path}/preferences/${pending.id}/assign`);
     expect(overlap.status).toBe(409);
     expect(overlap.body.error.message).toMatch(/overlaps/);
     const away = await w.worker();
-    await fileTimeOff(t, w.org, away.id, `${shift.date}T04:00:00Z`, `${addDays(shift.date, 1)}T04:00:00Z`, "approved");
     const awayPref = (await t.as(away.token).post(`${shift.path}/claim`)).body;
+    await fileTimeOff(t, w.org, away.id, `${shift.date}T04:00:00Z`, `${addDays(shift.date, 1)}T04:00:00Z`, "approved");
     const onLeave = await api.post(`${shift.path}/preferences/${awayPref.id}/assign`);
     expect(onLeave.status).toBe(409);
     expect(onLeave.body.error.message).toMatch(/time off/);

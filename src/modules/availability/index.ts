@@ -5,3 +5,7 @@ export { availabilityWindows } from "./rules/availability-windows";
 export type { AvailabilityQuery } from "./rules/availability-windows";
 export { matchesShift } from "./rules/availability-rule.rules";
 export type { AvailabilityKind, AvailabilityWindow } from "./rules/availability-rule.rules";
+export type { EligibilityService } from "./eligibility/eligibility.service";
+export { evaluateShiftEligibility, notEligible, refuseUnavailable, requireEligible } from "./eligibility/eligibility";
+export type { EligibilityQuery } from "./eligibility/eligibility";
+export type { EligibilityFinding, EligibilityPremium, StaffEligibility } from "./eligibility/eligibility.rules";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { addDays, localDate } from "../../common/time";
 import type { DepartureRow, EntryRow, FeedRow, FeedWindow, TimeOffRow } from "./calendar-feed.store";
-import { calendarText, dateStamp, escapeText, localStamp, utcStamp, vtimezone } from "./icalendar";
+import { calendarText, dateStamp, escapeText, utcStamp, ZoneRules } from "./icalendar";
 
 /** What a feed shows and how, as iCalendar: pure functions of the rows the store read. */
 
@@ -36,11 +36,12 @@ interface FeedEvent {
   times: { start: Date; end: Date; zone: string } | { startDate: string; endDate: string };
 }
 
-function eventLines(event: FeedEvent): string[] {
+function eventLines(event: FeedEvent, zones: Map<string, ZoneRules>): string[] {
+  const { times: when } = event;
   const times =
-    "zone" in event.times
-      ? [`DTSTART;TZID=${event.times.zone}:${localStamp(event.times.start, event.times.zone)}`, `DTEND;TZID=${event.times.zone}:${localStamp(event.times.end, event.times.zone)}`]
-      : [`DTSTART;VALUE=DATE:${dateStamp(event.times.startDate)}`, `DTEND;VALUE=DATE:${dateStamp(event.times.endDate)}`];
+    "zone" in when
+      ? [`DTSTART;TZID=${when.zone}:${zones.get(when.zone)!.localStamp(when.start)}`, `DTEND;TZID=${when.zone}:${zones.get(when.zone)!.localStamp(when.end)}`]
+      : [`DTSTART;VALUE=DATE:${dateStamp(when.startDate)}`, `DTEND;VALUE=DATE:${dateStamp(when.endDate)}`];
   return [
     "BEGIN:VEVENT",
     `UID:${event.uid}`,
@@ -105,7 +106,8 @@ export function feedCalendar(feed: FeedRow, rows: { entries: EntryRow[]; departu
   // An entry that left and came back is shown as it is now.
   events.push(...rows.departures.map(departureEvent).filter((e) => !shown.has(e.uid)));
   events.push(...rows.timeOff.map((r) => timeOffEvent(feed, r)));
-  const zones = [...new Set(events.flatMap((e) => ("zone" in e.times ? [e.times.zone] : [])))].sort();
+  const names = [...new Set(events.flatMap((e) => ("zone" in e.times ? [e.times.zone] : [])))].sort();
+  const zones = new Map(names.map((zone) => [zone, ZoneRules.of(zone, window.from, window.to)]));
   return calendarText([
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
@@ -115,8 +117,8 @@ export function feedCalendar(feed: FeedRow, rows: { entries: EntryRow[]; departu
     // How often a calendar program should look again (RFC 7986; Outlook's and Apple's older names).
     "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
     "X-PUBLISHED-TTL:PT1H",
-    ...zones.flatMap((zone) => vtimezone(zone, window.from, window.to)),
-    ...events.flatMap(eventLines),
+    ...[...zones.values()].flatMap((rules) => rules.vtimezone()),
+    ...events.flatMap((event) => eventLines(event, zones)),
     "END:VCALENDAR",
   ]);
 }

@@ -1,11 +1,12 @@
 /** The front door of labor rules: location profiles, the rules themselves, violations and predictability pay: the only file other modules import. */
 export { ComplianceFigures, ComplianceRules } from "./compliance-presets";
-export { PlannedBreakSpan, missedMealBreaks, restPremium, restShortfall } from "./compliance-rules";
+export type { RuleId } from "./compliance-presets";
+export { dailyHours, missedMealBreaks, PlannedBreakSpan, predictabilityPay, restBetweenShifts, restPremium, restShortfall, shiftLength, weeklyHours } from "./compliance-rules";
+export type { CheckContext, PlannedShift, Violation } from "./compliance-rules";
 export { complianceModule } from "./compliance.module";
 export { VIOLATION_FIELDS } from "./compliance.routes";
 export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay } from "./compliance.store";
 export { ComplianceViolation } from "./compliance.types";
 export type { PayrollNames } from "./compliance.types";
 export { OvertimeSplit, Workday, splitWorkweek } from "./overtime";
-export { EntryChange, gatePublishing, recordPredictabilityPay } from "./schedule-compliance";
-export { rulesOf } from "./schedule-compliance";
+export { EntryChange, gatePublishing, recordPredictabilityPay, rulesOf } from "./schedule-compliance";

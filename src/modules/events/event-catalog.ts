@@ -1,3 +1,5 @@
+import { invalidField } from "../../errors/app-error";
+
 /**
  * Every event type the service records, with what its `data.object` is. The database's event
  * trigger (CreateEventsAndWebhooks migration) writes them; docs/events.md and the OpenAPI
@@ -76,3 +78,9 @@ export const EVENT_CATALOG: Record<string, string> = {
 export const PING_EVENT_TYPE = "webhook_endpoint.test";
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG);
+
+/** Refuses event types the catalog does not have, as a list filter or a subscription names them. */
+export function requireKnownEventTypes(types: string[] | undefined): void {
+  const unknown = (types ?? []).filter((t) => !Object.hasOwn(EVENT_CATALOG, t));
+  if (unknown.length) throw invalidField("types", `Unknown event types: ${unknown.join(", ")} (the catalog is in docs/events.md)`);
+}

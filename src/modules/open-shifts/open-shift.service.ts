@@ -7,13 +7,14 @@ import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
+import { requireEligible } from "../availability";
 import { Location } from "../locations";
 import { assertNoApprovedTimeOff, breakTypesOf, dayBounds, insertEntry, inZone, MAX_PLANNED_MINUTES, removeEntries, requireRole, ScheduleEntry, startingWithin } from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
-import { eligibility, locationOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
+import { locationOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
   BulkAssignInput,
   BulkAssignItem,
@@ -312,13 +313,12 @@ export class OpenShiftService {
     return manager.getRepository(OpenShiftPreference).save(preference);
   }
 
-  /** The worker must be active, hold the open shift's role and work at its location. */
+  /** The worker must be eligible for the open shift: what the eligibility check refuses, a claim and an assignment refuse. */
   private async requireEligible(manager: EntityManager, shift: OpenShift, staffId: string): Promise<void> {
-    const row = await eligibility(manager, shift.organizationId, staffId, shift.roleId, shift.locationId);
-    if (!row) throw unknownReference("workerId", "workerId does not name a staff member of this organization");
-    if (!row.active) throw conflict("The worker is no longer active", "NOT_ELIGIBLE");
-    if (!row.has_role) throw conflict("The worker does not hold the open shift's role", "NOT_ELIGIBLE");
-    if (!row.at_location) throw conflict("The worker does not work at the open shift's location", "NOT_ELIGIBLE");
+    const { organizationId, locationId, roleId, startsAt: start, endsAt: end } = shift;
+    const breaks = await breakTypesOf(manager, organizationId, locationId, shift.breakTypeIds, "breaks");
+    const unpaidBreakMinutes = breaks.filter((b) => !b.paid).reduce((sum, b) => sum + b.durationMinutes, 0);
+    await requireEligible(manager, { organizationId, locationId, roleId, start, end, unpaidBreakMinutes, now: this.deps.clock.now() }, staffId);
   }
 
   /** The worker a claim or preference is for: the caller's own, or anyone's for a manager. */

@@ -15,24 +15,6 @@ export function takePlace(manager: EntityManager, organizationId: string, openSh
   );
 }
 
-/** Whether the staff member is active, holds the role and works at the location; undefined when there is no such staff member. */
-export async function eligibility(
-  manager: EntityManager,
-  organizationId: string,
-  staffId: string,
-  roleId: string,
-  locationId: string,
-): Promise<{ active: boolean; has_role: boolean; at_location: boolean } | undefined> {
-  const [row]: { active: boolean; has_role: boolean; at_location: boolean }[] = await manager.query(
-    `SELECT s.active AND s.deleted_at IS NULL AS active,
-            EXISTS (SELECT 1 FROM staff_roles r WHERE r.staff_id = s.id AND r.role_id = $3) AS has_role,
-            EXISTS (SELECT 1 FROM staff_locations l WHERE l.staff_id = s.id AND l.location_id = $4) AS at_location
-       FROM staff_members s WHERE s.organization_id = $1 AND s.id = $2`,
-    [organizationId, staffId, roleId, locationId],
-  );
-  return row;
-}
-
 /** A location's open shifts (alias `r`), only the published ones with `publishedOnly`, to narrow or page. */
 export function locationOpenShifts(manager: EntityManager, organizationId: string, locationId: string, publishedOnly: boolean): SelectQueryBuilder<OpenShift> {
   const query = manager.getRepository(OpenShift).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });

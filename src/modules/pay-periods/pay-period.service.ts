@@ -56,6 +56,17 @@ export class PayPeriodService {
     return periods.map((p) => presentPeriod(p, closes.get(p.start)));
   }
 
+  /**
+   * The date range a report or the export covers: the pay period starting on `payPeriod`, or the
+   * dates given (one or the other, never both).
+   */
+  async rangeOf(actor: Actor, given: { startDate?: string | null; endDate?: string | null; payPeriod?: string | null }): Promise<{ startDate: string; endDate: string }> {
+    if (given.payPeriod == null) return { startDate: given.startDate ?? "", endDate: given.endDate ?? "" };
+    if (given.startDate != null || given.endDate != null) throw invalidField("payPeriod", "Give either payPeriod or startDate and endDate");
+    const period = await this.periodStartingOn(this.deps.db.manager, actor.organizationId, given.payPeriod, "payPeriod");
+    return { startDate: period.start, endDate: period.end };
+  }
+
   /** One row per staff member (a worker: their own) for the period starting on `startDate`. */
   async timesheets(actor: Actor, startDate: string): Promise<PeriodTimesheet[]> {
     const own = ownRecordsOnly(actor, "payperiods:read", "payperiods:self");
@@ -140,8 +151,8 @@ export class PayPeriodService {
   }
 
   /** The period that starts on the date; a date that starts none is a 404. */
-  private async periodStartingOn(manager: EntityManager, organizationId: string, startDate: string): Promise<PeriodDays> {
-    parseDate(startDate, "startDate");
+  private async periodStartingOn(manager: EntityManager, organizationId: string, startDate: string, field = "startDate"): Promise<PeriodDays> {
+    parseDate(startDate, field);
     const period = periodContaining(await selectSchedule(manager, organizationId), startDate);
     if (period.start !== startDate) throw notFound(`Pay period starting ${startDate}`);
     return period;

@@ -1,3 +1,4 @@
+import { refuseUnavailable } from "../availability";
 import { EntityManager } from "typeorm";
 import { DateTime } from "luxon";
 import { Actor } from "../../auth/actor";
@@ -175,6 +176,7 @@ export class ScheduleDraftService {
       await recordPredictabilityPay(manager, org, location.id, payChanges, now);
       await deleteDrafts(manager, org, drafts.map((d) => d.id));
       await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
+      await refuseUnavailable(manager, org, zone, [...changed, ...added]);
       await checkOverlapNow(manager);
       const openShiftIds = await publishOpenShifts(manager, org, location.id, bounds, now);
       await recordEvent(manager, org, "schedule.published", {

@@ -6,6 +6,7 @@ import { formatLocal, parseDate, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
+import { refuseUnavailable } from "../availability";
 import { Location } from "../locations";
 import { breakStart, templateAt, templateTimes } from "../shift-templates";
 import { ScheduleBreak } from "./schedule.entity";
@@ -96,6 +97,8 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breaks = breakInput !== undefined ? await resolveBreaks(manager, org, location, breakInput) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
+  const movedOrReassigned = !base || input.workerId !== undefined || input.startTime !== undefined || input.endTime !== undefined || input.templateId !== undefined;
+  if (movedOrReassigned) await refuseUnavailable(manager, org, location.timezone, [{ staffId: staffId.toLowerCase(), startsAt, endsAt }]);
   const templateId = template?.templateId ?? base?.templateId ?? null;
   return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks, templateId };
 }
