@@ -12,6 +12,7 @@ import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
+import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
@@ -37,8 +38,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
  * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
  * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
- * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too; BENCH_ONLY=mixed seeds and
- * runs only the mixed workload.
+ * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too.
+ * BENCH_ONLY=mixed seeds and runs only the mixed workload.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -243,8 +244,8 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`, `attendance`. */
+const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone, attendance: () => attendanceBench(SERVER_URL) };
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {

@@ -131,6 +131,52 @@ const pendingRequests = tool({
   },
 });
 
+const ATTENDANCE_KINDS = ["LATE_IN", "EARLY_OUT", "NO_SHOW", "MISSED_CLOCK_OUT", "UNSCHEDULED_SHIFT", "CLOCK_RULE", "MISSED_BREAK", "LONG_SHIFT"] as const;
+
+const attendanceException = z.object({
+  id: z.string(),
+  kind: z.enum(ATTENDANCE_KINDS),
+  severity: z.string().describe("critical or warning"),
+  staffId: z.string(),
+  locationId: z.string(),
+  date: z.string().describe("The local day of the shift or entry"),
+  entryId: z.string().nullable(),
+  shiftId: z.string().nullable(),
+  minutes: z.number().nullable().describe("Minutes late, early, or beyond the long-shift limit"),
+  message: z.string(),
+  detectedAt: z.string(),
+});
+
+const attendanceExceptions = tool({
+  name: "list_open_attendance_exceptions",
+  title: "Open attendance exceptions",
+  description:
+    "Attendance exceptions still OPEN (late in, early out, no-show, missed clock-out, unscheduled shift, clock rule, missed break, long shift) on the days of a range; optionally one location's, one person's or one kind. Critical ones hold up timesheet approval. A worker sees their own.",
+  operations: {
+    attendanceExceptions: `query attendanceExceptions($startDate: String!, $endDate: String!, $locationId: ID, $staffId: ID, $kind: AttendanceExceptionKind, $first: Int, $after: String) {
+      attendanceExceptions(status: OPEN, startDate: $startDate, endDate: $endDate, locationId: $locationId, staffId: $staffId, kind: $kind, first: $first, after: $after) {
+        nodes { id kind severity staffId locationId date entryId shiftId minutes message detectedAt } ${PAGE_INFO} } }`,
+  },
+  offeredWith: "attendanceExceptions",
+  input: {
+    startDate: date("First day"),
+    endDate: date("Last day (inclusive)"),
+    locationId: id("Only this location's").optional(),
+    staffId: id("Only this person's").optional(),
+    kind: z.enum(ATTENDANCE_KINDS).optional(),
+    ...page,
+  },
+  output: {
+    exceptions: z.array(attendanceException),
+    nextCursor,
+  },
+  async run(operation, a) {
+    const connection = await operation("attendanceExceptions", { startDate: a.startDate, endDate: a.endDate, locationId: a.locationId, staffId: a.staffId, kind: a.kind, first: a.limit, after: a.cursor });
+    const { items, nextCursor } = pageOf(connection, (n: z.infer<typeof attendanceException>) => n);
+    return { exceptions: items, nextCursor };
+  },
+});
+
 const createDraft = tool({
   name: "create_schedule_draft",
   title: "Create a draft schedule entry",
@@ -222,4 +268,4 @@ function decideTimeOff(decision: "approve" | "decline"): McpTool {
 }
 
 /** Every tool, in the order a client lists them. */
-export const MCP_TOOLS: McpTool[] = [schedule, balances, pendingRequests, createDraft, decideTimeOff("approve"), decideTimeOff("decline")];
+export const MCP_TOOLS: McpTool[] = [schedule, balances, pendingRequests, attendanceExceptions, createDraft, decideTimeOff("approve"), decideTimeOff("decline")];

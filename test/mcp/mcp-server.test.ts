@@ -33,6 +33,9 @@ describe("the MCP server at /mcp", () => {
     }
     expect((await api.post(`${base}/publish`, { startDate: "2026-03-05", endDate: "2026-03-09" })).status).toBe(200);
     entryIds.push(...(await api.get(`${base}?startDate=2026-03-01&endDate=2026-03-31`)).body.map((e: { id: string }) => e.id));
+    // Clocking in with nothing scheduled leaves an open exception, once the organization has an attendance policy.
+    expect((await api.put(`${w.orgBase}/attendance-policy`, { lateGraceMinutes: 5 })).status).toBe(200);
+    expect((await t.as(w.workerToken).post("/api/time-tracking/clock-in", { locationId: w.locationId, roleId: w.roleId })).status).toBe(201);
     requestId = await fileTimeOff(t, w.org, w.workerId, "2026-03-20T09:00:00-04:00", "2026-03-20T17:00:00-04:00", "pending");
   });
   afterAll(async () => {
@@ -52,7 +55,7 @@ describe("the MCP server at /mcp", () => {
   const auditCount = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [w.org.id]))[0].n);
 
   const WRITE_TOOLS = ["create_schedule_draft", "approve_time_off_request", "decline_time_off_request"];
-  const READ_TOOLS = ["get_schedule", "get_time_off_balances", "list_pending_time_off_requests"];
+  const READ_TOOLS = ["get_schedule", "get_time_off_balances", "list_pending_time_off_requests", "list_open_attendance_exceptions"];
 
   it("lists a worker only the tools that read, and a manager the writes too, annotated and typed", async () => {
     const worker = await (await connect(w.workerToken)).listTools();
@@ -99,6 +102,9 @@ describe("the MCP server at /mcp", () => {
     const pending = await call(manager, "list_pending_time_off_requests", {});
     expect(pending.structuredContent!.requests.map((r: { id: string }) => r.id)).toEqual([requestId]);
     expect(pending.structuredContent!.requests[0]).toMatchObject({ status: "pending", totalHours: 8 });
+
+    const exceptions = await call(manager, "list_open_attendance_exceptions", { startDate: "2026-03-01", endDate: "2026-03-31", kind: "UNSCHEDULED_SHIFT" });
+    expect(exceptions.structuredContent).toMatchObject({ exceptions: [{ kind: "UNSCHEDULED_SHIFT", staffId: w.workerId, locationId: w.locationId, date: "2026-03-02" }], nextCursor: null });
 
     // A worker's own schedule answers through the same operation, with the worker's own limits.
     const own = await call(await connect(w.workerToken), "get_schedule", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31" });
@@ -148,6 +154,7 @@ describe("the MCP server at /mcp", () => {
     expect(errorOf(await call(stranger, "decline_time_off_request", { requestId, dryRun: false })).code).toBe("NOT_FOUND");
     expect(errorOf(await call(stranger, "create_schedule_draft", { locationId: w.locationId, workerId: w.workerId, roleId: w.roleId, startTime: "2026-03-10T09:00", endTime: "2026-03-10T17:00" })).code).toBe("NOT_FOUND");
     expect((await call(stranger, "list_pending_time_off_requests", { workerId: w.workerId })).structuredContent).toEqual({ requests: [], nextCursor: null });
+    expect((await call(stranger, "list_open_attendance_exceptions", { startDate: "2026-03-01", endDate: "2026-03-31", locationId: w.locationId })).structuredContent).toEqual({ exceptions: [], nextCursor: null });
   });
 
   it("spends the caller's rate limit like any other call: a tool call its page size", async () => {

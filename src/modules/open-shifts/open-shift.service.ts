@@ -7,7 +7,7 @@ import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
