@@ -38,8 +38,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
  * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
  * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
- * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too.
- * BENCH_ONLY=mixed seeds and runs only the mixed workload.
+ * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too; BENCH_ONLY=mixed seeds and
+ * runs only the mixed workload.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
