@@ -166,7 +166,7 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: 
       const shift = await runtime.services.openShifts.create(actor, locationId, { roleId, startDate: `2026-12-${day}T10:00:00`, endDate: `2026-12-${day}T16:00:00`, staffCountRequired: 3, requireApproval: false });
       openShifts.push({ locationId, id: shift.id });
     }
-    await runtime.services.scheduleDrafts.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
+    await runtime.services.schedulePublishing.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
   }
   // Punches go through their location's clock rules: from the machine's own network only.
   const app = request(runtime.app);
