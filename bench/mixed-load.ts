@@ -9,6 +9,10 @@ export interface MixedLoadWorld {
   managerTokens: string[];
   policyId: string;
   openShifts: { locationId: string; id: string }[];
+  /** Paths of workers' calendar feeds (the secret in the path is the feed's credential). */
+  calendarFeeds: string[];
+  /** A location the load leaves alone, whose week a schedule generation plans in the background meanwhile. */
+  generation: { path: string; body: object };
 }
 
 export interface MixedLoadResult {
@@ -23,8 +27,10 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
 
 /**
  * A day at a busy organization, against one service process: managers read location-weeks of
- * timesheets and schedules, workers clock in and out, file time off and claim open shifts, each
- * with their own token as people do (so with rate limits on, each spends their own budget).
+ * timesheets and schedules and who is eligible for an open shift, workers clock in and out (under
+ * their location's clock rules), file time off, claim open shifts and their calendar programs
+ * fetch their feeds, each with their own token as people do (so with rate limits on, each spends
+ * their own budget).
  * Refusals (a second clock-in, an overlapping request, a full open shift) are expected answers; a
  * 5xx never is.
  */
@@ -96,6 +102,18 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
           const worker = pick(world.workers.filter((w) => w.locationId === shift.locationId));
           return { ...req, headers: as(worker.token), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/claim`, body: JSON.stringify({ workerId: worker.id }) };
         },
+      },
+      {
+        method: "GET",
+        setupRequest: (req) => {
+          const shift = pick(world.openShifts);
+          return { ...req, headers: manager(), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/eligible-staff` };
+        },
+      },
+      {
+        method: "GET",
+        // A calendar program sends no token: the feed's secret is in its path.
+        setupRequest: (req) => ({ ...req, headers: {}, path: pick(world.calendarFeeds) }),
       },
     ],
   });

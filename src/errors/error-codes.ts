@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   GRAPHQL_PARSE_FAILED: { status: 400, meaning: "The GraphQL document does not parse" },
   UNAUTHENTICATED: { status: 401, meaning: "No valid bearer token" },
   FORBIDDEN: { status: 403, meaning: "The caller's access role does not allow the operation" },
-  CLOCK_RULE: { status: 403, meaning: "A punch breaks a clock rule of the location (geofence, network, device, too early)" },
+  CLOCK_RULE: { status: 403, meaning: "A punch breaks a clock rule of the location (geofence, network, device, early window, schedule); `details` names each rule" },
   NOT_FOUND: { status: 404, meaning: "No such record in the caller's organization (another organization's too)" },
   METHOD_NOT_ALLOWED: { status: 405, meaning: "The path has no such method; `Allow` lists those it has" },
   CONFLICT: { status: 409, meaning: "The record's state refuses the change (a duplicate, an overlap, a record in use)" },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { addDays, formatLocal, localDate, parseTimestamp } from "../common/time";
 import { invalidField } from "../errors/app-error";
-import { date, dryRun, McpTool, nextCursor, page, pageOf, tool } from "./tool";
+import { date, dryRun, McpTool, nextCursor, page, pageOf, slicePage, tool } from "./tool";
 
 /**
  * The tools an assistant is offered: workflows a manager or a worker would ask for, each running
@@ -131,6 +131,173 @@ const pendingRequests = tool({
   },
 });
 
+const ATTENDANCE_KINDS = ["LATE_IN", "EARLY_OUT", "NO_SHOW", "MISSED_CLOCK_OUT", "UNSCHEDULED_SHIFT", "CLOCK_RULE", "MISSED_BREAK", "LONG_SHIFT"] as const;
+
+const attendanceException = z.object({
+  id: z.string(),
+  kind: z.enum(ATTENDANCE_KINDS),
+  severity: z.string().describe("critical or warning"),
+  staffId: z.string(),
+  locationId: z.string(),
+  date: z.string().describe("The local day of the shift or entry"),
+  entryId: z.string().nullable(),
+  shiftId: z.string().nullable(),
+  minutes: z.number().nullable().describe("Minutes late, early, or beyond the long-shift limit"),
+  message: z.string(),
+  detectedAt: z.string(),
+});
+
+const attendanceExceptions = tool({
+  name: "list_open_attendance_exceptions",
+  title: "Open attendance exceptions",
+  description:
+    "Attendance exceptions still OPEN (late in, early out, no-show, missed clock-out, unscheduled shift, clock rule, missed break, long shift) on the days of a range; optionally one location's, one person's or one kind. Critical ones hold up timesheet approval. A worker sees their own.",
+  operations: {
+    attendanceExceptions: `query attendanceExceptions($startDate: String!, $endDate: String!, $locationId: ID, $staffId: ID, $kind: AttendanceExceptionKind, $first: Int, $after: String) {
+      attendanceExceptions(status: OPEN, startDate: $startDate, endDate: $endDate, locationId: $locationId, staffId: $staffId, kind: $kind, first: $first, after: $after) {
+        nodes { id kind severity staffId locationId date entryId shiftId minutes message detectedAt } ${PAGE_INFO} } }`,
+  },
+  offeredWith: "attendanceExceptions",
+  input: {
+    startDate: date("First day"),
+    endDate: date("Last day (inclusive)"),
+    locationId: id("Only this location's").optional(),
+    staffId: id("Only this person's").optional(),
+    kind: z.enum(ATTENDANCE_KINDS).optional(),
+    ...page,
+  },
+  output: {
+    exceptions: z.array(attendanceException),
+    nextCursor,
+  },
+  async run(operation, a) {
+    const connection = await operation("attendanceExceptions", { startDate: a.startDate, endDate: a.endDate, locationId: a.locationId, staffId: a.staffId, kind: a.kind, first: a.limit, after: a.cursor });
+    const { items, nextCursor } = pageOf(connection, (n: z.infer<typeof attendanceException>) => n);
+    return { exceptions: items, nextCursor };
+  },
+});
+
+const coverageGap = z.object({
+  date: z.string(),
+  templateId: z.string(),
+  templateName: z.string().nullable(),
+  required: z.number().int(),
+  assigned: z.number().int().describe("Published entries and drafts of that template and day"),
+  missing: z.number().int(),
+});
+type CoverageLine = { date: string; templateId: string; count: number; assigned: number; missing: number };
+const COVERAGE = "query coverage($locationId: ID!, $startDate: String, $endDate: String) { coverage(locationId: $locationId, startDate: $startDate, endDate: $endDate) { date templateId count assigned missing } }";
+
+const coverageGaps = tool({
+  name: "get_coverage_gaps",
+  title: "Coverage gaps",
+  description:
+    "Where a location's schedule falls short of its coverage requirements on the days of a range: each shift template and day still missing people (published entries and drafts counted), with the total missing. Days fully covered are left out.",
+  operations: {
+    coverage: COVERAGE,
+    shiftTemplates: "query shiftTemplates($locationId: ID!) { shiftTemplates(locationId: $locationId, first: 1000) { nodes { id name } } }",
+  },
+  offeredWith: "coverage",
+  input: { locationId: id("The location"), startDate: date("First day"), endDate: date("Last day (inclusive)"), ...page },
+  output: { gaps: z.array(coverageGap), totalMissing: z.number().int(), nextCursor },
+  async run(operation, a) {
+    const lines: CoverageLine[] = await operation("coverage", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate });
+    const names = new Map(((await operation("shiftTemplates", { locationId: a.locationId })).nodes as { id: string; name: string }[]).map((t) => [t.id, t.name]));
+    const gaps = lines
+      .filter((l) => l.missing > 0)
+      .map((l) => ({ date: l.date, templateId: l.templateId, templateName: names.get(l.templateId) ?? null, required: l.count, assigned: l.assigned, missing: l.missing }));
+    const { items, nextCursor } = slicePage(gaps, a.limit, a.cursor);
+    return { gaps: items, totalMissing: gaps.reduce((sum, g) => sum + g.missing, 0), nextCursor };
+  },
+});
+
+const finding = z.object({ code: z.string().describe("INACTIVE, ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, PREFER_OFF, or a compliance rule"), message: z.string() });
+
+const eligibleStaff = tool({
+  name: "check_eligibility",
+  title: "Who is eligible for a shift, and why not",
+  description:
+    "For a shift at a location (role, start and end), every active staff member (or those named): eligible or not, the reasons that rule a person out (role, location, availability, time off, overlaps, compliance rules), the warnings that do not, and the premiums the shift would cost. Eligible people first.",
+  operations: {
+    eligibility: `query eligibility($input: EligibilityInput!) {
+      eligibility(input: $input) { staffId eligible reasons { code message } warnings { code message } premiums { ruleId hours amount } } }`,
+  },
+  offeredWith: "eligibility",
+  input: {
+    locationId: id("The location"),
+    roleId: id("The role worked"),
+    startTime: z.string().max(40).describe("Start: local wall time of the location (2026-03-02T09:00) or with an offset"),
+    endTime: z.string().max(40).describe("End, as startTime"),
+    staffIds: z.array(id("A staff member")).max(200).optional().describe("Only these people (default every active one)"),
+    templateId: id("The shift's template: preferences naming it apply").optional(),
+    ...page,
+  },
+  output: {
+    staff: z.array(
+      z.object({
+        staffId: z.string(),
+        eligible: z.boolean(),
+        reasons: z.array(finding),
+        warnings: z.array(finding),
+        premiums: z.array(z.object({ ruleId: z.string(), hours: z.number(), amount: z.number() })),
+      }),
+    ),
+    eligibleCount: z.number().int(),
+    nextCursor,
+  },
+  async run(operation, a) {
+    const input = { locationId: a.locationId, roleId: a.roleId, startTime: a.startTime, endTime: a.endTime, staffIds: a.staffIds, templateId: a.templateId };
+    const all: { staffId: string; eligible: boolean; reasons: { code: string; message: string }[]; warnings: { code: string; message: string }[]; premiums: { ruleId: string; hours: number; amount: number }[] }[] =
+      await operation("eligibility", { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) });
+    const ordered = [...all.filter((s) => s.eligible), ...all.filter((s) => !s.eligible)];
+    const { items, nextCursor } = slicePage(ordered, a.limit, a.cursor);
+    return { staff: items, eligibleCount: all.filter((s) => s.eligible).length, nextCursor };
+  },
+});
+
+const generate = tool({
+  name: "generate_schedule",
+  title: "Generate a schedule",
+  description:
+    "Starts generating draft entries for a location's days to meet its coverage requirements, within availability, time off, compliance rules and limits (never publishes; it runs in the background and its id can be read back). FILL keeps the range's drafts and adds; REPLACE_DRAFTS replaces them. With dryRun (the default) it answers the coverage it would fill and the drafts it would replace, changing nothing.",
+  operations: {
+    generateSchedule: `mutation generateSchedule($locationId: ID!, $input: GenerateScheduleInput!) {
+      generateSchedule(locationId: $locationId, input: $input) { id status mode startDate endDate timeLimitSeconds } }`,
+    coverage: COVERAGE,
+    scheduleDrafts: `query scheduleDrafts($locationId: ID!, $startDate: String, $endDate: String) {
+      scheduleDrafts(locationId: $locationId, startDate: $startDate, endDate: $endDate, first: 1000) { nodes { id } pageInfo { hasNextPage } } }`,
+  },
+  offeredWith: "generateSchedule",
+  writes: { destructive: true, idempotent: false },
+  input: {
+    locationId: id("The location"),
+    startDate: date("First day to fill"),
+    endDate: date("Last day (inclusive)"),
+    mode: z.enum(["FILL", "REPLACE_DRAFTS"]).default("FILL"),
+    timeLimitSeconds: z.number().int().min(1).max(600).optional().describe("How long the search may run (default 30)"),
+    dryRun,
+  },
+  output: {
+    dryRun: z.boolean(),
+    generation: z
+      .object({ id: z.string(), status: z.enum(["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]), mode: z.string(), startDate: z.string(), endDate: z.string(), timeLimitSeconds: z.number().int() })
+      .nullable()
+      .describe("The generation started (null on a dry run)"),
+    missingBefore: z.number().int().describe("People the coverage requirements of the range still miss"),
+    draftsReplaced: z.number().int().describe("Drafts of the range REPLACE_DRAFTS would replace (0 for FILL)"),
+  },
+  async run(operation, a) {
+    const input = { startDate: a.startDate, endDate: a.endDate, mode: a.mode, ...(a.timeLimitSeconds !== undefined ? { timeLimitSeconds: a.timeLimitSeconds } : {}) };
+    const variables = { locationId: a.locationId, input };
+    if (a.dryRun) await operation.check("generateSchedule", variables);
+    const lines: CoverageLine[] = await operation("coverage", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate });
+    const drafts = a.mode === "REPLACE_DRAFTS" ? (await operation("scheduleDrafts", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate })).nodes.length : 0;
+    const missingBefore = lines.reduce((sum, l) => sum + l.missing, 0);
+    if (a.dryRun) return { dryRun: true, generation: null, missingBefore, draftsReplaced: drafts };
+    return { dryRun: false, generation: await operation("generateSchedule", variables), missingBefore, draftsReplaced: drafts };
+  },
+});
+
 const createDraft = tool({
   name: "create_schedule_draft",
   title: "Create a draft schedule entry",
@@ -222,4 +389,4 @@ function decideTimeOff(decision: "approve" | "decline"): McpTool {
 }
 
 /** Every tool, in the order a client lists them. */
-export const MCP_TOOLS: McpTool[] = [schedule, balances, pendingRequests, createDraft, decideTimeOff("approve"), decideTimeOff("decline")];
+export const MCP_TOOLS: McpTool[] = [schedule, balances, pendingRequests, attendanceExceptions, coverageGaps, eligibleStaff, createDraft, generate, decideTimeOff("approve"), decideTimeOff("decline")];
