@@ -63,7 +63,7 @@ async function organization(url: string, name: string): Promise<{ api: Api; org:
   const platform = { Authorization: `Bearer ${PLATFORM_KEY}`, "Content-Type": "application/json" };
   const created = await (await fetch(`${url}/api/organizations`, { method: "POST", headers: platform, body: JSON.stringify({ name, timezone: "UTC" }) })).json();
   const exchanged = await (await fetch(`${url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) })).json();
-  return { api: new Api(url, exchanged.accessToken), org: `/api/organizations/${created.id}` };
+  return { api: new Api(url, exchanged.accessToken), org: `/api/organizations/${created.organization.id}` };
 }
 
 /** Runs `n` calls at a time. */
@@ -176,10 +176,26 @@ async function locationWeek(url: string): Promise<string> {
     endDate: week[6],
     requirements: week.flatMap((date) => templates.map((templateId, t) => ({ date, templateId, count: counts[t], underWeight: 100, overWeight: 5 }))),
   });
+  // /healthz keeps answering while the search runs in its worker thread: its latencies meanwhile.
+  let running = true;
+  const health: number[] = [];
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(`${url}/healthz`);
+      health.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
   const { generation, seconds } = await generate(api, locationPath, org, { startDate: week[0], endDate: week[6], timeLimitSeconds: 3, costWeight: 0.01, defaultLimits: { maxConsecutiveShifts: 5, maxMinutes: 2400 } });
+  running = false;
+  await probe;
+  health.sort((a, b) => a - b);
+  const p99 = health[Math.min(health.length - 1, Math.floor(health.length * 0.99))];
   const r = generation.result;
   return `location-week (40 staff, 6 templates, Oregon rest + 40 h weeks, availability, time off): ${generation.status} in ${seconds.toFixed(1)} s from request to drafts (target < 5 s); ` +
-    `objective ${r?.objective?.toFixed(1)} (under ${r?.coverUnder}, over ${r?.coverOver}, preferences ${r?.preferenceOn}+${r?.preferenceOff}, cost ${r?.cost?.toFixed(1)}), ${r?.draftIds?.length} drafts, hard violations ${r?.hardViolations?.length}`;
+    `objective ${r?.objective?.toFixed(1)} (under ${r?.coverUnder}, over ${r?.coverOver}, preferences ${r?.preferenceOn}+${r?.preferenceOff}, cost ${r?.cost?.toFixed(1)}), ${r?.draftIds?.length} drafts, hard violations ${r?.hardViolations?.length}; ` +
+    `/healthz meanwhile: ${health.length} calls, p50 ${health[Math.floor(health.length / 2)]?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms (target < 50 ms)`;
 }
 
 function instanceList(spec: string): number[] {

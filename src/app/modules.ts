@@ -26,6 +26,7 @@ import { timeOffModule } from "../modules/timeoff";
 import { webhooksModule } from "../modules/webhooks";
 import { scheduleGenerationModule } from "../workflows/schedule-generation";
 import { RawRestRoute } from "../rest/raw-routes";
+import { workflowsModule } from "../workflows/workflows.module";
 import { RestRoute } from "../rest/route";
 
 /**
@@ -56,6 +57,7 @@ export const modules: DomainModule[] = [
   availabilityModule,
   calendarFeedsModule,
   scheduleGenerationModule,
+  workflowsModule,
 ];
 
 /** Every resolver of the schema. */

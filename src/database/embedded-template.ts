@@ -50,7 +50,11 @@ export class EmbeddedTemplate {
    * another name first, so that a reader (another process starting) never sees part of one.
    */
   async keep(tarball: Blob, dataDir: string | undefined): Promise<void> {
-    mkdirSync(path.dirname(this.file), { recursive: true });
+    const folder = path.dirname(this.file);
+    mkdirSync(folder, { recursive: true });
+    // Templates of earlier migrations serve nothing any more (tens of megabytes each).
+    const current = path.basename(this.file);
+    for (const entry of readdirSync(folder)) if (!entry.startsWith(current)) rmSync(path.join(folder, entry), { recursive: true, force: true });
     const partial = `${this.file}.${process.pid}.partial`;
     writeFileSync(partial, Buffer.from(await tarball.arrayBuffer()));
     renameSync(partial, `${this.file}.tar.gz`);

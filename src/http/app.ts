@@ -5,7 +5,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
-import { GraphQLFormattedError, GraphQLSchema, parse } from "graphql";
+import { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
@@ -17,7 +17,6 @@ import { capErrorBody, ClientError, refusal, toClientError } from "../errors/cli
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
-import { operationCost, queryLimitsRule } from "../graphql/limits";
 import { guardRequest, RefusedRequest } from "../graphql/request-guard";
 import { Loaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
@@ -187,19 +186,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
 
-  /** The points a GraphQL request spends: its operation's cost; 1 when it cannot be read (it fails anyway). */
-  const graphqlCost = (req: Request): number => {
-    const given = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown; operationName?: unknown } | undefined;
-    if (typeof given?.query !== "string") return 1;
-    try {
-      const variables = typeof given.variables === "string" ? JSON.parse(given.variables) : given.variables;
-      const name = typeof given.operationName === "string" ? given.operationName : undefined;
-      return operationCost(schema, parse(given.query), variables && typeof variables === "object" ? variables : {}, name);
-    } catch {
-      return 1;
-    }
-  };
-
   /** The context of one request, for GraphQL and REST alike. */
   const contextFor = async (req: Request): Promise<RequestContext> => {
     const header = req.get("authorization") ?? "";
@@ -222,7 +208,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const apollo = new ApolloServer<RequestContext>({
     gateway: compiledExecutor(schema),
     introspection: true,
-    validationRules: [queryLimitsRule()],
     includeStacktraceInErrorResponses: false,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
@@ -292,7 +277,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // Apollo validates it: validation itself is what a hostile document makes slow.
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
     try {
-      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
+      const guarded = guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
+      res.locals.graphqlCost = guarded.cost;
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);
@@ -302,7 +288,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
   const requestCost = (req: Request, res: Response): number => {
-    if (req.baseUrl === "/graphql") return graphqlCost(req);
+    if (req.baseUrl === "/graphql") return (res.locals.graphqlCost as number | undefined) ?? 1;
     if (req.baseUrl === "/mcp") return Math.min(MAX_CALL_COST, mcpCallCost(req.body));
     return (res.locals.cost as number | undefined) ?? 1;
   };

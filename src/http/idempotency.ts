@@ -21,12 +21,12 @@ export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
 const NEVER_KEPT = new Set([401, 403, 429]);
 const REFUSED_CODES = new Set(["UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED"]);
 /**
- * Credentials an answer may carry (API keys, webhook signing secrets, the platform key, access
- * tokens, a calendar feed's secret URL): never kept in clear text.
+ * Credentials an answer may carry, alone or inside a text (a calendar feed's secret URL): the
+ * service's own secrets (`wf<kind>_…`: API keys, the platform key, clock devices' tokens, calendar
+ * feeds'), webhook signing secrets and access tokens. Never kept in clear text.
  */
-const SECRET = /^(wfk|wfp|wfc)_[\w-]{20,}$|^whsec_[\w+/=]{20,}$|^eyJ[\w-]*\.[\w-]+\.[\w-]+$|\/calendar\/wfc_[\w-]{20,}\.ics$/;
+const SECRET = /\bwf[a-z]_[\w-]{20,}|\bwhsec_[\w+/=]{20,}|\beyJ[\w-]*\.[\w-]+\.[\w-]+/;
 export const REDACTED = "[redacted]";
-
 
 /** Who a kept answer belongs to: only the same caller gets it again. */
 interface Principal {
@@ -53,11 +53,10 @@ export function withoutSecrets(text: string): { text: string; redacted: boolean 
     return { text, redacted };
   }
   const clean = JSON.stringify(parsed, (_key, value) => {
-    if (typeof value === "string" && SECRET.test(value)) {
-      redacted = true;
-      return REDACTED;
-    }
-    return value;
+    // A text holding a credential is replaced whole: a URL with a secret in it is a secret.
+    if (typeof value !== "string" || !SECRET.test(value)) return value;
+    redacted = true;
+    return REDACTED;
   });
   return { text: clean, redacted };
 }

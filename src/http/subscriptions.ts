@@ -1,7 +1,7 @@
 import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
+import { GraphQLError, GraphQLSchema, specifiedRules, validate } from "graphql";
 import type { Logger } from "pino";
 import { decodeJwt } from "jose";
 import { WebSocket, WebSocketServer } from "ws";
@@ -19,8 +19,7 @@ import { callerBudget, type RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events";
 import type { RequestContext } from "../graphql/context";
-import { operationCost, queryLimitsRule } from "../graphql/limits";
-import { guardRequest, RefusedRequest } from "../graphql/request-guard";
+import { GuardedRequest, guardRequest, RefusedRequest } from "../graphql/request-guard";
 
 export interface LiveSubscriptions {
   /** Closes every subscriber's connection (1001, going away) and stops taking new ones. */
@@ -100,7 +99,11 @@ export function serveSubscriptions(parts: {
     // graphql-ws would also print each such error to the console, which a client could flood.
     process.nextTick(() => {
       socket.removeAllListeners("error");
-      socket.on("error", (error) => logger.info({ err: { message: error.message } }, "WebSocket closed: the client sent what it may not"));
+      socket.on("error", (error) => {
+        logger.info({ err: { message: error.message } }, "WebSocket closed: the client sent what it may not");
+        // ws has sent its close frame; the rest of an oversized frame is not worth reading.
+        setImmediate(() => socket.terminate());
+      });
     });
   });
 
@@ -158,18 +161,19 @@ export function serveSubscriptions(parts: {
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return refused(`A connection runs at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions at once`, "TOO_MANY_SUBSCRIPTIONS");
         }
+        let guarded: GuardedRequest;
         try {
-          guardRequest(schema, payload, true, false, "websocket");
+          guarded = guardRequest(schema, payload, true, false, "websocket");
         } catch (error) {
           if (error instanceof RefusedRequest) return error.errors;
           throw error;
         }
-        const document = parse(payload.query);
-        const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
+        const { document, cost } = guarded;
+        const errors = validate(schema, document, specifiedRules);
         if (errors.length) return errors;
         const variableValues = payload.variables ?? {};
         if (rateLimits?.enabled) {
-          const spent = (await rateLimits.spendCaller(callerBudget(actor), actor.organizationId, operationCost(schema, document, variableValues, payload.operationName ?? undefined))).find((b) => !b.allowed);
+          const spent = (await rateLimits.spendCaller(callerBudget(actor), actor.organizationId, cost)).find((b) => !b.allowed);
           if (spent) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
         }
         const requestId = randomUUID();

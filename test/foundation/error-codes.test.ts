@@ -38,8 +38,11 @@ describe("the error-code catalog", () => {
     expect(toClientError(new GraphQLError("m", { extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }))).toMatchObject({ code: "BAD_REQUEST", status: 400 });
   });
 
+  // AppError, conflict() and refusal() take only catalog codes (the compiler holds them); a GraphQL
+  // error's extensions are the one place a code is still written as free text.
   it("holds every code the source answers with", () => {
-    const named = new Set(sourceTexts(SRC).flatMap((text) => [...text.matchAll(/\bcode: "([A-Z][A-Z_]+)"/g)].map((m) => m[1])));
+    const named = new Set(sourceTexts(SRC).flatMap((text) => [...text.matchAll(/extensions: \{[^}]*\bcode: "([A-Z][A-Z_]+)"/g)].map((m) => m[1])));
+    expect(named.has("QUERY_TOO_DEEP")).toBe(true);
     expect([...named].filter((code) => !CODES.includes(code as ErrorCode))).toEqual([]);
   });
 

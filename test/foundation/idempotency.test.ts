@@ -99,6 +99,16 @@ describe("Idempotency-Key belongs to its caller", () => {
     expect(retry.body.secret).toBe("[redacted]");
   });
 
+  it("keeps no clock device's token", async () => {
+    const location = await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: "Kiosk", timezone: "UTC" });
+    const path = `/api/organizations/${org.id}/locations/${location.body.id}/clock-devices`;
+    const first = await t.as(org.token).post(path, { name: "Front door" }).set("Idempotency-Key", "device-1");
+    expect(first.status).toBe(201);
+    expect(first.body.token).toMatch(/^wfd_/);
+    const retry = await t.as(org.token).post(path, { name: "Front door" }).set("Idempotency-Key", "device-1");
+    expect([retry.headers["idempotent-redacted"], retry.body.token, retry.body.device.id]).toEqual(["true", "[redacted]", first.body.device.id]);
+  });
+
   it("replays no organization's API key to an anonymous caller", async () => {
     const body = { name: "Replayed", timezone: "UTC" };
     const first = await t.http.post("/api/organizations").set("Authorization", `Bearer ${PLATFORM_KEY}`).set("Idempotency-Key", "org-1").send(body);

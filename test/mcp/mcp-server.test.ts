@@ -23,7 +23,7 @@ describe("the MCP server at /mcp", () => {
 
   beforeAll(async () => {
     // Rate limits on (the suite's default is off), with a budget no test comes near.
-    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "1000000" } });
+    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "1000000", RATE_LIMIT_ORGANIZATION_POINTS: "10000000" } });
     await new Promise<void>((resolve) => t.runtime.server.listen(0, "127.0.0.1", resolve));
     url = new URL(`http://127.0.0.1:${(t.runtime.server.address() as AddressInfo).port}/mcp`);
     w = await workplace(t, "America/New_York", 20, { manager: {} });

@@ -98,6 +98,27 @@ describe("schedule generation", () => {
       expect(reasonsOf(g)).toEqual({ TIME_OFF: 1, OVERLAP: 1 });
     });
 
+    it("UNAVAILABLE rules, and preferences weighed in the objective", async () => {
+      const p = await generationPlace(t, "Availability");
+      const [ann, bob, cat] = [await p.worker(), await p.worker(), await p.worker()];
+      const day = await p.template("Day", "09:00", "17:00");
+      const api = t.as(p.manager);
+      const rule = (who: string, body: object) => api.post(`/api/organizations/${p.org.id}/staff/${who}/availability`, body).then((r) => expect(r.status).toBe(201));
+      await rule(ann.id, { kind: "UNAVAILABLE", date: MON });
+      await rule(bob.id, { kind: "UNAVAILABLE", date: MON, startTime: "08:00", endTime: "10:00" });
+      await rule(cat.id, { kind: "UNAVAILABLE", weekdays: ["MON"] });
+      await rule(bob.id, { kind: "PREFER_OFF", date: TUE, weight: 5 });
+      await rule(cat.id, { kind: "PREFER_ON", date: TUE, templateId: day, weight: 3 });
+      await p.cover(MON, TUE, [
+        { date: MON, templateId: day, count: 1, underWeight: 100 },
+        { date: TUE, templateId: day, count: 1, underWeight: 100, overWeight: 1 },
+      ]);
+      const g = await p.generate({ startDate: MON, endDate: TUE, staffIds: [ann.id, bob.id, cat.id] });
+      expect(g.result).toMatchObject({ objective: 100, coverUnder: 100, preferenceOn: 0, preferenceOff: 0, coverOver: 0 });
+      expect(reasonsOf(g)).toEqual({ UNAVAILABLE: 3 });
+      expect((await p.drafts(TUE, TUE)).map((d) => d.workerId)).toEqual([cat.id]);
+    });
+
     const limitCase = async (name: string, limits: object, days: { date: string; count: number; overWeight?: number }[], range: [string, string]) => {
       const p = await generationPlace(t, name);
       await p.worker();

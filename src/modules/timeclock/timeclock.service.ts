@@ -1,10 +1,10 @@
 import { EntityManager } from "typeorm";
-import { Actor, requirePermission, requireSelfOr } from "../../auth/actor";
-import { isUuid } from "../../common/ids";
+import { Actor, requirePermission } from "../../auth/actor";
+import { actingStaffId } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
+import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import type { Punch, PunchCheckService } from "../attendance";
 import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
@@ -30,7 +30,7 @@ export class TimeClockService {
   ) {}
 
   async state(actor: Actor, requested?: string): Promise<ShiftState> {
-    const staffId = this.staffMemberOf(actor, requested);
+    const staffId = actingStaffId(actor, requested, "timeclock:manage", "timeclock:self");
     const manager = this.deps.db.manager;
     await this.requireStaffMember(manager, actor.organizationId, staffId, false);
     const open = await this.openShift(manager, actor.organizationId, staffId, false);
@@ -41,7 +41,7 @@ export class TimeClockService {
   }
 
   async clockIn(actor: Actor, input: ClockInInput, source: PunchSource = {}): Promise<Shift> {
-    const staffId = this.staffMemberOf(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
@@ -75,7 +75,7 @@ export class TimeClockService {
   async endBreak(actor: Actor, input: ClockOutInput): Promise<Shift> {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (!open.openBreak) throw conflict("The worker is not on a break", "NOT_ON_BREAK");
-      await this.closeBreak(manager, open.openBreak, at);
+      await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
     });
   }
 
@@ -83,8 +83,8 @@ export class TimeClockService {
   async clockOut(actor: Actor, input: ClockOutInput, source: PunchSource = {}): Promise<Shift> {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
-      if (open.openBreak) await this.closeBreak(manager, open.openBreak, at);
-      await endShift(manager, open.row.id, at);
+      if (open.openBreak) await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
+      await endShift(manager, actor.organizationId, open.row.id, at);
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
       const punch = { ...input, ...source, kind: "OUT" as const, staffId: open.row.staff_id, location, shiftId: open.row.id, shiftStart: open.row.start_time, at };
       await this.punchChecks.checkInTransaction(manager, actor.organizationId, { ...punch, corrected: input.time != null });
@@ -93,7 +93,7 @@ export class TimeClockService {
 
   /** Runs a change on the worker's open shift (NOT_CLOCKED_IN without one), then answers the shift. */
   private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
-    const staffId = this.staffMemberOf(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
@@ -107,18 +107,9 @@ export class TimeClockService {
     return this.shifts.get(actor, id);
   }
 
-  private async closeBreak(manager: EntityManager, open: BreakRow, at: Date): Promise<void> {
+  private async closeBreak(manager: EntityManager, organizationId: string, open: BreakRow, at: Date): Promise<void> {
     if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
-    await endBreak(manager, open.id, at);
-  }
-
-  /** The staff member acted on: given, or the token's own; a worker acts only on themself. */
-  private staffMemberOf(actor: Actor, requested: string | undefined | null): string {
-    const id = requested ?? actor.staffId;
-    if (!id) throw invalidField("workerId", "workerId is required for a token that does not act as a staff member");
-    if (!isUuid(id)) throw notFound("Staff member");
-    requireSelfOr(actor, "timeclock:manage", "timeclock:self", id.toLowerCase());
-    return id.toLowerCase();
+    await endBreak(manager, organizationId, open.id, at);
   }
 
   /** Now, or a manager's corrected time (never in the future). */

@@ -1,6 +1,6 @@
 import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
-import { isUuid, requireUuid } from "../../common/ids";
+import { filterId, isUuid, requireUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
 import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
@@ -331,7 +331,3 @@ function checkOrder(start: Date, end: Date | null): void {
   if (end !== null && end <= start) throw invalidField("endTime", "endTime must be after startTime");
 }
 
-function filterId(value: string, field: string): string {
-  if (!isUuid(value)) throw invalidField(field, `${field} must be a UUID`);
-  return value.toLowerCase();
-}

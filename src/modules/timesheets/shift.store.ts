@@ -334,12 +334,12 @@ export async function selectOpenShift(manager: EntityManager, organizationId: st
 }
 
 /** Clock-out: the shift ends and stops being active. */
-export async function endShift(manager: EntityManager, shiftId: string, at: Date): Promise<void> {
-  await manager.query("UPDATE shifts SET end_time = $2, active = false, updated_at = now() WHERE id = $1", [shiftId, at]);
+export async function endShift(manager: EntityManager, organizationId: string, shiftId: string, at: Date): Promise<void> {
+  await manager.query("UPDATE shifts SET end_time = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [organizationId, shiftId, at]);
 }
 
-export async function endBreak(manager: EntityManager, breakId: string, at: Date): Promise<void> {
-  await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [breakId, at]);
+export async function endBreak(manager: EntityManager, organizationId: string, breakId: string, at: Date): Promise<void> {
+  await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND id = $2", [organizationId, breakId, at]);
 }
 
 export async function lockDay(manager: EntityManager, organizationId: string, locationId: string, day: string, lockedBy: string | null): Promise<void> {

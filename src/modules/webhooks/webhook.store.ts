@@ -1,10 +1,10 @@
-import { DataSource, EntityManager } from "typeorm";
+import { EntityManager } from "typeorm";
+import type { Queryable } from "../../database/queryable";
 import { updateReturning } from "../../database/returning";
 
 /** The SQL of webhook endpoints, their secrets, deliveries and attempts, as managers see them. */
 
 /** A connection or the transaction's manager: reads outside a transaction take the data source. */
-type Queryable = DataSource | EntityManager;
 
 export interface EndpointRow {
   id: string;

@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import { updateReturning } from "../../database/returning";
 import { GenerationProgress, GenerationResult, GenerationStatus, ScheduleGeneration } from "./generation.entity";
 
 /**
@@ -14,7 +15,8 @@ const LEASE = "clock_timestamp() + make_interval(secs => $2)";
  * ran out (its process died). SKIP LOCKED: two processes never take the same one.
  */
 export async function claimGeneration(manager: EntityManager, processId: string, leaseSeconds: number, now: Date): Promise<ScheduleGeneration | null> {
-  const rows: { id: string }[] = await manager.query(
+  const rows = await updateReturning<{ id: string }>(
+    manager,
     `UPDATE schedule_generations SET status = 'RUNNING', claimed_by = $1, lease_expires_at = ${LEASE}, attempts = attempts + 1,
             started_at = COALESCE(started_at, $3), updated_at = $3
       WHERE id = (SELECT id FROM schedule_generations
@@ -28,7 +30,8 @@ export async function claimGeneration(manager: EntityManager, processId: string,
 
 /** Renews the lease and records progress; answers whether a cancel was asked, or null when the lease is lost. */
 export async function renewLease(manager: EntityManager, id: string, processId: string, leaseSeconds: number, progress: GenerationProgress | null): Promise<{ cancelRequested: boolean } | null> {
-  const rows: { cancel_requested: boolean }[] = await manager.query(
+  const rows = await updateReturning<{ cancel_requested: boolean }>(
+    manager,
     `UPDATE schedule_generations SET lease_expires_at = ${LEASE}, progress = COALESCE($4::jsonb, progress)
       WHERE id = $3 AND claimed_by = $1 AND status = 'RUNNING' RETURNING cancel_requested`,
     [processId, leaseSeconds, id, progress === null ? null : JSON.stringify(progress)],
@@ -43,7 +46,8 @@ export async function finishGeneration(
   processId: string,
   outcome: { status: GenerationStatus; result: GenerationResult | null; error: string | null; now: Date },
 ): Promise<boolean> {
-  const rows = await manager.query(
+  const rows = await updateReturning<{ id: string }>(
+    manager,
     `UPDATE schedule_generations SET status = $3, result = $4::jsonb, error = $5, finished_at = $6, updated_at = $6, lease_expires_at = NULL
       WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING' RETURNING id`,
     [id, processId, outcome.status, outcome.result === null ? null : JSON.stringify(outcome.result), outcome.error, outcome.now],
@@ -53,7 +57,8 @@ export async function finishGeneration(
 
 /** Cancels a queued generation at once, or asks the process running one to stop; answers the row. */
 export async function requestCancel(manager: EntityManager, organizationId: string, id: string, now: Date): Promise<{ status: GenerationStatus } | null> {
-  const rows: { status: GenerationStatus }[] = await manager.query(
+  const rows = await updateReturning<{ status: GenerationStatus }>(
+    manager,
     `UPDATE schedule_generations
         SET cancel_requested = true, updated_at = $3,
             status = CASE status WHEN 'QUEUED' THEN 'CANCELLED' ELSE status END,

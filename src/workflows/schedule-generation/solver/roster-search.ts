@@ -106,6 +106,8 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
   const movable = (i: number, d: number) => !rules.fixed[i][d];
   const mayWork = (i: number, d: number, v: number) => v === OFF || (v >= 0 && rules.allowed[i][d * T + v] === 1);
 
+  const weekendStarts: number[] = [];
+  for (let d = 0; d < h; d++) if (rules.weekendOf[d] >= 0 && (d === 0 || rules.weekendOf[d - 1] !== rules.weekendOf[d])) weekendStarts.push(d);
   let temperature = startTemperature;
   let moves = 0;
   let stopped = false;
@@ -166,7 +168,7 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
   /** One person works one template (or is off) on each of 2–5 days in a row: whole blocks appear and go. */
   const setBlock = () => {
     const i = Math.floor(rnd() * n);
-    const length = 2 + Math.floor(rnd() * 4);
+    const length = Math.min(h, 2 + Math.floor(rnd() * 4));
     const from = Math.floor(rnd() * (h - length + 1));
     const v = rnd() < 0.4 ? OFF : Math.floor(rnd() * T);
     const old = roster[i].slice(from, from + length);
@@ -229,11 +231,14 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
     });
   };
 
-  const swap = (length: number) => {
+  /** Two people swap a block of `wanted` days (from a random day, or from `start`). */
+  const swap = (wanted: number, start?: number) => {
+    const length = Math.min(h, wanted);
     const i = Math.floor(rnd() * n);
     const j = Math.floor(rnd() * n);
     if (i === j) return;
-    const from = Math.floor(rnd() * (h - length + 1));
+    const from = start ?? Math.floor(rnd() * (h - length + 1));
+    if (from < 0 || from + length > h) return;
     let differs = false;
     for (let d = from; d < from + length; d++) {
       const a = roster[i][d];
@@ -261,7 +266,13 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
       else if (r < 0.45) shiftDays();
       else if (r < 0.55) setBlock();
       else if (r < 0.75) swap(1);
-      else swap(2 + Math.floor(rnd() * 6));
+      else if (r < 0.9 || !weekendStarts.length) swap(2 + Math.floor(rnd() * 6));
+      else {
+        // A weekend changes hands whole, with the Friday or the Monday beside it or not: weekend limits and days off move with it.
+        const saturday = weekendStarts[Math.floor(rnd() * weekendStarts.length)];
+        const variant = Math.floor(rnd() * 3);
+        swap(variant === 0 ? 2 : 3, variant === 1 ? saturday - 1 : saturday);
+      }
     }
     moves += 512;
     const t = now();
