@@ -134,7 +134,8 @@ async function benchInstance(url: string, scorer: Scorer, n: number, best: Recor
     String(instance.staff.length).padStart(5),
     String(instance.horizon).padStart(5),
     generation.status.padEnd(9),
-    String(scored.violations.length).padStart(4),
+    // Failed: nothing was written; the count is of the breaches the search could not remove.
+    (generation.status === "SUCCEEDED" ? String(scored.violations.length) : `(${generation.result?.hardViolations?.length ?? "?"})`).padStart(4),
     String(generation.status === "SUCCEEDED" ? scored.objective : "—").padStart(9),
     String(known).padStart(7),
     (generation.status === "SUCCEEDED" ? `${((scored.objective / known - 1) * 100).toFixed(1)}%` : "—").padStart(8),

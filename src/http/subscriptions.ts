@@ -14,7 +14,7 @@ import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { toClientError } from "../errors/client-error";
 import { BODY_LIMIT_BYTES } from "./app";
-import { clientAddress, type TrustProxy } from "./client-address";
+import { addressGroup, clientAddress, type TrustProxy } from "./client-address";
 import { callerBudget, type RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events";
@@ -94,7 +94,7 @@ export function serveSubscriptions(parts: {
   const perCaller = new SocketCounts(parts.limits.websocketsPerCaller);
   const expiryTimers = new Set<NodeJS.Timeout>();
   wss.on("connection", (socket, request) => {
-    if (!perAddress.take(clientAddress(request, parts.trustProxy), socket)) socket.close(CLOSE_TOO_MANY_CONNECTIONS, "Too many connections from this address");
+    if (!perAddress.take(addressGroup(clientAddress(request, parts.trustProxy)), socket)) socket.close(CLOSE_TOO_MANY_CONNECTIONS, "Too many connections from this address");
     // A frame over the limit (or any frame ws cannot read) closes the socket itself (1009, 1002…);
     // graphql-ws would also print each such error to the console, which a client could flood.
     process.nextTick(() => {
