@@ -14,8 +14,9 @@ module.exports = {
   testTimeout: 300000,
   maxWorkers: 2,
   setupFiles: [`<rootDir>/${dist}/test/support/setup.js`],
-  // Every REST answer is checked against the OpenAPI document; the run prints how many were.
-  setupFilesAfterEnv: [`<rootDir>/${dist}/test/support/contract-setup.js`],
+  // Every REST answer is checked against the OpenAPI document; the run prints how many were. A
+  // statement sent on a pg connection still running another fails its test.
+  setupFilesAfterEnv: [`<rootDir>/${dist}/test/support/contract-setup.js`, `<rootDir>/${dist}/test/support/busy-connections-setup.js`],
   globalSetup: `<rootDir>/${dist}/test/support/contract-global-setup.js`,
   globalTeardown: `<rootDir>/${dist}/test/support/contract-global-teardown.js`,
 };

@@ -30,6 +30,15 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
   rateLimitAnonymousPoints: number;
+  /**
+   * Which proxies in front of the service are trusted to name the client (X-Forwarded-For), as
+   * Express's `trust proxy` reads it: false (none: the peer is the client), true, a hop count, or
+   * addresses and subnets ("loopback", "10.0.0.0/8, fd00::/8").
+   */
+  trustProxy: boolean | number | string;
+  /** The most WebSocket connections one caller (API key and staff member) and one client address hold at once, per process. */
+  websocketsPerCaller: number;
+  websocketsPerAddress: number;
   /** Where the rate limits count when set (Redis), instead of the PostgreSQL primary. */
   redisUrl: string | undefined;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
@@ -72,6 +81,14 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
   };
 }
 
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  const given = (value ?? "").trim();
+  if (given === "" || given === "false") return false;
+  if (given === "true") return true;
+  if (/^\d+$/.test(given)) return Number(given);
+  return given;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
@@ -92,6 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    websocketsPerCaller: Number(env.WEBSOCKETS_PER_CALLER ?? 20),
+    websocketsPerAddress: Number(env.WEBSOCKETS_PER_ADDRESS ?? 200),
     redisUrl: env.REDIS_URL || undefined,
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
     webhooks: webhookSettings(env),

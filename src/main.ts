@@ -6,7 +6,6 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
   const { logger, server } = runtime;
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const port = (server.address() as { port: number }).port;
   logger.info({ port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` }, `listening on http://localhost:${port} (GraphiQL at /graphql)`);

@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
-import { EventFeed } from "../modules/events/event-feed";
-import { EventStream } from "../modules/events/event-stream";
-import { WebhookDispatcher } from "../modules/webhooks/webhook-dispatcher";
+import { EventFeed, EventStream } from "../modules/events";
+import { WebhookDispatcher } from "../modules/webhooks";
 import { ServiceDeps } from "../common/services";
 import type { Services } from "./services";
 

@@ -7,7 +7,7 @@ import { Actor } from "../auth/actor";
 import { ALL_PERMISSIONS } from "../auth/permissions";
 import { WRITE } from "../database/request-actor";
 import { Loaders } from "../loaders/loaders";
-import { RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events/event-resources";
+import { RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events";
 import { restRoutes } from "./modules";
 import { compileRoutes, CompiledRoute } from "../rest/shim";
 import type { Services } from "./services";
@@ -60,12 +60,21 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
   );
   const transaction = new AsyncLocalStorage<QueryRunner>();
   // Inside a rendering every read the resolvers make goes to the committing transaction's connection.
-  // A write outside a transaction (a repository's update) gets one of TypeORM's own, so that its
-  // events are read before it commits too.
+  // Resolvers and loaders read side by side, and one connection answers one statement at a time:
+  // their reads queue here, each sent once the one before it has answered (pg refuses a statement
+  // on a busy connection). A write outside a transaction (a repository's update) gets one of
+  // TypeORM's own, so that its events are read before it commits too.
+  const lines = new WeakMap<QueryRunner, Promise<unknown>>();
+  const inLine = (shared: QueryRunner) => (...args: unknown[]) => {
+    const previous = lines.get(shared) ?? Promise.resolve();
+    const sent = previous.then(() => (shared.query as (...a: unknown[]) => Promise<unknown>)(...args));
+    lines.set(shared, sent.catch(() => undefined));
+    return sent;
+  };
   const createQueryRunner = db.createQueryRunner.bind(db);
   db.createQueryRunner = ((mode?: "master" | "slave") => {
     const shared = transaction.getStore();
-    if (shared) return Object.create(shared, { release: { value: async () => undefined } });
+    if (shared) return Object.create(shared, { release: { value: async () => undefined }, query: { value: inLine(shared) } });
     const runner = createQueryRunner(mode) as QueryRunner & { [RECORDS]?: boolean };
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     runner.query = (async (sql: string, ...rest: unknown[]) => {

@@ -8,10 +8,11 @@ import { ReadRouting } from "../database/read-routing";
 import { tellDatabaseTheActor } from "../database/request-actor";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
-import { LiveSubscriptions, serveSubscriptions } from "../graphql/subscriptions";
+import { LiveSubscriptions, serveSubscriptions } from "../http/subscriptions";
+import { idempotencyKeyPruning } from "../http/idempotency";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
-import { PlatformSecrets } from "../modules/organizations/platform-secrets";
+import { PlatformSecrets } from "../modules/organizations";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
 import { snapshotEventResources } from "./event-snapshots";
 import { startJobs } from "./jobs";
@@ -46,10 +47,20 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const services = createServices({ ...deps, platform });
     snapshotEventResources(db, { schema: graphqlSchema(), services, logger });
     const rateLimits = RateLimits.open(config);
-    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, reads, timeouts: config });
+    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, reads, timeouts: config, trustProxy: config.trustProxy });
     const events = await startEventDelivery(deps, services, logger);
-    const subscriptions = serveSubscriptions({ server: running.server, schema: graphqlSchema(), services, stream: events.stream, logger, rateLimits });
-    const jobs = config.scheduledJobs ? startJobs(scheduledJobs(services), logger) : undefined;
+    const subscriptions = serveSubscriptions({
+      server: running.server,
+      schema: graphqlSchema(),
+      services,
+      stream: events.stream,
+      logger,
+      rateLimits,
+      clock,
+      limits: config,
+      trustProxy: running.trustProxy,
+    });
+    const jobs = config.scheduledJobs ? startJobs([...scheduledJobs(services), idempotencyKeyPruning(db)], logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {

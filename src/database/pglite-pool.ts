@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Extension } from "@electric-sql/pglite";
+import { prepareDataDir, tightenDataDir } from "./data-dir-modes";
 import { DataDirLock } from "./data-dir-lock";
 
 // The contrib extension ships as its own entry point, which TypeScript's CommonJS resolution does not map.
@@ -57,9 +58,12 @@ export class PGliteDatabase {
   private async open(): Promise<PGlite> {
     const inMemory = this.dataDir === "memory://";
     // Before PGlite touches a file: another process may hold the directory.
+    if (!inMemory) prepareDataDir(this.dataDir);
     this.lock = inMemory ? undefined : DataDirLock.acquire(this.dataDir);
     try {
-      return await PGlite.create(inMemory ? undefined : this.dataDir, { extensions: { btree_gist }, parsers, postgresqlconf: EMBEDDED_SETTINGS });
+      const database = await PGlite.create(inMemory ? undefined : this.dataDir, { extensions: { btree_gist }, parsers, postgresqlconf: EMBEDDED_SETTINGS });
+      if (!inMemory) tightenDataDir(this.dataDir);
+      return database;
     } catch (error) {
       this.lock?.release();
       throw error;

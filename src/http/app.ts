@@ -25,6 +25,7 @@ import { openApiDocument } from "../rest/openapi";
 import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
 import { RestRoute } from "../rest/route";
 import { compileRoutes, restRouter } from "../rest/shim";
+import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
 import { RateLimits, rateLimiting, restCosts } from "./rate-limits";
@@ -32,6 +33,8 @@ import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
 export const BODY_LIMIT = "1mb";
+/** The same limit in bytes, for WebSocket frames. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -46,6 +49,8 @@ export interface AppParts {
   api: { schema: GraphQLSchema; restRoutes: RestRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
+  /** Which proxies may name the client (TRUST_PROXY): `req.ip` is the client's address everywhere. */
+  trustProxy: Config["trustProxy"];
   rateLimits: RateLimits;
   reads: ReadRouting;
 }
@@ -56,6 +61,8 @@ export interface RunningApp {
   apollo: ApolloServer<RequestContext>;
   /** The OpenAPI document served at /api/openapi.json. */
   openapi: Record<string, unknown>;
+  /** Express's compiled `trust proxy`, for the addresses of requests it does not see (WebSocket upgrades). */
+  trustProxy: TrustProxy;
 }
 
 /** The error body of every REST answer: {error: {code, message, details, requestId}}. */
@@ -91,6 +98,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     app,
   );
   app.disable("x-powered-by");
+  app.set("trust proxy", parts.trustProxy);
   // The REST shim sets the ETags that If-Match can use; express would hash every other answer too.
   app.set("etag", false);
   app.set("query parser", "simple");
@@ -245,7 +253,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
   app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req, res) => (req.baseUrl === "/graphql" ? graphqlCost(req) : ((res.locals.cost as number | undefined) ?? 1)), sendError));
-  app.use(idempotency({ db, logger, sendError }));
+  app.use(idempotency({ db, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
 
@@ -271,5 +279,5 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     sendError(res, req, clientError);
   });
 
-  return { app, server, apollo, openapi };
+  return { app, server, apollo, openapi, trustProxy: app.get("trust proxy fn") as TrustProxy };
 }

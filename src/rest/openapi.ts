@@ -207,6 +207,10 @@ const HEADERS: Record<string, JsonSchema> = {
   XNextCursor: { description: "The cursor of the next page (absent on the last page)", schema: { type: "string" } },
   Link: { description: 'The next page as `<…>; rel="next"` (absent on the last page)', schema: { type: "string" } },
   IdempotentReplayed: { description: "`true` when this is the kept answer of an earlier call with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+  IdempotentRedacted: {
+    description: "`true` when this kept answer held a credential (an API key, a signing secret), which was not kept and reads `[redacted]`: revoke or rotate it if its first answer was lost",
+    schema: { type: "string", enum: ["true"] },
+  },
   RetryAfter: { description: "Seconds to wait before calling again", schema: { type: "integer", minimum: 0 } },
   RateLimitPolicy: {
     description:
@@ -293,7 +297,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     ...RATE_LIMIT_HEADERS,
     ...(op.tagged ? { ETag: headerRef("ETag") } : {}),
     ...(op.list ? { "X-Next-Cursor": headerRef("XNextCursor"), Link: headerRef("Link") } : {}),
-    ...(op.method === "POST" ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
+    ...(op.method === "POST" ? { "Idempotent-Replayed": headerRef("IdempotentReplayed"), "Idempotent-Redacted": headerRef("IdempotentRedacted") } : {}),
   };
   const success = op.status === 204
     ? { description: "Done", headers: successHeaders }

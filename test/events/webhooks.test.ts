@@ -167,7 +167,8 @@ describe("webhooks", () => {
 
   it("refuses private, loopback and link-local targets and plain http unless the setting allows them", async () => {
     for (const url of ["http://example.com/hook", "https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest", "https://[::1]/hook", "https://[::ffff:192.168.0.1]/x", "https://localhost/hook"]) {
-      await expect(checkWebhookUrl(url, false)).rejects.toMatchObject({ status: 400 });
+      // The refusal names the setting a developer with a receiver on their own machine needs.
+      await expect(checkWebhookUrl(url, false)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("WEBHOOK_ALLOW_PRIVATE_TARGETS=true") });
     }
     await expect(checkWebhookUrl("https://93.184.215.14/hook", false)).resolves.toBe("https://93.184.215.14/hook");
     await expect(checkWebhookUrl("http://127.0.0.1:9/x", true)).resolves.toBe("http://127.0.0.1:9/x");

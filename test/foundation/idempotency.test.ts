@@ -1,4 +1,5 @@
-import { TestOrganization, TestService } from "../support/harness";
+import { idempotencyKeyPruning } from "../../src/http/idempotency";
+import { PLATFORM_KEY, TestOrganization, TestService } from "../support/harness";
 
 describe("Idempotency-Key", () => {
   let t: TestService;
@@ -52,5 +53,94 @@ describe("Idempotency-Key", () => {
     expect(b.body).toEqual(a.body);
     const roles = await t.as(org.token).get(`/api/organizations/${org.id}/roles`);
     expect(roles.body.filter((r: { name: string }) => r.name === "Barista")).toHaveLength(1);
+  });
+});
+
+describe("Idempotency-Key belongs to its caller", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  const keys = () => `/api/organizations/${org.id}/api-keys`;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  it("replays a created key's secret to no one: another caller is refused, the same caller gets it redacted", async () => {
+    const body = { name: "Payroll export" };
+    const first = await t.as(org.token).post(keys(), body).set("Idempotency-Key", "new-key-1");
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^wfk_/);
+    const worker = await t.staffWithToken(org, "Worker");
+    const stolen = await t.as(worker.token).post(keys(), body).set("Idempotency-Key", "new-key-1");
+    expect(stolen.status).toBe(403);
+    expect(JSON.stringify(stolen.body)).not.toContain(first.body.secret);
+    const retry = await t.as(org.token).post(keys(), body).set("Idempotency-Key", "new-key-1");
+    expect(retry.status).toBe(201);
+    expect(retry.headers["idempotent-replayed"]).toBe("true");
+    expect(retry.headers["idempotent-redacted"]).toBe("true");
+    expect(retry.body.apiKey.id).toBe(first.body.apiKey.id);
+    expect(retry.body.secret).toBe("[redacted]");
+    const [row] = await t.runtime.db.query("SELECT response_body FROM idempotency_keys WHERE key = 'new-key-1'");
+    expect(row.response_body).not.toContain(first.body.secret);
+  });
+
+  it("keeps no signing secret of a webhook endpoint", async () => {
+    const path = `/api/organizations/${org.id}/webhook-endpoints`;
+    const body = { url: "http://127.0.0.1:9/in" };
+    const first = await t.as(org.token).post(path, body).set("Idempotency-Key", "hook-1");
+    expect(first.status).toBe(201);
+    const retry = await t.as(org.token).post(path, body).set("Idempotency-Key", "hook-1");
+    expect(retry.body.id).toBe(first.body.id);
+    expect(retry.body.secret).toBe("[redacted]");
+  });
+
+  it("replays no organization's API key to an anonymous caller", async () => {
+    const body = { name: "Replayed", timezone: "UTC" };
+    const first = await t.http.post("/api/organizations").set("Authorization", `Bearer ${PLATFORM_KEY}`).set("Idempotency-Key", "org-1").send(body);
+    expect(first.status).toBe(201);
+    const anonymous = await t.http.post("/api/organizations").set("Idempotency-Key", "org-1").send(body);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.apiKey).toBeUndefined();
+    const wrongKey = await t.http.post("/api/organizations").set("Authorization", "Bearer wfp_not_the_platform_key").set("Idempotency-Key", "org-1").send(body);
+    expect(wrongKey.status).toBe(401);
+    const retry = await t.http.post("/api/organizations").set("Authorization", `Bearer ${PLATFORM_KEY}`).set("Idempotency-Key", "org-1").send(body);
+    expect(retry.body.organization.id).toBe(first.body.organization.id);
+    expect(retry.body.apiKey).toBe("[redacted]");
+  });
+
+  it("does not keep a refusal: a Worker's 403 is not the administrator's answer", async () => {
+    const worker = await t.staffWithToken(org, "Worker");
+    const path = `/api/organizations/${org.id}/locations`;
+    const body = { name: "Refused first", timezone: "UTC" };
+    const refused = await t.as(worker.token).post(path, body).set("Idempotency-Key", "loc-403");
+    expect(refused.status).toBe(403);
+    const admin = await t.as(org.token).post(path, body).set("Idempotency-Key", "loc-403");
+    expect(admin.status).toBe(201);
+    expect(admin.headers["idempotent-replayed"]).toBeUndefined();
+    const gql = { query: 'mutation { createRole(input: { name: "Refused role" }) { id } }' };
+    const workerGql = await t.http.post("/graphql").set("Authorization", `Bearer ${worker.token}`).set("Idempotency-Key", "gql-403").send(gql);
+    expect(workerGql.body.errors[0].extensions.code).toBe("FORBIDDEN");
+    const adminGql = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("Idempotency-Key", "gql-403").send(gql);
+    expect(adminGql.body.data.createRole.id).toBeDefined();
+  });
+
+  it("keeps no answer of a read-only GraphQL operation, and one caller's key is not another's", async () => {
+    const read = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("Idempotency-Key", "read-1").send({ query: "{ organization { id } }" });
+    expect(read.body.data.organization.id).toBe(org.id);
+    const write = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("Idempotency-Key", "read-1").send({ query: 'mutation { createRole(input: { name: "After a read" }) { id } }' });
+    expect(write.body.data.createRole.id).toBeDefined();
+    const manager = await t.staffWithToken(org, "Manager");
+    const mine = await t.http.post("/graphql").set("Authorization", `Bearer ${manager.token}`).set("Idempotency-Key", "read-1").send({ query: 'mutation { createRole(input: { name: "Managers own" }) { id } }' });
+    expect(mine.headers["idempotent-replayed"]).toBeUndefined();
+    expect(mine.body.data.createRole.id).not.toBe(write.body.data.createRole.id);
+  });
+
+  it("deletes keys whose 24 hours are over", async () => {
+    await t.as(org.token).post(`/api/organizations/${org.id}/roles`, { name: "Old" }).set("Idempotency-Key", "old-1");
+    await t.runtime.db.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'old-1'");
+    const result = await idempotencyKeyPruning(t.runtime.db).run();
+    expect(result).toEqual({ deleted: 1 });
+    expect(await t.runtime.db.query("SELECT 1 FROM idempotency_keys WHERE key = 'old-1'")).toHaveLength(0);
   });
 });

@@ -3,11 +3,13 @@ import path from "node:path";
 import ts from "typescript";
 
 /**
- * The source's import graph, type imports included: no cycle, and few imports from a lower layer
- * back up to a higher one. Layers from the bottom: a folder may import its own and lower ones.
+ * The source's import graph, type imports included: no cycle between files or between module
+ * folders, modules reached only through their front door (`src/modules/<domain>/index.ts`), and few
+ * imports from a lower layer back up to a higher one. Layers from the bottom: a folder may import
+ * its own and lower ones.
  */
-const LAYERS = ["errors", "config", "auth", "loaders", "common", "database", "graphql", "rest", "modules", "http", "app", "cli", "main"];
-const MAX_UPWARD_IMPORTS = 25;
+const LAYERS = ["errors", "config", "auth", "loaders", "common", "database", "graphql", "rest", "modules", "workflows", "http", "app", "cli", "main"];
+const MAX_UPWARD_IMPORTS = 5;
 
 const SRC = path.join(__dirname, "../../../src");
 
@@ -27,6 +29,41 @@ export function importsOf(file: string, text: string): string[] {
     .map(({ fileName }) => path.resolve(path.dirname(file), fileName))
     .map((target) => [`${target}.ts`, path.join(target, "index.ts")].find((candidate) => existsSync(candidate)))
     .filter((target): target is string => target !== undefined && target.startsWith(SRC + path.sep));
+}
+
+/** The module folder (`modules/<domain>`) a file is in, if any. */
+export function moduleOf(file: string): string | undefined {
+  const [top, domain, ...rest] = path.relative(SRC, file).split(path.sep);
+  return top === "modules" && rest.length ? `modules/${domain}` : undefined;
+}
+
+/**
+ * Imports of another module's file other than its front door. Files below the modules' layer may
+ * not pass through a front door (it leads back to them): their few imports up are counted as upward.
+ */
+export function pastFrontDoor(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) => {
+    if (layerOf(file) < LAYERS.indexOf("modules") || (layerOf(file) === LAYERS.indexOf("modules") && !moduleOf(file))) return [];
+    return targets
+      .filter((target) => moduleOf(target) && moduleOf(target) !== moduleOf(file) && path.basename(target) !== "index.ts")
+      .map((target) => `${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+  });
+}
+
+/** The graph of module folders: which module imports which. */
+export function moduleGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = moduleOf(file);
+    if (!from) continue;
+    const edges = folders.get(from) ?? new Set<string>();
+    folders.set(from, edges);
+    for (const target of targets) {
+      const to = moduleOf(target);
+      if (to && to !== from) edges.add(to);
+    }
+  }
+  return new Map([...folders].map(([folder, edges]) => [path.join(SRC, folder), [...edges].map((to) => path.join(SRC, to))]));
 }
 
 function layerOf(file: string): number {
@@ -87,6 +124,33 @@ describe("the import graph of src/", () => {
 
   it("has no cycle", () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it("finds a cycle between module folders that no two files close", () => {
+    const at = (file: string) => path.join(SRC, file);
+    const files = new Map([
+      [at("modules/a/a.service.ts"), [at("modules/b/index.ts")]],
+      [at("modules/b/index.ts"), [at("modules/b/b.rules.ts")]],
+      [at("modules/b/b.rules.ts"), []],
+      [at("modules/b/b.service.ts"), [at("modules/a/index.ts")]],
+      [at("modules/a/index.ts"), []],
+    ]);
+    expect(cycles(files)).toEqual([]);
+    expect(cycles(moduleGraph(files))).toEqual([["modules/a", "modules/b"]]);
+  });
+
+  it("has no cycle between module folders", () => {
+    expect(cycles(moduleGraph(graph))).toEqual([]);
+  });
+
+  it("reaches another module only through its index.ts", () => {
+    const at = (file: string) => path.join(SRC, file);
+    const sample = new Map([
+      [at("modules/a/a.service.ts"), [at("modules/b/index.ts"), at("modules/b/b.store.ts"), at("modules/a/a.store.ts")]],
+      [at("app/modules.ts"), [at("modules/a/a.module.ts")]],
+    ]);
+    expect(pastFrontDoor(sample)).toEqual(["modules/a/a.service.ts -> modules/b/b.store.ts", "app/modules.ts -> modules/a/a.module.ts"]);
+    expect(pastFrontDoor(graph)).toEqual([]);
   });
 
   it(`has at most ${MAX_UPWARD_IMPORTS} imports from a lower layer up to a higher one`, () => {

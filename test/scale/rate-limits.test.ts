@@ -37,6 +37,10 @@ describe("rate limits in one process", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     expect(refused.body.errors[0].extensions.code).toBe("RATE_LIMITED");
+    // A refused call spends nothing: a smaller one still fits, and spends the rest.
+    const rest = await t.as(org.token).get(`/api/organizations/${org.id}/locations?limit=${1000 - 2 * LOCATIONS_COST}`);
+    expect(rest.status).toBe(200);
+    expect(remaining(rest)).toBe(0);
 
     // Refused before any work: a write over the limit leaves nothing behind.
     const write = await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: "Over the limit", timezone: "UTC" });
@@ -133,8 +137,10 @@ async function countersIn(database: TestDatabase, key: string): Promise<number> 
 }
 
 /**
- * Two service processes on one database (and `env`): calls alternating between them share one
- * budget of 60 points, so exactly as many small reads as fit in it answer 200 and the next three 429.
+ * Two service processes on one database (and `env`) share one budget of 60 points: each spends
+ * from leases it takes of the budget in the shared store (5 % of it, 3 points, at most), so all
+ * of them together admit no more than the budget, and a client is refused early by no more than
+ * what the other process holds leased and unspent (3 points here).
  */
 function sharesOneBudget(env: Record<string, string>, counted: (database: TestDatabase, key: string) => Promise<boolean>) {
   let database: TestDatabase;
@@ -151,7 +157,8 @@ function sharesOneBudget(env: Record<string, string>, counted: (database: TestDa
     await database.drop();
   });
 
-  it("shares one budget across two processes: the calls past it are refused, each with Retry-After", async () => {
+  /** A new organization's token (a budget of its own) and a small read of it through process `i % 2`. */
+  async function newClient(): Promise<{ token: string; call: (i: number) => Promise<Response> }> {
     const [a, b] = services;
     const created = await fetch(`${a.url}/api/organizations`, {
       method: "POST",
@@ -160,22 +167,36 @@ function sharesOneBudget(env: Record<string, string>, counted: (database: TestDa
     }).then((r) => r.json());
     const token = (await fetch(`${b.url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) }).then((r) => r.json())).accessToken;
     const call = (i: number) => fetch(`${[a, b][i % 2].url}/api/organizations/${created.organization.id}`, { headers: { Authorization: `Bearer ${token}` } });
+    return { token, call };
+  }
+
+  it("shares one budget across two processes: calls alternating between them get exactly the budget, the rest refused with Retry-After", async () => {
+    const { token, call } = await newClient();
     const first = await call(0);
-    const cost = 60 - remaining(first);
-    expect(cost).toBe(1);
-    const fit = Math.floor(60 / cost);
+    expect(60 - remaining(first)).toBeGreaterThanOrEqual(1);
     const answers: Response[] = [first];
-    for (let i = 1; i < fit + 3; i++) answers.push(await call(i));
-    expect(answers.map((r) => r.status)).toEqual([...Array(fit).fill(200), 429, 429, 429]);
-    expect(answers.map(remaining)).toEqual([...Array.from({ length: fit }, (_, i) => 60 - (i + 1) * cost), 0, 0, 0]);
+    // Each process is called 40 times, more than its share: every leased point is spent.
+    for (let i = 1; i < 80; i++) answers.push(await call(i));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(answers.slice(-10).map((r) => r.status)).toEqual(Array(10).fill(429));
     for (const r of answers) expect(r.headers.get("ratelimit-policy")).toBe(`"token";q=60;w=3600`);
-    for (const r of answers.slice(fit)) {
+    for (const r of answers.filter((a) => a.status === 429)) {
+      expect(remaining(r)).toBe(0);
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(3000);
       expect((await r.json()).error.code).toBe("RATE_LIMITED");
     }
     // The budget is counted in the store named, under the API key's id (the token's "key" claim).
     const apiKeyId = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()).key;
     expect(await counted(database, `token:key:${apiKeyId}`)).toBe(true);
+  });
+
+  it("admits no more than the budget to calls racing on both processes, and refuses at most one lease early", async () => {
+    const { call } = await newClient();
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => call(i)));
+    const admitted = answers.filter((r) => r.status === 200).length;
+    expect(admitted).toBeLessThanOrEqual(60);
+    expect(admitted).toBeGreaterThanOrEqual(60 - 3);
+    expect(answers.every((r) => r.status === 200 || r.status === 429)).toBe(true);
   });
 }
 
@@ -195,3 +216,35 @@ if (process.env.TEST_DATABASE_URL && !process.env.TEST_REDIS_URL) console.warn("
     }
   }),
 );
+
+describe("the token exchange's budgets", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "1000", RATE_LIMIT_WINDOW_SECONDS: "3600", RATE_LIMIT_ANONYMOUS_POINTS: "5", TRUST_PROXY: "loopback" } });
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  const exchange = (apiKey: string, from: string) => t.http.post("/api/auth/token-exchange").set("X-Forwarded-For", from).send({ apiKey });
+
+  it("spends a key prefix's budget on failures only, and never refuses the key itself for its prefix", async () => {
+    const guess = `${org.apiKey.slice(0, 12)}${"x".repeat(20)}`;
+    const answers = [];
+    // Guesses sharing the real key's prefix, each from an address of its own.
+    for (let i = 0; i < 8; i++) answers.push((await exchange(guess, `198.51.100.${i + 1}`)).status);
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const real = await exchange(org.apiKey, "203.0.113.9");
+    expect(real.status).toBe(200);
+    const gql = await t.http.post("/graphql").set("X-Forwarded-For", "203.0.113.10").send({ query: "mutation ($apiKey: String!) { exchangeToken(input: { apiKey: $apiKey }) { accessToken } }", variables: { apiKey: org.apiKey } });
+    expect(gql.body.data.exchangeToken.accessToken).toBeDefined();
+  });
+
+  it("counts an IPv6 client by its /64, and a trusted proxy's forwarded address as the client", async () => {
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await exchange(`wfk_other_${i}_000000000000000000`, `2001:db8:1:2::${i + 1}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Another /64 has a budget of its own.
+    expect((await exchange("wfk_other_9_000000000000000000", "2001:db8:1:3::1")).status).toBe(401);
+  });
+});

@@ -14,7 +14,7 @@ type Json = Record<string, any>;
 
 const GRAPHQL_WORDS = /String!|Int!|Float!|ID!|Boolean!|cannot represent|of required type|Variable "\$|Field "|is not defined by type|Expected type|Syntax Error/;
 /** Headers whose presence the document must announce. */
-const ANNOUNCED_HEADERS = ["ETag", "X-Next-Cursor", "Link", "Idempotent-Replayed", "Retry-After", "RateLimit", "RateLimit-Policy"];
+const ANNOUNCED_HEADERS = ["ETag", "X-Next-Cursor", "Link", "Idempotent-Replayed", "Idempotent-Redacted", "Retry-After", "RateLimit", "RateLimit-Policy"];
 
 let document: Json | undefined;
 let ajv: Ajv2020 | undefined;

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { BUSY_CONNECTION_WARNING } from "./busy-connections";
 import { PLATFORM_KEY } from "./harness";
 import { listenSettingsFor } from "./test-database";
 
@@ -18,7 +19,8 @@ export class ServiceProcess {
   /** Starts the service on `databaseUrl`, or on an in-memory PGlite of its own when it is undefined. */
   static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
     // Port 0, and the child tells which port it got: a port probed free here could be taken by another test's child meanwhile.
-    const child = spawn(process.execPath, [...START_OPTIONS, MAIN], {
+    // Where a statement went to a busy connection, pg's warning names it.
+    const child = spawn(process.execPath, [...START_OPTIONS, "--trace-deprecation", MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "test",
@@ -48,13 +50,19 @@ export class ServiceProcess {
     return new ServiceProcess(child, `http://127.0.0.1:${port}`, () => output);
   }
 
-  /** Sends SIGTERM and resolves with the exit code. */
-  stop(): Promise<number | null> {
-    if (this.child.exitCode !== null) return Promise.resolve(this.child.exitCode);
-    return new Promise((resolve) => {
-      this.child.once("exit", (code) => resolve(code));
-      this.child.kill("SIGTERM");
-    });
+  /** Sends SIGTERM and resolves with the exit code; rejects when the process sent a statement on a busy pg connection. */
+  async stop(): Promise<number | null> {
+    const code =
+      this.child.exitCode !== null
+        ? this.child.exitCode
+        : await new Promise<number | null>((resolve) => {
+            this.child.once("exit", (exitCode) => resolve(exitCode));
+            this.child.kill("SIGTERM");
+          });
+    const output = this.output();
+    const busy = output.indexOf(BUSY_CONNECTION_WARNING);
+    if (busy >= 0) throw new Error(`the service sent a statement on a busy pg connection:\n${output.slice(busy, busy + 3000)}`);
+    return code;
   }
 }
 

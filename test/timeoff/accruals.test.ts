@@ -65,7 +65,8 @@ describe("time-off accruals", () => {
       if (res.status !== 201) throw new Error(`shift: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body as { id: string; payableDuration: number };
     };
-    const first = await shift("2026-03-03", "09:00:00", "17:00:00", [{ startTime: "2026-03-03T12:00:00", endTime: "2026-03-03T12:30:00", paid: false, name: "Lunch" }]);
+    // Clocked out 15 s early: counted to the nearest minute, as lists and the export count it.
+    const first = await shift("2026-03-03", "09:00:00", "16:59:45", [{ startTime: "2026-03-03T12:00:00", endTime: "2026-03-03T12:30:00", paid: false, name: "Lunch" }]);
     expect(first.payableDuration).toBe(450);
     await shift("2026-03-04", "09:00:00", "17:00:00", [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T12:15:00", paid: true, name: "Rest" }]);
     await shift("2026-03-05", "09:00:00", "13:00:00");

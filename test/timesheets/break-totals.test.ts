@@ -141,7 +141,8 @@ describe("break totals kept with each shift", () => {
     await manager.post("/api/time-tracking/clock-out", { workerId: w.workerId, time: at(262.5) });
     expect(await totalsOf(shift.id)).toEqual({ paid: 15 * MINUTE, unpaid: 22.5 * MINUTE });
     const counted = await bothWays(shift.id, "2026-05-01");
-    expect(counted.export).toEqual({ duration: 262, paid: 15, unpaid: 22, payable: 240 });
+    // Half minutes round up, each total once: 262.5 and 22.5 minutes count 263 and 23.
+    expect(counted.export).toEqual({ duration: 263, paid: 15, unpaid: 23, payable: 240 });
     expect(counted.export).toEqual(counted.list);
   });
 

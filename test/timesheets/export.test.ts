@@ -1,6 +1,7 @@
 import { TestService } from "../support/harness";
 import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "../support/workplace";
+import { expectRecomputable } from "./pay-checks";
 
 describe("payroll export", () => {
   let t: TestService;
@@ -39,6 +40,30 @@ describe("payroll export", () => {
       // No compliance profile: the organization's overtime settings (40 h a week), no premiums.
       "450", "0", "0", "1.5", "0.00", "0.00", "0", "0.00", "0", "", "0.00", "0.00", "SHIFT"]);
     expect(lines.slice(2)).toEqual([""]);
+  });
+
+  it("counts clocked time to the nearest minute: 95 min 45 s is 96 minutes, and the row still recomputes from its columns", async () => {
+    const api = t.as(w.org.token);
+    const { staff } = await t.staffWithToken(w.org, "Worker", { name: "Seconds", roleIds: [w.roleId], locationIds: [w.locationId] });
+    const created = await api.post("/api/timesheets", {
+      employeeId: staff.id,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      startTime: "2026-02-20T09:00:00",
+      endTime: "2026-02-20T10:35:45",
+      breaks: [
+        // 5 min 29 s rounds down, 10 min 30 s up: each total is rounded once.
+        { startTime: "2026-02-20T09:10:00", endTime: "2026-02-20T09:15:29", paid: true },
+        { startTime: "2026-02-20T09:30:00", endTime: "2026-02-20T09:40:30", paid: false },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ duration: 96, totalPaidBreaks: 5, totalUnpaidBreaks: 11, payableDuration: 85 });
+    const res = await api.get(`/api/timesheets/export?startDate=2026-02-20&endDate=2026-02-20&employeeId=${staff.id}`);
+    const [header, line] = res.text.split("\r\n");
+    const row = Object.fromEntries(header.split(",").map((name, i) => [name, line.split(",")[i]]));
+    expect(row).toMatchObject({ duration_minutes: "96", paid_break_minutes: "5", unpaid_break_minutes: "11", payable_minutes: "85", pay: "26.02" });
+    expectRecomputable(row);
   });
 
   it("streams JSON rows, and the same rows through GraphQL", async () => {

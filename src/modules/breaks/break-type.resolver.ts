@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
-import { Location } from "../locations/location.entity";
+import { Location } from "../locations";
 import { BreakType } from "./break-type.entity";
 import { CreateBreakTypeInput, UpdateBreakTypeInput } from "./break-type.inputs";
 import { locationBreakTypesLoader } from "./break-type.loaders";

@@ -6,7 +6,7 @@ import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { notFound } from "../../errors/app-error";
 import { groupByKeys } from "../../loaders/loaders";
-import { Location } from "../locations/location.entity";
+import { Location } from "../locations";
 import { BreakType } from "./break-type.entity";
 import { CreateBreakTypeInput, UpdateBreakTypeInput } from "./break-type.inputs";
 import { selectLiveBreakTypes } from "./break-type.store";

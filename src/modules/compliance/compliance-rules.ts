@@ -1,5 +1,5 @@
 import { exactAmount, exactCents, exactPay, moneyUnits, payCents } from "../../common/money";
-import { minutesToHours } from "../timesheets/shift-minutes";
+import { minutesToHours } from "../../common/shift-minutes";
 import { ComplianceFigures, ComplianceRules, RuleId } from "./compliance-presets";
 import { ZoneCalendar } from "./zone-calendar";
 

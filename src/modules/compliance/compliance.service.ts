@@ -5,7 +5,7 @@ import { localDate, parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { invalidField } from "../../errors/app-error";
-import { Location } from "../locations/location.entity";
+import { Location } from "../locations";
 import { ComplianceFigures, ComplianceRules, NUMERIC_FIGURES, NumericFigure } from "./compliance-presets";
 import { loadProfile, saveProfile } from "./compliance.store";
 import { ComplianceCheckInput, ComplianceCheckResult, ComplianceProfile, ComplianceViolation, UpdateComplianceProfileInput } from "./compliance.types";

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import type { PayrollNames } from "../timesheets/closed-shift.store";
+import type { PayrollNames } from "./compliance.types";
 import { SnapshotQuery } from "../../database/cursor";
 import { CompliancePreset, ComplianceFigures, ComplianceRules } from "./compliance-presets";
 import { PlannedShift, ScheduleChange, TimeOffSpan } from "./compliance-rules";

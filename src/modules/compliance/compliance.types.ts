@@ -156,3 +156,13 @@ export class ComplianceCheckResult {
   @Field(() => [ComplianceViolation])
   violations: ComplianceViolation[];
 }
+
+/** The names payroll shows beside a shift: its location (and zone), role and staff member. */
+export interface PayrollNames {
+  timezone: string;
+  location_name: string;
+  role_name: string;
+  employee_name: string;
+  external_employee_id: string | null;
+  payroll_id: string | null;
+}

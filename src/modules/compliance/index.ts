@@ -1,7 +1,12 @@
-/** The compliance domain's front door: what other modules may use of it. */
-export { complianceModule } from "./compliance.module";
-export { dailyHours, predictabilityPay, restBetweenShifts, shiftLength, weeklyHours } from "./compliance-rules";
+/** The front door of labor rules: location profiles, the rules themselves, violations and predictability pay: the only file other modules import. */
+export { ComplianceFigures, ComplianceRules } from "./compliance-presets";
+export type { RuleId } from "./compliance-presets";
+export { dailyHours, missedMealBreaks, PlannedBreakSpan, predictabilityPay, restBetweenShifts, restPremium, restShortfall, shiftLength, weeklyHours } from "./compliance-rules";
 export type { CheckContext, PlannedShift, Violation } from "./compliance-rules";
-export type { ComplianceRules, RuleId } from "./compliance-presets";
-export { recordPredictabilityPay, rulesOf } from "./schedule-compliance";
-export type { EntryChange } from "./schedule-compliance";
+export { complianceModule } from "./compliance.module";
+export { VIOLATION_FIELDS } from "./compliance.routes";
+export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay } from "./compliance.store";
+export { ComplianceViolation } from "./compliance.types";
+export type { PayrollNames } from "./compliance.types";
+export { OvertimeSplit, Workday, splitWorkweek } from "./overtime";
+export { EntryChange, gatePublishing, recordPredictabilityPay, rulesOf } from "./schedule-compliance";

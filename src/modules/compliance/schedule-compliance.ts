@@ -2,7 +2,7 @@ import { EntityManager } from "typeorm";
 import { round2 } from "../../common/entity-columns";
 import { addDays, startOfLocalDay } from "../../common/time";
 import { AppError, invalidField } from "../../errors/app-error";
-import { weekdayNumber, Weekday } from "../timesheets/timesheet-settings.entity";
+import { weekdayNumber, Weekday } from "../../common/weekday";
 import { ComplianceRules } from "./compliance-presets";
 import { checkSchedule, predictabilityPay, Violation } from "./compliance-rules";
 import { insertAcknowledgement, insertPredictabilityPay, loadPlannedSchedule, loadProfile, wagesOf } from "./compliance.store";

@@ -34,6 +34,12 @@ function live(context: RequestContext, filter: (ctx: RequestContext) => EventFil
   return stream.subscribe(actorOf(context).organizationId, accept);
 }
 
+/** The location a subscription names, which must be one of the caller's organization (else an error, as a read would answer). */
+async function knownLocation(context: RequestContext, locationId: string | null | undefined): Promise<string | undefined> {
+  if (locationId === undefined || locationId === null) return undefined;
+  return (await context.services.locations.get(actorOf(context), locationId)).id;
+}
+
 /** Live events for apps: each subscription answers the event as the event list does (docs/events.md). */
 @Resolver()
 export class EventSubscriptionResolver {
@@ -47,7 +53,10 @@ export class EventSubscriptionResolver {
 
   @Subscription(() => Event, {
     description: "Shift and time-clock events (shift.*, timeclock.*), of one location or all; a worker gets only their own shifts",
-    subscribe: ({ args, context }: SubscribeData<LocationSubscriptionArgs>) => live(context, (ctx) => eventSubscriptions.shifts(actorOf(ctx), args.locationId ?? undefined)),
+    subscribe: async ({ args, context }: SubscribeData<LocationSubscriptionArgs>) => {
+      const locationId = await knownLocation(context, args.locationId);
+      return live(context, (ctx) => eventSubscriptions.shifts(actorOf(ctx), locationId));
+    },
   })
   shiftChanged(@Root() event: Event, @Args() _args: LocationSubscriptionArgs): Event {
     return event;
@@ -55,8 +64,10 @@ export class EventSubscriptionResolver {
 
   @Subscription(() => Event, {
     description: "Open shift and claim events (open_shift.*), of one location or all; a worker gets published open shifts and only their own claims",
-    subscribe: ({ args, context }: SubscribeData<LocationSubscriptionArgs>) =>
-      live(context, (ctx) => eventSubscriptions.openShifts(actorOf(ctx), args.locationId ?? undefined, (id) => ctx.services.openShifts.locationOf(actorOf(ctx).organizationId, id))),
+    subscribe: async ({ args, context }: SubscribeData<LocationSubscriptionArgs>) => {
+      const locationId = await knownLocation(context, args.locationId);
+      return live(context, (ctx) => eventSubscriptions.openShifts(actorOf(ctx), locationId, (id) => ctx.services.openShifts.locationOf(actorOf(ctx).organizationId, id)));
+    },
   })
   openShiftChanged(@Root() event: Event, @Args() _args: LocationSubscriptionArgs): Event {
     return event;

@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../common/entity-columns";
-import { PlannedRecord } from "../schedules/planned-time";
+import { PlannedRecord } from "../schedules";
 
 export enum PreferenceValue {
   PREFERRED = "PREFERRED",

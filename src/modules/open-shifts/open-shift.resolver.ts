@@ -2,10 +2,9 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../graphql/authorization";
 import { Page } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
-import { Location } from "../locations/location.entity";
-import { locationLoader } from "../locations/location.loaders";
-import { roleLoader } from "../roles/role.loaders";
-import { staffLoader } from "../staff/staff.loaders";
+import { Location, locationLoader } from "../locations";
+import { roleLoader } from "../roles";
+import { staffLoader } from "../staff";
 import { OpenShift, OpenShiftPreference, PreferenceDraft, PreferenceWorker } from "./open-shift.entity";
 import {
   BulkAssignInput,

@@ -11,12 +11,8 @@ import { conflict, invalidField, notFound, unknownReference } from "../../errors
 import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
-import { Location } from "../locations/location.entity";
-import { dayBounds, inZone, startingWithin } from "../schedules/planned-time";
-import { assertNoApprovedTimeOff, breakTypesOf, MAX_PLANNED_MINUTES, requireRole } from "../schedules/schedule-plans";
-import { insertEntry } from "../schedules/schedule.store";
-import { removeEntries } from "../schedules/schedule.service";
-import { ScheduleEntry } from "../schedules/schedule.entity";
+import { Location } from "../locations";
+import { assertNoApprovedTimeOff, breakTypesOf, dayBounds, insertEntry, inZone, MAX_PLANNED_MINUTES, removeEntries, requireRole, ScheduleEntry, startingWithin } from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
 import { locationOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {

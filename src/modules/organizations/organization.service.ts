@@ -5,7 +5,7 @@ import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { notFound, unauthenticated } from "../../errors/app-error";
-import { AccessService } from "../access/access.service";
+import { AccessService } from "../access";
 import { Organization } from "./organization.entity";
 import { CreateOrganizationInput, CreateOrganizationPayload, UpdateOrganizationInput } from "./organization.inputs";
 import { PlatformSecrets } from "./platform-secrets";
@@ -29,8 +29,13 @@ export class OrganizationService {
 
   /** Creates an organization with its access roles and first API key; needs the platform key. */
   async create(presentedKey: string | null, input: CreateOrganizationInput): Promise<CreateOrganizationPayload> {
-    if (!this.platform.isPlatformKey(presentedKey)) throw unauthenticated("Creating an organization needs the platform API key");
+    if (!this.isPlatformKey(presentedKey)) throw unauthenticated("Creating an organization needs the platform API key");
     return this.createTrusted(input);
+  }
+
+  /** Whether a bearer credential that is not a token is the platform key. */
+  isPlatformKey(presented: string | null): boolean {
+    return this.platform.isPlatformKey(presented);
   }
 
   /** Creates an organization for a caller already trusted (the seed command). */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fchmodSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { DataSource } from "typeorm";
 import { hashSecret, newSecret, sameHash } from "../../auth/secrets";
@@ -40,6 +40,15 @@ export class PlatformSecrets {
 function keepGeneratedKey(dataDir: string, key: string): string {
   const file = `${path.resolve(dataDir === "memory://" ? ".data" : dataDir)}.platform-key`;
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  // A file left there (another user's, a wider mode, a symbolic link to elsewhere) is not written
+  // through: it is removed, and the key goes into a new file only this user can read.
+  rmSync(file, { force: true });
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, `${key}\n`);
+  } finally {
+    closeSync(fd);
+  }
   return file;
 }

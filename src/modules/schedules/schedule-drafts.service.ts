@@ -8,10 +8,9 @@ import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
-import { Location } from "../locations/location.entity";
-import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance/schedule-compliance";
-import { publishOpenShifts } from "../open-shifts/open-shift.store";
-import { recordEvent } from "../events/event.store";
+import { Location } from "../locations";
+import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance";
+import { recordEvent } from "../events";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
@@ -23,6 +22,7 @@ import {
   locationEntries,
   lockEntries,
   moveDraftBreaks,
+  publishOpenShifts,
   replaceBreaks,
   selectDraft,
   ShiftPlan,

@@ -7,7 +7,7 @@ import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { refuseUnavailable } from "../availability";
-import { Location } from "../locations/location.entity";
+import { Location } from "../locations";
 import { ScheduleBreak } from "./schedule.entity";
 import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
 import { PlanChangeInput, PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
 import { ArrayMaxSize, IsOptional, MaxLength, ValidateNested } from "class-validator";
 import { Connection, PageArgs } from "../../common/pagination";
-import { ComplianceViolation } from "../compliance/compliance.types";
+import { ComplianceViolation } from "../compliance";
 import { DraftAction, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import { NullRefused } from "../../common/validation";
 

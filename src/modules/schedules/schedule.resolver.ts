@@ -2,11 +2,9 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../graphql/authorization";
 import { Page } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
-import { ComplianceViolation } from "../compliance/compliance.types";
-import { Role } from "../roles/role.entity";
-import { roleLoader } from "../roles/role.loaders";
-import { StaffMember } from "../staff/staff-member.entity";
-import { staffLoader } from "../staff/staff.loaders";
+import { ComplianceViolation } from "../compliance";
+import { Role, roleLoader } from "../roles";
+import { staffLoader, StaffMember } from "../staff";
 import { plannedBreaks } from "./schedule.loaders";
 import { PlannedBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import {

@@ -1,5 +1,5 @@
 import { RestRoute } from "../../rest/route";
-import { VIOLATION_FIELDS } from "../compliance/compliance.routes";
+import { VIOLATION_FIELDS } from "../compliance";
 
 const BASE = "/api/organizations/{org}/locations/{locationId}/schedules";
 const TAG = "Schedules";

@@ -6,8 +6,8 @@ import { TenantRecords } from "../../common/tenant-records";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { forbidden, invalidField, notFound } from "../../errors/app-error";
-import { recordPredictabilityPay } from "../compliance/schedule-compliance";
-import { Location } from "../locations/location.entity";
+import { recordPredictabilityPay } from "../compliance";
+import { Location } from "../locations";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {

@@ -2,7 +2,7 @@ import { ArgsType, Field, Float, ID, InputType, ObjectType } from "type-graphql"
 import { ArrayMaxSize, IsEmail, IsOptional, Length, MaxLength, ValidateNested } from "class-validator";
 import { IsHourlyWage } from "../../common/money";
 import { Connection, PageArgs } from "../../common/pagination";
-import { MAX_HOURLY_WAGE } from "../roles/role.inputs";
+import { MAX_HOURLY_WAGE } from "../roles";
 import { StaffMember } from "./staff-member.entity";
 import { NullRefused } from "../../common/validation";
 

@@ -2,14 +2,11 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../graphql/authorization";
 import { Page } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
-import { AccessRole } from "../access/access-role.entity";
-import { Location } from "../locations/location.entity";
-import { Role } from "../roles/role.entity";
+import { AccessRole, accessRoleLoader } from "../access";
+import { Location, locationLoader } from "../locations";
+import { Role, roleLoader } from "../roles";
 import { StaffMember, StaffRole } from "./staff-member.entity";
 import { CreateStaffInput, StaffConnection, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
-import { accessRoleLoader } from "../access/access.loaders";
-import { locationLoader } from "../locations/location.loaders";
-import { roleLoader } from "../roles/role.loaders";
 import { staffLocationIdsLoader, staffRolesLoader } from "./staff.loaders";
 
 @Resolver(() => StaffMember)

@@ -7,7 +7,7 @@ import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
-import { AccessRole } from "../access/access-role.entity";
+import { AccessRole } from "../access";
 import { StaffLocation, StaffMember, StaffRole } from "./staff-member.entity";
 import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
 import { whereStaffListed } from "./staff.store";

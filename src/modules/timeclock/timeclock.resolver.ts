@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
-import { Shift } from "../timesheets/shift.types";
+import { Shift } from "../timesheets";
 import { BreakStartInput, ClockInInput, ClockOutInput, ShiftState } from "./timeclock.types";
 
 @Resolver()

@@ -1,5 +1,5 @@
 import { RestRoute } from "../../rest/route";
-import { BREAK_FIELDS, SHIFT_FIELDS } from "../timesheets/timesheet.routes";
+import { BREAK_FIELDS, SHIFT_FIELDS } from "../timesheets";
 
 const TAG = "Time clock";
 

@@ -5,9 +5,7 @@ import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
-import { ShiftService } from "../timesheets/shift.service";
-import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, ShiftRow } from "../timesheets/shift.store";
-import { Shift } from "../timesheets/shift.types";
+import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
-import { Shift, ShiftBreak } from "../timesheets/shift.types";
+import { Shift, ShiftBreak } from "../timesheets";
 
 export enum ClockState {
   CLOCKED_OUT = "CLOCKED_OUT",

@@ -3,6 +3,7 @@ import { ScheduledJob, ServiceDeps } from "../../common/services";
 import { addDays, localDate, parseDate, startOfLocalDay } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
 import { notFound } from "../../errors/app-error";
+import { endedShiftMinutes } from "../../common/shift-minutes";
 import { fixedAccrualsDue } from "./accrual-schedule";
 import { exactHours } from "./request-hours";
 import { Accruing, accruingWorkerPolicyIds, balanceBefore, LedgerRow, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "./timeoff.store";
@@ -77,7 +78,8 @@ export class AccrualService {
     if (!shifts.length) return 0;
     let { hoursBalance } = (await this.workerPolicies.balances(manager, organizationId, [wp.id]))[0];
     const rows = shifts.map((shift) => {
-      const earned = exactHours((Math.max(0, Number(shift.payable_minutes)) / 60) * rate);
+      const { payableDuration } = endedShiftMinutes(Number(shift.start_ms), Number(shift.end_ms), 0, Number(shift.unpaid_break_ms));
+      const earned = exactHours((payableDuration / 60) * rate);
       const room = earnings.isLimitedMaximumBalance ? Math.max(0, exactHours((earnings.maximumHoursBalance ?? 0) - hoursBalance)) : Infinity;
       const hours = Math.min(earned, room);
       hoursBalance += hours;

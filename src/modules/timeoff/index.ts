@@ -1,2 +1,3 @@
-/** The time-off domain's front door: what other modules may use of it. */
+/** The front door of time-off policies, requests, balances and accruals: the only file other modules import. */
+export { timeOffModule } from "./timeoff.module";
 export { selectApprovedTimeOff } from "./timeoff.store";

@@ -4,8 +4,7 @@ import { round2 } from "../../common/entity-columns";
 import { Page } from "../../common/pagination";
 import { utcOffsetMinutes } from "../../common/time";
 import type { RequestContext } from "../../graphql/context";
-import { StaffMember } from "../staff/staff-member.entity";
-import { staffLoader } from "../staff/staff.loaders";
+import { staffLoader, StaffMember } from "../staff";
 import { TimeOffPolicy } from "./policy.entity";
 import {
   ApprovedTimeOffArgs,

@@ -210,12 +210,10 @@ export function shiftsToAccrue(
   from: Date,
   to: Date,
   now: Date,
-): Promise<{ id: string; end_time: Date; payable_minutes: string }[]> {
+): Promise<{ id: string; end_time: Date; start_ms: string; end_ms: string; unpaid_break_ms: string }[]> {
   return manager.query(
-    // Payable minutes as shift lists count them: whole minutes of the shift less whole minutes of its
-    // unpaid breaks (kept with the shift); integer division cuts, as both are never negative.
-    `SELECT s.id, s.end_time,
-            (epoch_ms(s.end_time) - epoch_ms(s.start_time)) / 60000 - s.unpaid_break_ms / 60000 AS payable_minutes
+    // The times and the unpaid break total kept with the shift: payable minutes are counted from them by the timesheets' rule.
+    `SELECT s.id, s.end_time, epoch_ms(s.start_time) AS start_ms, epoch_ms(s.end_time) AS end_ms, s.unpaid_break_ms
      FROM shifts s
      WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.end_time IS NOT NULL
        AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5

@@ -1,19 +1,10 @@
 import { DataSource } from "typeorm";
 import { cursorBatches, SnapshotQuery } from "../../database/cursor";
-import { endedShiftMinutes, ShiftMinutes } from "./shift-minutes";
+import { endedShiftMinutes, ShiftMinutes } from "../../common/shift-minutes";
+import type { PayrollNames } from "../compliance";
 import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
 
 /** The SQL of the closed-shift read model: ended live shifts with the names payroll reports show beside them. */
-
-/** The names payroll shows beside a shift: its location (and zone), role and staff member. */
-export interface PayrollNames {
-  timezone: string;
-  location_name: string;
-  role_name: string;
-  employee_name: string;
-  external_employee_id: string | null;
-  payroll_id: string | null;
-}
 
 /** A closed shift with what payroll reports need of it, its breaks included. */
 export interface ClosedShift extends PayrollNames {

@@ -1,10 +1,9 @@
 import { exactPay, moneyUnits } from "../../common/money";
 import { addDays } from "../../common/time";
-import { ComplianceFigures, ComplianceRules } from "../compliance/compliance-presets";
-import { missedMealBreaks, PlannedBreakSpan, restPremium, restShortfall } from "../compliance/compliance-rules";
-import { OvertimeSplit, splitWorkweek, Workday } from "../compliance/overtime";
-import { BreakSpan } from "./shift-minutes";
-import { TimesheetSettings, Weekday, weekdayNumber } from "./timesheet-settings.entity";
+import { ComplianceFigures, ComplianceRules, missedMealBreaks, OvertimeSplit, PlannedBreakSpan, restPremium, restShortfall, splitWorkweek, Workday } from "../compliance";
+import { BreakSpan } from "../../common/shift-minutes";
+import { Weekday, weekdayNumber } from "../../common/weekday";
+import { TimesheetSettings } from "./timesheet-settings.entity";
 
 /**
  * What payroll owes for each closed shift, by the organization's overtime settings and each

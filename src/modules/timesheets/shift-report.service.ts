@@ -5,10 +5,10 @@ import { ServiceDeps } from "../../common/services";
 import { invalidField } from "../../errors/app-error";
 import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shift.store";
 import { exactAmount, exactCents, exactPay } from "../../common/money";
-import { MandatoryBreakRule, selectMandatoryBreakRules } from "../breaks/break-type.store";
-import { loadLocationRules, RecordedPredictabilityPay, recordedPredictabilityPay } from "../compliance/compliance.store";
+import { MandatoryBreakRule, selectMandatoryBreakRules } from "../breaks";
+import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../compliance";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
-import { minutesToHours } from "./shift-minutes";
+import { minutesToHours } from "../../common/shift-minutes";
 import { EmployeeReport, GroupedReportArgs, ReportArgs, ReportFigures, ReportGroup, ReportGrouping, ShiftReport } from "./shift-report.types";
 import { TimesheetSettingsService } from "./timesheet-settings.service";
 

@@ -1,7 +1,7 @@
 import { ArgsType, Field, Float, ID, InputType, Int } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
 import { IsHourlyWage } from "../../common/money";
-import { MAX_HOURLY_WAGE } from "../roles/role.inputs";
+import { MAX_HOURLY_WAGE } from "../roles";
 import { NullRefused } from "../../common/validation";
 
 const MINUTES_PER_DAY = 1440;

@@ -1,12 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
-import { Location } from "../locations/location.entity";
-import { locationLoader } from "../locations/location.loaders";
-import { Role } from "../roles/role.entity";
-import { roleLoader } from "../roles/role.loaders";
-import { StaffMember } from "../staff/staff-member.entity";
-import { staffLoader } from "../staff/staff.loaders";
+import { Location, locationLoader } from "../locations";
+import { Role, roleLoader } from "../roles";
+import { staffLoader, StaffMember } from "../staff";
 import { ShiftNote } from "./shift-note.entity";
 import { shiftNotesLoader } from "./shift-note.loaders";
 import { CreateShiftInput, DayLockInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";

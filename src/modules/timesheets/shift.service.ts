@@ -9,7 +9,7 @@ import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
-import type { BreakType } from "../breaks/break-type.entity";
+import type { BreakType } from "../breaks";
 import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
 import {
   closeRunningBreak,

@@ -1,20 +1,7 @@
-import { Field, Float, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, ObjectType } from "type-graphql";
 import { Column, Entity, PrimaryColumn } from "typeorm";
 import { numericColumn } from "../../common/entity-columns";
-
-export enum Weekday {
-  Monday = "Monday",
-  Tuesday = "Tuesday",
-  Wednesday = "Wednesday",
-  Thursday = "Thursday",
-  Friday = "Friday",
-  Saturday = "Saturday",
-  Sunday = "Sunday",
-}
-registerEnumType(Weekday, { name: "Weekday" });
-
-/** ISO weekday number (Monday 1 … Sunday 7), as luxon counts. */
-export const weekdayNumber = (day: Weekday): number => Object.values(Weekday).indexOf(day) + 1;
+import { Weekday } from "../../common/weekday";
 
 @ObjectType({ description: "How an organization counts overtime" })
 @Entity("timesheet_settings")

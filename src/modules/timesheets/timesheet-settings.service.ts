@@ -1,7 +1,8 @@
 import { Actor } from "../../auth/actor";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
-import { TimesheetSettings, Weekday } from "./timesheet-settings.entity";
+import { Weekday } from "../../common/weekday";
+import { TimesheetSettings } from "./timesheet-settings.entity";
 import { UpdateTimesheetSettingsInput } from "./timesheet-settings.inputs";
 import { upsertTimesheetSettings } from "./timesheet-settings.store";
 

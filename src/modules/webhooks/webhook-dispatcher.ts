@@ -6,9 +6,7 @@ import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
 import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
-import { PING_EVENT_TYPE } from "../events/event-catalog";
-import { eventRowsForDelivery } from "../events/event.store";
-import { EventService } from "../events/event.service";
+import { eventRowsForDelivery, EventService, PING_EVENT_TYPE } from "../events";
 import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
 import {
   Claimed,

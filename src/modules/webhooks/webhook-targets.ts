@@ -26,6 +26,9 @@ export function isPublicAddress(address: string): boolean {
   return !NON_PUBLIC.check(address, "ipv4");
 }
 
+/** Where a developer's receiver on their own machine is refused, the refusal names the setting that allows it. */
+const DEVELOPMENT_TARGETS = "WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows plain http and private or loopback targets, for development";
+
 /** Refuses a URL that is not https (or http when private targets are allowed) or whose host resolves to a non-public address. */
 export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promise<string> {
   let url: URL;
@@ -34,7 +37,7 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   } catch {
     throw invalidField("url", "url must be an absolute URL");
   }
-  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw invalidField("url", "url must use https");
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw invalidField("url", `url must use https (${DEVELOPMENT_TARGETS})`);
   if (url.username || url.password) throw invalidField("url", "url must not carry credentials");
   if (allowPrivate) return url.toString();
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -44,7 +47,7 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   } catch {
     throw invalidField("url", `The host ${host} does not resolve`);
   }
-  if (!addresses.length || !addresses.every(isPublicAddress)) throw invalidField("url", "url must resolve to public addresses only");
+  if (!addresses.length || !addresses.every(isPublicAddress)) throw invalidField("url", `url must resolve to public addresses only (${DEVELOPMENT_TARGETS})`);
   return url.toString();
 }
 

@@ -7,7 +7,7 @@ import { decodeCursor, Page, PageArgs, pageSize, toPage } from "../../common/pag
 import { parseTimestamp } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
 import { invalidField, notFound } from "../../errors/app-error";
-import { EVENT_CATALOG, PING_EVENT_TYPE } from "../events/event-catalog";
+import { EVENT_CATALOG, PING_EVENT_TYPE } from "../events";
 import { checkWebhookUrl } from "./webhook-targets";
 import {
   attemptRows,

@@ -31,15 +31,24 @@ export function spanMinutes(startMs: number, endMs: number | null, breaks: reado
 }
 
 /**
+ * The one rule turning clocked time into paid minutes: to the nearest minute, half a minute up (as
+ * most payroll systems do), so a shift of 95 min 45 s counts 96 minutes and one of 95 min 29 s 95.
+ */
+function wholeMinutes(ms: number): number {
+  return Math.round(ms / MINUTE_MS);
+}
+
+/**
  * Minutes of a shift that ran from `startMs` to `untilMs` with `paidMs` and `unpaidMs` of breaks
- * inside it. Each total is cut to whole minutes after adding up, and only unpaid breaks are not payable.
+ * inside it. Each total is rounded to whole minutes after adding up, and only unpaid breaks are not
+ * payable, so payable minutes are always the shown duration less the shown unpaid breaks.
  */
 function minutesOf(startMs: number, untilMs: number, paidMs: number, unpaidMs: number): ShiftMinutes {
-  const duration = Math.floor((untilMs - startMs) / MINUTE_MS);
-  const totalUnpaidBreaks = Math.floor(unpaidMs / MINUTE_MS);
+  const duration = wholeMinutes(untilMs - startMs);
+  const totalUnpaidBreaks = wholeMinutes(unpaidMs);
   return {
     duration,
-    totalPaidBreaks: Math.floor(paidMs / MINUTE_MS),
+    totalPaidBreaks: wholeMinutes(paidMs),
     totalUnpaidBreaks,
     payableDuration: Math.max(0, duration - totalUnpaidBreaks),
   };

@@ -1,0 +1,8 @@
+/** The front door of the event log, its feed, stream and catalog: the only file other modules import. */
+export { EVENT_CATALOG, PING_EVENT_TYPE } from "./event-catalog";
+export { EventFeed } from "./event-feed";
+export { RESOURCE_PATHS, resourceKey, resourceOf } from "./event-resources";
+export { EventStream } from "./event-stream";
+export { EventService } from "./event.service";
+export { eventRowsForDelivery, recordEvent } from "./event.store";
+export { eventsModule } from "./events.module";

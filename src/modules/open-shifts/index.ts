@@ -1,0 +1,2 @@
+/** The front door of open shifts and workers' preferences for them: the only file other modules import. */
+export { openShiftsModule } from "./open-shifts.module";

@@ -1,0 +1,5 @@
+/** The front door of staff members: the only file other modules import. */
+export { StaffMember } from "./staff-member.entity";
+export { staffLoader } from "./staff.loaders";
+export { staffModule } from "./staff.module";
+export { StaffListener } from "./staff.service";
