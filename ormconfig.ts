@@ -11,7 +11,7 @@ import { PGliteDatabase, pgliteDriver } from "./src/database/pglite-pool";
 export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir">): DataSourceOptions {
   const common = {
     type: "postgres" as const,
-    entities: [path.join(__dirname, "src/modules/**/*.entity.js")],
+    entities: [path.join(__dirname, "src/modules/**/*.entity.js"), path.join(__dirname, "src/workflows/**/*.entity.js")],
     migrations: [path.join(__dirname, "migrations/*.js")],
     migrationsTableName: "schema_migrations",
     synchronize: false,

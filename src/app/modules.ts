@@ -20,6 +20,7 @@ import { timesheetsModule } from "../modules/timesheets";
 import { timeOffModule } from "../modules/timeoff";
 import { webhooksModule } from "../modules/webhooks";
 import { RawRestRoute } from "../rest/raw-routes";
+import { shiftRequestsModule } from "../workflows/shift-requests";
 import { RestRoute } from "../rest/route";
 
 /**
@@ -44,6 +45,7 @@ export const modules: DomainModule[] = [
   timeOffModule,
   complianceModule,
   availabilityModule,
+  shiftRequestsModule,
 ];
 
 /** Every resolver of the schema. */

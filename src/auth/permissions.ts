@@ -31,6 +31,8 @@ export const PERMISSIONS = {
   "availability:self": "State one's own availability and preferences; read one's own",
   "availability:read": "Read everyone's availability and preferences",
   "availability:manage": "Write and approve anyone's availability and set whether workers' rules need approval",
+  "shiftrequests:self": "Offer one's own shifts (swap, cover, drop), answer requests addressed to one, take open covers one is eligible for",
+  "shiftrequests:manage": "Read every shift request, approve, reject and cancel them, and set whether they need approval",
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
@@ -64,6 +66,7 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "schedules:self",
       "openshifts:claim",
       "availability:self",
+      "shiftrequests:self",
     ],
   },
 ];

@@ -1,2 +1,3 @@
 /** The front door of open shifts and workers' preferences for them: the only file other modules import. */
 export { openShiftsModule } from "./open-shifts.module";
+export { insertPublishedOpenShift } from "./open-shift.store";

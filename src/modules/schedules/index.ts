@@ -3,5 +3,5 @@ export { PlannedRecord, dayBounds, inZone, startingWithin } from "./planned-time
 export { MAX_PLANNED_MINUTES, assertNoApprovedTimeOff, breakTypesOf, requireRole } from "./schedule-plans";
 export { ScheduleEntry } from "./schedule.entity";
 export { removeEntries } from "./schedule.service";
-export { insertEntry } from "./schedule.store";
+export { insertEntry, reassignEntries } from "./schedule.store";
 export { schedulesModule } from "./schedules.module";

@@ -210,3 +210,12 @@ export async function publishOpenShifts(manager: EntityManager, organizationId: 
   }
   return ids;
 }
+
+/** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds at commit. */
+export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
+  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
+  for (const move of moves) {
+    await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [organizationId, move.entryId, move.staffId, now]);
+  }
+  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
+}
