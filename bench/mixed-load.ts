@@ -2,11 +2,17 @@ import autocannon from "autocannon";
 
 export interface MixedLoadWorld {
   organizationId: string;
-  token: string;
   locationIds: string[];
-  workers: { id: string; locationId: string; roleId: string }[];
+  /** Each worker acts with a token of their own, and so spends a rate-limit budget of their own. */
+  workers: { id: string; locationId: string; roleId: string; token: string }[];
+  /** The managers' tokens, which the reads take turns with. */
+  managerTokens: string[];
   policyId: string;
   openShifts: { locationId: string; id: string }[];
+  /** Paths of workers' calendar feeds (the secret in the path is the feed's credential). */
+  calendarFeeds: string[];
+  /** A location the load leaves alone, whose week a schedule generation plans in the background meanwhile. */
+  generation: { path: string; body: object };
 }
 
 export interface MixedLoadResult {
@@ -21,11 +27,16 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
 
 /**
  * A day at a busy organization, against one service process: managers read location-weeks of
- * timesheets and schedules, workers clock in and out, file time off and claim open shifts. Refusals
- * (a second clock-in, an overlapping request, a full open shift) are expected answers; a 5xx never is.
+ * timesheets and schedules and who is eligible for an open shift, workers clock in and out (under
+ * their location's clock rules), file time off, claim open shifts and their calendar programs
+ * fetch their feeds, each with their own token as people do (so with rate limits on, each spends
+ * their own budget).
+ * Refusals (a second clock-in, an overlapping request, a full open shift) are expected answers; a
+ * 5xx never is.
  */
 export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: number): Promise<MixedLoadResult> {
-  const auth = { Authorization: `Bearer ${world.token}`, "Content-Type": "application/json" };
+  const as = (token: string) => ({ Authorization: `Bearer ${token}`, "Content-Type": "application/json" });
+  const manager = () => as(pick(world.managerTokens));
   const base = `/api/organizations/${world.organizationId}`;
   const clockedIn = new Set<string>();
   const byStatus: Record<string, number> = {};
@@ -38,20 +49,20 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
     url,
     connections: 10,
     duration: seconds,
-    headers: auth,
+    headers: { "Content-Type": "application/json" },
     requests: [
       {
         method: "GET",
         setupRequest: (req) => {
           const w = weekOf();
-          return { ...req, path: `/api/timesheets?startDate=${w.start}&endDate=${w.end}&locationId=${pick(world.locationIds)}` };
+          return { ...req, headers: manager(), path: `/api/timesheets?startDate=${w.start}&endDate=${w.end}&locationId=${pick(world.locationIds)}` };
         },
       },
       {
         method: "GET",
         setupRequest: (req) => {
           const w = weekOf();
-          return { ...req, path: `${base}/locations/${pick(world.locationIds)}/schedules?startDate=${w.start}&endDate=${w.end}` };
+          return { ...req, headers: manager(), path: `${base}/locations/${pick(world.locationIds)}/schedules?startDate=${w.start}&endDate=${w.end}` };
         },
       },
       {
@@ -61,16 +72,17 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
           const out = clockedIn.has(worker.id);
           if (out) clockedIn.delete(worker.id);
           else clockedIn.add(worker.id);
+          const headers = as(worker.token);
           return out
-            ? { ...req, path: "/api/time-tracking/clock-out", body: JSON.stringify({ workerId: worker.id }) }
-            : { ...req, path: "/api/time-tracking/clock-in", body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }) };
+            ? { ...req, headers, path: "/api/time-tracking/clock-out", body: JSON.stringify({ workerId: worker.id }) }
+            : { ...req, headers, path: "/api/time-tracking/clock-in", body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }) };
         },
       },
       {
         method: "GET",
         setupRequest: (req) => {
           const w = weekOf();
-          return { ...req, path: `/api/timesheets?startDate=${w.start}&endDate=${w.end}&locationId=${pick(world.locationIds)}` };
+          return { ...req, headers: manager(), path: `/api/timesheets?startDate=${w.start}&endDate=${w.end}&locationId=${pick(world.locationIds)}` };
         },
       },
       {
@@ -78,16 +90,30 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
         setupRequest: (req) => {
           const day = String(1 + Math.floor(Math.random() * 28)).padStart(2, "0");
           const month = String(1 + Math.floor(Math.random() * 12)).padStart(2, "0");
-          const body = { workerId: pick(world.workers).id, policyId: world.policyId, startTime: `2027-${month}-${day}T09:00:00`, endTime: `2027-${month}-${day}T17:00:00` };
-          return { ...req, path: `${base}/time-off-requests`, body: JSON.stringify(body) };
+          const worker = pick(world.workers);
+          const body = { workerId: worker.id, policyId: world.policyId, startTime: `2027-${month}-${day}T09:00:00`, endTime: `2027-${month}-${day}T17:00:00` };
+          return { ...req, headers: as(worker.token), path: `${base}/time-off-requests`, body: JSON.stringify(body) };
         },
       },
       {
         method: "POST",
         setupRequest: (req) => {
           const shift = pick(world.openShifts);
-          return { ...req, path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/claim`, body: JSON.stringify({ workerId: pick(world.workers.filter((w) => w.locationId === shift.locationId)).id }) };
+          const worker = pick(world.workers.filter((w) => w.locationId === shift.locationId));
+          return { ...req, headers: as(worker.token), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/claim`, body: JSON.stringify({ workerId: worker.id }) };
         },
+      },
+      {
+        method: "GET",
+        setupRequest: (req) => {
+          const shift = pick(world.openShifts);
+          return { ...req, headers: manager(), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/eligible-staff` };
+        },
+      },
+      {
+        method: "GET",
+        // A calendar program sends no token: the feed's secret is in its path.
+        setupRequest: (req) => ({ ...req, headers: {}, path: pick(world.calendarFeeds) }),
       },
     ],
   });

@@ -2,7 +2,8 @@
  * A whole payroll-integration flow through a client generated from the service's OpenAPI document:
  * create an organization, exchange its key for a token, set up a location, a role, a staff member
  * and a break type, record a shift with a break, list the week, create and activate a time-off
- * policy, set the worker's balance, file a request, approve it, and export the week for payroll.
+ * policy, set the worker's balance, file a request, approve it, and export the week for payroll
+ * as JSON rows and as the CSV file.
  *
  * Every request and answer is typed from `api.d.ts` (`npx openapi-typescript …/api/openapi.json
  * -o api.d.ts`): no casts, no `any`. Run: API_URL=http://localhost:4000 PLATFORM_API_KEY=… node dist/flow.mjs
@@ -26,6 +27,8 @@ export interface FlowResult {
   balance: WorkerPolicy;
   request: TimeOffRequest;
   exported: ShiftExportRow[];
+  /** The same week as the CSV file payroll imports: the header line, then one line per shift. */
+  exportedCsv: string[];
 }
 
 /** The answer's data, or an error naming the step, the status and the service's error body. */
@@ -109,6 +112,8 @@ export async function runFlow(apiUrl: string, platformKey: string): Promise<Flow
   const exported = must("export", await api.GET("/api/timesheets/export", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01", format: "json" } } }));
   // The document declares CSV (a string) and JSON rows for this path; format=json answers the rows.
   if (!Array.isArray(exported)) throw new Error("the JSON export did not answer rows");
+  // CSV, the default, is text: openapi-fetch parses every answer as JSON unless `parseAs` says otherwise.
+  const csv = must("CSV export", await api.GET("/api/timesheets/export", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01" } }, parseAs: "text" }));
 
   return {
     organizationId: org,
@@ -119,6 +124,7 @@ export async function runFlow(apiUrl: string, platformKey: string): Promise<Flow
     balance,
     request,
     exported,
+    exportedCsv: csv.split("\r\n").filter(Boolean),
   };
 }
 

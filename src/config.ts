@@ -1,6 +1,8 @@
 /** Server settings, read once from the environment (see README). */
 export interface Config {
   port: number;
+  /** Where clients reach the service (scheme, host, port): the base of the links it hands out, such as calendar feeds. */
+  publicUrl: string;
   databaseUrl: string | undefined;
   /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
   databaseListenUrl: string | undefined;
@@ -28,6 +30,8 @@ export interface Config {
   /** Points one token or API key may spend per window (a call spends its operation's cost); 0 turns rate limiting off. */
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
+  /** Points all the tokens of one organization (its API keys' and staff members') may spend together per window; 0: no such ceiling. */
+  rateLimitOrganizationPoints: number;
   /** Calls without a token (the token exchange) per window, per client address and per API key prefix. */
   rateLimitAnonymousPoints: number;
   /**
@@ -43,6 +47,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Whether the service runs its scheduled jobs (accruals); off in tests, which run them by hand. */
   scheduledJobs: boolean;
+  /** Seconds a process's claim on a schedule generation holds without renewal: one that died loses it after this. */
+  generationLeaseSeconds: number;
   webhooks: WebhookSettings;
 }
 
@@ -92,6 +98,7 @@ function trustProxySetting(value: string | undefined): boolean | number | string
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),
@@ -108,12 +115,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
+    rateLimitOrganizationPoints: Number(env.RATE_LIMIT_ORGANIZATION_POINTS ?? 1_000_000),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     websocketsPerCaller: Number(env.WEBSOCKETS_PER_CALLER ?? 20),
     websocketsPerAddress: Number(env.WEBSOCKETS_PER_ADDRESS ?? 200),
     redisUrl: env.REDIS_URL || undefined,
     scheduledJobs: env.SCHEDULED_JOBS ? env.SCHEDULED_JOBS !== "off" : env.NODE_ENV !== "test",
+    generationLeaseSeconds: Math.max(1, Number(env.GENERATION_LEASE_SECONDS ?? 15)),
     webhooks: webhookSettings(env),
   };
 }

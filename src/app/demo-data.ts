@@ -75,7 +75,7 @@ export async function seedDemoOrganization(services: Services, now: Date): Promi
   for (const location of [boston, berlin]) {
     const next = lastMonday.plus({ weeks: 2 });
     await services.openShifts.create(actor, location.id, { roleId: roles[1].id, startDate: day(2, 5, 10), endDate: day(2, 5, 16), staffCountRequired: 2, requireApproval: false });
-    await services.scheduleDrafts.publish(actor, location.id, { startDate: next.toISODate()!, endDate: next.plus({ days: 6 }).toISODate()! });
+    await services.schedulePublishing.publish(actor, location.id, { startDate: next.toISODate()!, endDate: next.plus({ days: 6 }).toISODate()! });
   }
   // Time off: 80 h of vacation for everyone, sick leave accruing per hour worked, and requests.
   const types = await services.timeOffPolicies.listTypes(actor);

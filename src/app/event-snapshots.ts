@@ -37,7 +37,6 @@ const SERVICE_KEY = "00000000-0000-0000-0000-000000000000";
 interface PendingEvent {
   id: string;
   organization_id: string;
-  sequence: string;
   type: string;
   source_table: string;
   object: Record<string, unknown>;
@@ -101,9 +100,10 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
   /** The resource's last rendering before this transaction's (or earlier in it). */
   const lastRendering = async (runner: QueryRunner, event: PendingEvent, key: string, last: Map<string, unknown>): Promise<Record<string, unknown> | undefined> => {
     if (!last.has(key)) {
+      // Committed events only: this transaction's are numbered at its commit, and rendered here in order.
       const [previous] = await runner.query(
-        "SELECT resource FROM events WHERE organization_id = $1 AND resource_key = $2 AND sequence < $3 AND resource IS NOT NULL ORDER BY sequence DESC LIMIT 1",
-        [event.organization_id, key, event.sequence],
+        "SELECT resource FROM events WHERE organization_id = $1 AND resource_key = $2 AND sequence IS NOT NULL AND resource IS NOT NULL ORDER BY sequence DESC LIMIT 1",
+        [event.organization_id, key],
       );
       last.set(key, previous?.resource);
     }
@@ -158,7 +158,7 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
       const ids = (pending ?? "").split(" ").filter(Boolean);
       if (!ids.length) return;
       const events: PendingEvent[] = await queryRunner.query(
-        "SELECT id, organization_id, sequence, type, source_table, object, previous_attributes FROM events WHERE id = ANY($1::uuid[]) ORDER BY sequence",
+        "SELECT id, organization_id, type, source_table, object, previous_attributes FROM events WHERE id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], id)",
         [ids],
       );
       // A read that fails in the database must not take the change with it: it is undone alone.

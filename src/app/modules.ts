@@ -4,23 +4,30 @@ import type { ScheduledJob, Services } from "../common/services";
 import { buildGraphqlSchema } from "../graphql/schema";
 import { accessModule } from "../modules/access";
 import { auditModule } from "../modules/audit";
+import { attendanceModule } from "../modules/attendance";
 import { availabilityModule } from "../modules/availability";
 import { breaksModule } from "../modules/breaks";
+import { calendarFeedsModule } from "../modules/calendar-feeds";
 import { complianceModule } from "../modules/compliance";
+import { coverageModule } from "../modules/coverage-requirements";
 import { eventsModule } from "../modules/events";
 import { locationsModule } from "../modules/locations";
 import type { DomainModule } from "../modules/module";
 import { openShiftsModule } from "../modules/open-shifts";
 import { organizationsModule } from "../modules/organizations";
+import { payPeriodsModule } from "../modules/pay-periods";
 import { rolesModule } from "../modules/roles";
 import { schedulesModule } from "../modules/schedules";
+import { shiftTemplatesModule } from "../modules/shift-templates";
 import { staffModule } from "../modules/staff";
 import { timeClockModule } from "../modules/timeclock";
 import { timesheetsModule } from "../modules/timesheets";
 import { timeOffModule } from "../modules/timeoff";
 import { webhooksModule } from "../modules/webhooks";
+import { scheduleGenerationModule } from "../workflows/schedule-generation";
 import { RawRestRoute } from "../rest/raw-routes";
 import { shiftRequestsModule } from "../workflows/shift-requests";
+import { workflowsModule } from "../workflows/workflows.module";
 import { RestRoute } from "../rest/route";
 
 /**
@@ -39,13 +46,20 @@ export const modules: DomainModule[] = [
   webhooksModule,
   breaksModule,
   timesheetsModule,
+  attendanceModule,
+  payPeriodsModule,
   timeClockModule,
+  shiftTemplatesModule,
   schedulesModule,
+  coverageModule,
   openShiftsModule,
   timeOffModule,
   complianceModule,
   availabilityModule,
   shiftRequestsModule,
+  calendarFeedsModule,
+  scheduleGenerationModule,
+  workflowsModule,
 ];
 
 /** Every resolver of the schema. */

@@ -51,8 +51,8 @@ export class TokenSigner {
         staffId: sub.startsWith("apikey:") ? null : sub,
       };
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw unauthenticated("The access token has expired");
-      throw unauthenticated("The access token is invalid");
+      if (error instanceof joseErrors.JWTExpired) throw unauthenticated("The access token has expired: exchange the API key again (POST /api/auth/token-exchange) for a new one");
+      throw unauthenticated("The access token is invalid: exchange the API key again (POST /api/auth/token-exchange) for a new one");
     }
   }
 }

@@ -17,7 +17,6 @@ export interface ServiceDeps {
  * each `src/modules/<domain>/<domain>.module.ts` adds its own services to it, and the composition
  * root (`src/app/services.ts`) builds them, so that this low layer imports no module.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Services {}
 
 /** Work the service does by itself at an interval (accruals, …). */

@@ -40,7 +40,7 @@ export function parseTimestamp(value: string, zone: string, field: string): Date
   const parsed = HAS_OFFSET.test(text)
     ? DateTime.fromISO(text, { setZone: true })
     : DateTime.fromISO(text, { zone });
-  if (!parsed.isValid) throw invalidField(field, `${field} is not a valid timestamp: ${parsed.invalidExplanation ?? parsed.invalidReason}`);
+  if (!parsed.isValid) throw invalidField(field, `${field}: ${impossibleDateOrTime(text)}`);
   return parsed.toJSDate();
 }
 
@@ -48,10 +48,25 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Checks a `YYYY-MM-DD` calendar date and returns it unchanged. */
 export function parseDate(value: string, field: string): string {
-  if (typeof value !== "string" || !ISO_DATE.test(value) || !DateTime.fromISO(value, { zone: "UTC" }).isValid) {
-    throw invalidField(field, `${field} must be a date in the form YYYY-MM-DD`);
-  }
+  if (typeof value !== "string" || !ISO_DATE.test(value)) throw invalidField(field, `${field} must be a date in the form YYYY-MM-DD`);
+  if (!DateTime.fromISO(value, { zone: "UTC" }).isValid) throw invalidField(field, `${field}: ${impossibleDateOrTime(value)}`);
   return value;
+}
+
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/**
+ * Why text in the right form names no real moment, in the caller's own terms (2026-02-30, 24:30),
+ * rather than the date library's.
+ */
+function impossibleDateOrTime(text: string): string {
+  const [year, month, day] = text.slice(0, 10).split("-").map(Number);
+  if (month < 1 || month > 12) return `${text.slice(0, 10)} is not a date: there is no month ${month} (01 to 12)`;
+  const days = DateTime.utc(year, month).daysInMonth!;
+  if (day < 1 || day > days) return `${text.slice(0, 10)} is not a date: ${MONTH_NAMES[month - 1]} ${year} has ${days} days`;
+  const [, time, hour, minute, second = "0", offset] = /T((\d{2}):(\d{2})(?::(\d{2}))?)[.\d]*(.*)$/.exec(text)!;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return `${time} is not a time of day (00:00 to 23:59:59)`;
+  return `${offset} is not a UTC offset (-12:00 to +14:00, or Z)`;
 }
 
 /** The first instant of calendar day `date` in `zone`. */

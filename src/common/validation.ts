@@ -51,11 +51,36 @@ export function definedFields<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** C0 and C1 control characters (line breaks and tabs among them) and the Unicode line and paragraph separators. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * Refuses control characters in a name or identifier: they land in CSV rows that payroll
+ * importers read line by line, and in labels that a line break would split.
+ */
+export function NoControlCharacters(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: "noControlCharacters",
+      validator: {
+        validate: (value: unknown) => typeof value !== "string" || !CONTROL_CHARACTER.test(value),
+        defaultMessage: (args) => `${args?.property} must not contain control characters such as line breaks or tabs`,
+      },
+    },
+    options,
+  );
+}
+
 /** NUL, which PostgreSQL cannot hold in text, and UTF-16 halves without their pair, which UTF-8 cannot encode. */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
+}
+
+/** Text from outside (a receiver's answer, an error of its connection) made storable: what PostgreSQL refuses becomes U+FFFD. */
+export function storableText(text: string): string {
+  return isStorableText(text) ? text : text.replace(new RegExp(UNSTORABLE.source, "g"), "\ufffd");
 }
 
 /**

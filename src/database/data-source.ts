@@ -2,6 +2,7 @@ import { types as pgTypes } from "pg";
 import { DataSource, QueryRunner } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
+import type { PGliteDatabase } from "./pglite-pool";
 // Timestamps are read by a parser of our own: see timestamp-parser.ts.
 import "./timestamp-parser";
 
@@ -39,6 +40,9 @@ export async function migrate(db: DataSource, config: Pick<Config, "statementTim
       await lockRunner.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     } else await lockRunner.release();
     const applied = (await db.runMigrations({ transaction: "each" })).map((m) => m.name);
+    // A table a migration created without the version guard gets it (GuardEveryRecordVersion).
+    if (applied.length) await db.query("SELECT guard_missing_versions()");
+    if (!isServer) await ((db.options as { driver: { database: PGliteDatabase } }).driver.database).keepAsTemplate();
     const warning = isServer ? await keepTimeouts(lockRunner, config) : undefined;
     if (isServer) await lockRunner.commitTransaction();
     return { applied, warning };

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Extension } from "@electric-sql/pglite";
 import { prepareDataDir, tightenDataDir } from "./data-dir-modes";
+import { EmbeddedTemplate, isNewDataDir } from "./embedded-template";
 import { DataDirLock } from "./data-dir-lock";
 
 // The contrib extension ships as its own entry point, which TypeScript's CommonJS resolution does not map.
@@ -46,8 +47,15 @@ export class PGliteDatabase {
   private opened: Promise<PGlite> | undefined;
   private queue: Promise<void> = Promise.resolve();
   private lock: DataDirLock | undefined;
+  /** Set when this start created the cluster itself, for want of a template: the migrated result becomes one. */
+  private createdWithoutTemplate = false;
+  private named: EmbeddedTemplate | undefined;
 
-  constructor(private readonly dataDir: string) {}
+  /** `migrationsDir`: the compiled migrations, which name the template a new data directory starts from. */
+  constructor(
+    private readonly dataDir: string,
+    private readonly migrationsDir?: string,
+  ) {}
 
   /** The database, opened on first use (merely building a data source must not touch DATA_DIR). */
   instance(): Promise<PGlite> {
@@ -61,12 +69,47 @@ export class PGliteDatabase {
     if (!inMemory) prepareDataDir(this.dataDir);
     this.lock = inMemory ? undefined : DataDirLock.acquire(this.dataDir);
     try {
-      const database = await PGlite.create(inMemory ? undefined : this.dataDir, { extensions: { btree_gist }, parsers, postgresqlconf: EMBEDDED_SETTINGS });
+      const template = this.template();
+      const fresh = isNewDataDir(this.dataDir);
+      this.createdWithoutTemplate = Boolean(template && fresh && !template.serves(this.dataDir));
+      if (template && fresh && !this.createdWithoutTemplate && !inMemory) template.copyTo(this.dataDir);
+      const loadDataDir = template && fresh && !this.createdWithoutTemplate && inMemory ? template.tarball() : undefined;
+      const database = await this.create(loadDataDir);
       if (!inMemory) tightenDataDir(this.dataDir);
       return database;
     } catch (error) {
       this.lock?.release();
       throw error;
+    }
+  }
+
+  private create(loadDataDir?: Blob): Promise<PGlite> {
+    return PGlite.create(this.dataDir === "memory://" ? undefined : this.dataDir, { extensions: { btree_gist }, parsers, postgresqlconf: EMBEDDED_SETTINGS, loadDataDir });
+  }
+
+  private template(): EmbeddedTemplate | undefined {
+    if (this.migrationsDir) this.named ??= EmbeddedTemplate.for(this.migrationsDir, EMBEDDED_SETTINGS);
+    return this.named;
+  }
+
+  /**
+   * Once the migrations are applied: a cluster this start created from nothing becomes the
+   * template of the next new data directory. On disk the cluster is closed for the copy, then opened again.
+   */
+  async keepAsTemplate(): Promise<void> {
+    if (!this.createdWithoutTemplate) return;
+    this.createdWithoutTemplate = false;
+    const release = await this.lease();
+    try {
+      const db = await this.instance();
+      const tarball = await db.dumpDataDir("gzip");
+      if (this.dataDir === "memory://") return await this.template()!.keep(tarball, undefined);
+      await db.close();
+      const reopened = this.template()!.keep(tarball, this.dataDir).then(() => this.create());
+      this.opened = reopened;
+      await reopened;
+    } finally {
+      release();
     }
   }
 

@@ -167,7 +167,7 @@ export class ReadRouting {
     this.closed = true;
     clearInterval(this.timer);
     await this.checking;
-    await Promise.all(this.replicas.map((r) => r.source?.destroy().catch(() => undefined)));
+    await Promise.all(this.replicas.flatMap((r) => (r.source ? [r.source.destroy().catch(() => undefined)] : [])));
   }
 
   private healthOf(r: Replica): DatabaseHealth {

@@ -1,3 +1,5 @@
+import { ERROR_CODES, ErrorCode } from "./error-codes";
+
 /** One field's complaint inside an error body. */
 export interface ErrorDetail {
   field: string;
@@ -6,17 +8,20 @@ export interface ErrorDetail {
 
 /**
  * An error the client caused or may act on. Its code travels in GraphQL's `extensions.code` and
- * becomes the HTTP status in the REST shim; everything else is an internal error and is masked.
+ * its status (the catalog's, `errors/error-codes.ts`) is the REST answer's; everything else is an
+ * internal error and is masked.
  */
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly status: number,
     readonly details: ErrorDetail[] = [],
   ) {
     super(message);
     this.name = "AppError";
+    this.status = ERROR_CODES[code].status;
   }
 
   /** GraphQL executors copy a cause's extensions onto the error they report. */
@@ -26,34 +31,35 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, details: ErrorDetail[] = []) =>
-  new AppError("BAD_REQUEST", message, 400, details);
+  new AppError("BAD_REQUEST", message, details);
 
 export const validationFailed = (message: string, details: ErrorDetail[] = []) =>
-  new AppError("VALIDATION_FAILED", message, 400, details);
+  new AppError("VALIDATION_FAILED", message, details);
 
 /** A single-field validation failure, the most common kind. */
 export const invalidField = (field: string, message: string) =>
   validationFailed(message, [{ field, message }]);
 
-export const unauthenticated = (message = "A valid bearer token is required") =>
-  new AppError("UNAUTHENTICATED", message, 401);
+export const unauthenticated = (message = "A valid bearer token is required: exchange an API key for one (POST /api/auth/token-exchange)") =>
+  new AppError("UNAUTHENTICATED", message);
 
 export const forbidden = (message = "Your access role does not allow this action") =>
-  new AppError("FORBIDDEN", message, 403);
+  new AppError("FORBIDDEN", message);
 
-export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`, 404);
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
 
 /**
  * A well-formed id inside a body that names no record of the caller's organization: 404 like an
  * unknown id in the path (another organization's record does not exist for the caller), naming the field.
  */
-export const unknownReference = (field: string, message: string) => new AppError("NOT_FOUND", message, 404, [{ field, message }]);
+export const unknownReference = (field: string, message: string) => new AppError("NOT_FOUND", message, [{ field, message }]);
 
-export const conflict = (message: string, code = "CONFLICT") => new AppError(code, message, 409);
+/** A refusal by the record's state: 409 under `CONFLICT` or a code of the catalog that says more. */
+export const conflict = (message: string, code: ErrorCode = "CONFLICT") => new AppError(code, message);
 
 export const serviceUnavailable = (message = "The database is unavailable; retry shortly") =>
-  new AppError("SERVICE_UNAVAILABLE", message, 503);
+  new AppError("SERVICE_UNAVAILABLE", message);
 
 /** An If-Match that does not name the record as it is now, in REST and GraphQL alike. */
 export const ifMatchFailed = () =>
-  new AppError("PRECONDITION_FAILED", "The resource has changed since it was read (If-Match does not match its ETag)", 412);
+  new AppError("PRECONDITION_FAILED", "The resource has changed since it was read (If-Match does not match its ETag)");

@@ -1,17 +1,27 @@
+import type { Request, Response } from "express";
 import { GraphQLError } from "graphql";
 import { ArgumentValidationError } from "type-graphql";
 import type { ValidationError } from "class-validator";
 import { AppError, ErrorDetail, validationFailed, badRequest } from "./app-error";
 import { fromDatabaseError } from "./database-errors";
+import { ERROR_CODES, ErrorCode, isErrorCode } from "./error-codes";
 
 /** What a client is told about an error, in both interfaces. */
 export interface ClientError {
-  code: string;
+  code: ErrorCode;
   message: string;
   status: number;
   details: ErrorDetail[];
   /** True when the error is ours, not the client's: log it whole. */
   internal: boolean;
+}
+
+/** How the layers below the HTTP app answer a refusal in REST's error body (`sendError` of http/app.ts). */
+export type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+
+/** A refusal outside any resolver (routing, body parsing, rate limits), with the catalog's status. */
+export function refusal(code: ErrorCode, message: string, details: ErrorDetail[] = []): ClientError {
+  return { code, message, status: ERROR_CODES[code].status, details, internal: false };
 }
 
 function flattenValidation(errors: ValidationError[], prefix = ""): ErrorDetail[] {
@@ -35,6 +45,18 @@ function coercionDetail(message: string): ErrorDetail {
   return { field, message: notDefined ? `Unknown field "${notDefined}"` : reason };
 }
 
+/**
+ * A missing or unknown field of an input object written in the document itself
+ * (`Field "CreateRoleInput.name" of required type "String!" was not provided.`), named as the same
+ * mistake in variables is.
+ */
+function literalFieldDetail(message: string): ErrorDetail | undefined {
+  const missing = /^Field "\w+\.(\w+)" of required type "[^"]+" was not provided/.exec(message)?.[1];
+  if (missing) return { field: missing, message: message.replace(/^Field "\w+\./, 'Field "') };
+  const unknown = /^Field "(\w+)" is not defined by type "\w+"/.exec(message)?.[1];
+  return unknown ? { field: unknown, message: `Unknown field "${unknown}"` } : undefined;
+}
+
 /** Apollo's codes for a request that is not a valid GraphQL operation. */
 const QUERY_CODES = new Set([
   "GRAPHQL_PARSE_FAILED",
@@ -45,7 +67,23 @@ const QUERY_CODES = new Set([
   "BAD_REQUEST",
 ]);
 
+/** The longest text an error body carries in a message or detail: what quotes the input (a value, a name) quotes at most this much. */
+export const MAX_ERROR_TEXT = 500;
+
+export function capErrorText(text: string): string {
+  return text.length <= MAX_ERROR_TEXT ? text : `${text.slice(0, MAX_ERROR_TEXT)}… (${text.length - MAX_ERROR_TEXT} more characters)`;
+}
+
+/** An error as it may be sent: its message and details no longer than MAX_ERROR_TEXT each. */
+export function capErrorBody<E extends Pick<ClientError, "message" | "details">>(error: E): E {
+  return { ...error, message: capErrorText(error.message), details: error.details.map((d) => ({ ...d, field: capErrorText(d.field), message: capErrorText(d.message) })) };
+}
+
 export function toClientError(error: GraphQLError | Error): ClientError {
+  return capErrorBody(classify(error));
+}
+
+function classify(error: GraphQLError | Error): ClientError {
   const original = error instanceof GraphQLError ? error.originalError ?? undefined : error;
   const fromApp = (e: AppError): ClientError => ({ code: e.code, message: e.message, status: e.status, details: e.details, internal: false });
 
@@ -68,11 +106,11 @@ export function toClientError(error: GraphQLError | Error): ClientError {
       const detail = coercionDetail(error.message);
       return fromApp(validationFailed(`${detail.field}: ${detail.message}`, [detail]));
     }
-    if (code.startsWith("QUERY_TOO_")) return fromApp(new AppError(code, error.message, 400));
+    const literal = code === "GRAPHQL_VALIDATION_FAILED" ? literalFieldDetail(error.message) : undefined;
+    if (literal) return fromApp(validationFailed(`${literal.field}: ${literal.message}`, [literal]));
     if (QUERY_CODES.has(code) || !code) return fromApp(badRequest(error.message));
-    if (code === "UNAUTHENTICATED" || code === "FORBIDDEN") {
-      return { code, message: error.message, status: code === "FORBIDDEN" ? 403 : 401, details: [], internal: false };
-    }
+    // Our own guards' codes (QUERY_TOO_*, UNAUTHENTICATED, FORBIDDEN) keep their catalog status.
+    if (isErrorCode(code)) return refusal(code, error.message);
   }
-  return { code: "INTERNAL_SERVER_ERROR", message: "An internal error occurred", status: 500, details: [], internal: true };
+  return { ...refusal("INTERNAL_SERVER_ERROR", "An internal error occurred"), internal: true };
 }

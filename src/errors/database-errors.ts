@@ -55,9 +55,9 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
     case "40P01":
       return conflict("The change collided with a concurrent one; retry it");
     case "P0412":
-      return new AppError("PRECONDITION_FAILED", "The record has changed since it was read (If-Match names an older version)", 412);
+      return new AppError("PRECONDITION_FAILED", "The record has changed since it was read (If-Match names an older version)");
     case "57014":
-      return new AppError("STATEMENT_TIMEOUT", "The request took too long and was cancelled", 503);
+      return new AppError("STATEMENT_TIMEOUT", "The request took too long and was cancelled");
     default:
       return connectionCodes.has(code) ? serviceUnavailable() : undefined;
   }

@@ -15,6 +15,12 @@ export interface RequestContext {
   logger: Logger;
   /** Set by the REST shim: the root field whose permissions it has already checked for this call. */
   checkedRootField?: string;
+  /** The caller's network address as Express computes it (`req.ip`, which honours `trust proxy`). */
+  clientAddress?: string;
+  /** A registered time-clock device's token, from the `X-Clock-Device` header (never logged). */
+  clockDeviceToken?: string;
+  /** Spends more of the caller's rate limit than the call's own cost, for work only the call can count (set when rate limits are on). */
+  spendPoints?(points: number): Promise<void>;
   /** Committed events for live subscriptions (set on WebSocket connections only). */
   eventStream?: EventStream;
 }

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { DEFAULT_PAGE_SIZE } from "../common/pagination";
 import {
   DocumentNode,
@@ -71,7 +72,7 @@ interface Measure {
 
 /** Raised inside the walk once a document is past a limit that makes the rest of the walk pointless. */
 class TooLarge extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: ErrorCode, message: string) {
     super(message);
   }
 }
@@ -164,20 +165,27 @@ function fragmentsOf(document: DocumentNode): Fragments {
   return fragments;
 }
 
+/** What the one walk of an operation found: the limits it breaks, and its cost. */
+export interface OperationSize {
+  errors: GraphQLError[];
+  /** Fields times page sizes, with the request's variables: the points it spends of a rate limit (at least 1). */
+  cost: number;
+}
+
 /**
  * The limits an operation breaks, cheapest first: its size (selections with fragments inlined, and
- * repeats of one response name in one place), then depth, cost and aliases. The walk stops at the
- * size limit, so its own work is bounded too however the fragments nest.
+ * repeats of one response name in one place), then depth, cost and aliases; and what it costs. The
+ * walk stops at the size limit, so its own work is bounded too however the fragments nest.
  */
-export function limitErrors(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): GraphQLError[] {
+export function sizeOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): OperationSize {
   const root = operation.operation === "mutation" ? schema.getMutationType() : operation.operation === "subscription" ? schema.getSubscriptionType() : schema.getQueryType();
-  if (!root) return [];
+  if (!root) return { errors: [], cost: 1 };
   const fragments = fragmentsOf(document);
   let m: Measure;
   try {
     m = measure({ schema, fragments, variables, seen: new Set(), selections: 0 }, root, operation.selectionSet, new Map());
   } catch (error) {
-    if (error instanceof TooLarge) return [new GraphQLError(error.message, { nodes: [operation], extensions: { code: error.code } })];
+    if (error instanceof TooLarge) return { errors: [new GraphQLError(error.message, { nodes: [operation], extensions: { code: error.code } })], cost: 1 };
     throw error;
   }
   const errors: GraphQLError[] = [];
@@ -190,42 +198,18 @@ export function limitErrors(schema: GraphQLSchema, document: DocumentNode, opera
   if (m.aliases > MAX_ALIASES) {
     errors.push(new GraphQLError(`The query uses ${m.aliases} aliases; the limit is ${MAX_ALIASES}`, { nodes: [operation], extensions: { code: "QUERY_TOO_MANY_ALIASES" } }));
   }
-  return errors;
+  return { errors, cost: Math.max(1, m.cost) };
 }
 
 /**
- * Refuses, before execution, operations deeper than MAX_DEPTH, costlier than MAX_COST (each
- * field costs one, times the page size of every list above it) or with more than MAX_ALIASES
- * aliases. The refusal names the limit, so clients are not left with a timeout.
- * Variables are not known while Apollo validates, so a page size given as a variable counts as the default.
+ * The limits as a validation rule, for documents checked without a request (the REST routes' at
+ * start): a page size given as a variable counts as the default. Requests are held to them by
+ * `guardRequest`, with their variables, before anything else reads the document.
  */
 export function queryLimitsRule(variables: Record<string, unknown> = {}): ValidationRule {
   return (context: ValidationContext) => ({
     OperationDefinition(node: OperationDefinitionNode) {
-      for (const error of limitErrors(context.getSchema(), context.getDocument(), node, variables)) context.reportError(error);
+      for (const error of sizeOf(context.getSchema(), context.getDocument(), node, variables).errors) context.reportError(error);
     },
   });
-}
-
-/**
- * What an operation costs by the measure above (fields times page sizes), with the variables it
- * is sent with: the points it spends of a rate limit. The named operation, else the first.
- */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
-  const operation = document.definitions.find(
-    (def): def is OperationDefinitionNode => def.kind === Kind.OPERATION_DEFINITION && (!operationName || def.name?.value === operationName),
-  );
-  const root = operation?.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  if (!operation || !root) return 1;
-  const fragments = fragmentsOf(document);
-  const cost = (given: Record<string, unknown>) => measure({ schema, fragments, variables: given, seen: new Set(), selections: 0 }, root, operation.selectionSet, new Map()).cost;
-  try {
-    const withVariables = cost(variables);
-    // One the limits refuse before it runs (they see no variables) costs a call: the refusal says why.
-    if (withVariables > MAX_COST && cost({}) > MAX_COST) return 1;
-    return Math.max(1, withVariables);
-  } catch (error) {
-    if (error instanceof TooLarge) return 1;
-    throw error;
-  }
 }

@@ -1,7 +1,7 @@
 import { ASTNode, DocumentNode, getOperationAST, GraphQLError, GraphQLSchema, Kind, Lexer, OperationDefinitionNode, parse, Source, TokenKind, visit } from "graphql";
 import { isStorableText, unstorableText } from "../common/validation";
 import { AppError, badRequest, unauthenticated } from "../errors/app-error";
-import { limitErrors } from "./limits";
+import { sizeOf } from "./limits";
 
 /**
  * Tokens a document may have. The largest real one, GraphiQL's introspection query, has about 300;
@@ -81,13 +81,22 @@ function parsedJson(text: string): unknown {
   }
 }
 
+/** A GraphQL request the guard let through: its one parsed tree, the operation to run, its cost. */
+export interface GuardedRequest {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  cost: number;
+}
+
 /**
  * Everything about a GraphQL request that can be refused before validation: its shape, its size
  * (tokens, then the query limits, so validation's pairwise field comparisons never meet a document
  * that would make them slow), the operation it names, what an anonymous caller may ask (which also
- * keeps introspection behind a token), and text the database could not store. Answers the operation.
+ * keeps introspection behind a token), and text the database could not store. The document is
+ * parsed here once and its limits walked once: the answer carries the tree, the operation and its
+ * cost, for the rate limit and the executor.
  */
-export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean, viaQueryString = false, transport: Transport = "http"): OperationDefinitionNode {
+export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean, viaQueryString = false, transport: Transport = "http"): GuardedRequest {
   if (Array.isArray(body)) throw refusal(badRequest("Batched operations are not supported: send one operation per request"));
   const { query, operationName, variables, extensions } = (body ?? {}) as Record<string, unknown>;
   if (typeof query !== "string") throw refusal(badRequest("The request must carry the operation text as a string in `query`"));
@@ -124,12 +133,14 @@ export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated
   if (!authenticated && (operation.operation !== "mutation" || operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !PUBLIC_FIELDS.has(s.name.value)))) {
     throw refusal(unauthenticated(), [operation]);
   }
-  const tooLarge = limitErrors(schema, document, operation, typeof variables === "object" && variables !== null ? (variables as Record<string, unknown>) : {});
+  const given = typeof variables === "string" && viaQueryString ? parsedJson(variables) : variables;
+  const size = sizeOf(schema, document, operation, typeof given === "object" && given !== null ? (given as Record<string, unknown>) : {});
+  const tooLarge = size.errors;
   if (tooLarge.length) throw new RefusedRequest(400, tooLarge.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, details: [] } })));
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
       if (!isStorableText(node.value)) throw refusal(unstorableText(fieldOf([...ancestors, parent ?? []])), [node]);
     },
   });
-  return operation;
+  return { document, operation, cost: size.cost };
 }

@@ -5,19 +5,18 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
-import { GraphQLFormattedError, GraphQLSchema, parse } from "graphql";
+import { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
 import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
-import { AppError, ifMatchFailed } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { ifMatchFailed } from "../errors/app-error";
+import { capErrorBody, ClientError, refusal, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { graphiqlRouter } from "../graphql/graphiql";
-import { operationCost, queryLimitsRule } from "../graphql/limits";
 import { guardRequest, RefusedRequest } from "../graphql/request-guard";
 import { Loaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
@@ -28,7 +27,8 @@ import { compileRoutes, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
-import { RateLimits, rateLimiting, restCosts } from "./rate-limits";
+import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limits";
+import { mcpCallCost, mcpHandler } from "../mcp/server";
 import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 
@@ -65,8 +65,20 @@ export interface RunningApp {
   trustProxy: TrustProxy;
 }
 
+/**
+ * A 401 says how to authenticate (RFC 9110 §11.6.1, RFC 6750 §3): a bearer token, and when one was
+ * sent, that it is not valid and why, so that a client knows to exchange its API key again.
+ */
+function challengeUnauthenticated(res: Response, req: Request, status: number, message: string): void {
+  if (status !== 401) return;
+  const sent = req.get("authorization") !== undefined;
+  res.setHeader("WWW-Authenticate", `Bearer realm="api"${sent ? `, error="invalid_token", error_description="${message.replace(/["\\]/g, "")}"` : ""}`);
+}
+
 /** The error body of every REST answer: {error: {code, message, details, requestId}}. */
-export function sendError(res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+export function sendError(res: Response, req: Request, given: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+  const error = capErrorBody(given);
+  challengeUnauthenticated(res, req, error.status, error.message);
   res.status(error.status).json({ error: { code: error.code, message: error.message, details: error.details, requestId: req.id } });
 }
 
@@ -130,6 +142,37 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   app.use(graphiqlRouter());
 
+  // A calendar feed needs no header (calendar programs cannot send one): the secret in its path is a
+  // read-only capability for that feed alone. Rate limited per feed like any token, an unknown
+  // secret like any anonymous call (per address, against guessing).
+  app.get(
+    "/calendar/:file",
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const secret = /^(.+)\.ics$/.exec(req.params.file as string)?.[1];
+        res.locals.calendarFeed = secret ? await services.calendarFeeds.feedOf(secret) : undefined;
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
+    rateLimiting(rateLimits, () => 1, sendError, (_req, res) => (res.locals.calendarFeed ? `calendar:${res.locals.calendarFeed.id}` : undefined)),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const feed = res.locals.calendarFeed;
+        if (!feed) return sendError(res, req, { code: "NOT_FOUND", message: "Calendar feed not found", status: 404, details: [] });
+        const { text, etag } = await services.calendarFeeds.render(feed);
+        res.setHeader("ETag", etag);
+        res.setHeader("Cache-Control", "private, no-cache");
+        const known = (req.get("if-none-match") ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
+        if (known.includes(etag) || known.includes("*")) return res.status(304).end();
+        res.type("text/calendar; charset=utf-8").send(text);
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
+
   app.use(
     express.json({
       limit: BODY_LIMIT,
@@ -143,29 +186,19 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
 
-  /** The points a GraphQL request spends: its operation's cost; 1 when it cannot be read (it fails anyway). */
-  const graphqlCost = (req: Request): number => {
-    const given = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown; operationName?: unknown } | undefined;
-    if (typeof given?.query !== "string") return 1;
-    try {
-      const variables = typeof given.variables === "string" ? JSON.parse(given.variables) : given.variables;
-      const name = typeof given.operationName === "string" ? given.operationName : undefined;
-      return operationCost(schema, parse(given.query), variables && typeof variables === "object" ? variables : {}, name);
-    } catch {
-      return 1;
-    }
-  };
-
   /** The context of one request, for GraphQL and REST alike. */
   const contextFor = async (req: Request): Promise<RequestContext> => {
     const header = req.get("authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     const credential = match?.[1] ?? null;
     const isToken = credential !== null && credential.split(".").length === 3;
+    if (credential !== null && !isToken) services.access.refuseKeyAsToken(credential);
     return {
       requestId: req.id,
       actor: isToken ? await services.access.authenticate(credential) : null,
       presentedKey: isToken ? null : credential,
+      clientAddress: req.ip,
+      clockDeviceToken: req.get("x-clock-device") || undefined,
       services,
       loaders: new Loaders(),
       logger: logger.child({ reqId: req.id }),
@@ -175,7 +208,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const apollo = new ApolloServer<RequestContext>({
     gateway: compiledExecutor(schema),
     introspection: true,
-    validationRules: [queryLimitsRule()],
     includeStacktraceInErrorResponses: false,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
@@ -210,6 +242,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   /** A refusal in the interface's own form: GraphQL errors on /graphql, the error body on /api. */
   const refuse = (req: Request, res: Response, e: Pick<ClientError, "code" | "message" | "status" | "details">) => {
     if (req.baseUrl === "/graphql") {
+      challengeUnauthenticated(res, req, e.status, e.message);
       res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
     } else {
       sendError(res, req, e);
@@ -217,15 +250,15 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   };
 
   // Text the database cannot store is refused here, once, wherever it comes: path, query string or body.
-  app.use(["/graphql", "/api"], (req: Request, res: Response, next: NextFunction) => {
+  app.use(["/graphql", "/api", "/mcp"], (req: Request, res: Response, next: NextFunction) => {
     const body = req.baseUrl === "/graphql" && req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>).variables : req.body;
     const field = unstorableTextIn(pathSegments(req.path)) !== undefined ? "path" : (unstorableTextIn(req.query) ?? unstorableTextIn(body));
     if (field === undefined) return next();
     refuse(req, res, toClientError(unstorableText(field)));
   });
 
-  // Every GraphQL and REST request gets its context (and a bad token its 401) here, once.
-  app.use(["/graphql", "/api"], async (req: Request, res: Response, next: NextFunction) => {
+  // Every GraphQL, REST and MCP request gets its context (and a bad token its 401) here, once.
+  app.use(["/graphql", "/api", "/mcp"], async (req: Request, res: Response, next: NextFunction) => {
     try {
       const context = await contextFor(req);
       res.locals.context = context;
@@ -244,18 +277,26 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // Apollo validates it: validation itself is what a hostile document makes slow.
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
     try {
-      guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
+      const guarded = guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
+      res.locals.graphqlCost = guarded.cost;
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);
+      challengeUnauthenticated(res, req, error.status, error.errors[0].message);
       res.status(error.status).json({ errors: error.errors.map((e) => ({ ...e.toJSON(), extensions: { ...e.extensions, requestId: req.id } })) });
     }
   });
   if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
-  app.use(["/graphql", "/api"], rateLimiting(rateLimits, (req, res) => (req.baseUrl === "/graphql" ? graphqlCost(req) : ((res.locals.cost as number | undefined) ?? 1)), sendError));
+  const requestCost = (req: Request, res: Response): number => {
+    if (req.baseUrl === "/graphql") return (res.locals.graphqlCost as number | undefined) ?? 1;
+    if (req.baseUrl === "/mcp") return Math.min(MAX_CALL_COST, mcpCallCost(req.body));
+    return (res.locals.cost as number | undefined) ?? 1;
+  };
+  app.use(["/graphql", "/api", "/mcp"], rateLimiting(rateLimits, requestCost, sendError));
   app.use(idempotency({ db, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
+  app.use("/mcp", mcpHandler({ schema, onInternalError }));
 
   // Before the GraphQL-backed routes: a fixed path such as /api/timesheets/export must win over /api/timesheets/{id}.
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
@@ -263,18 +304,18 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
   app.use((req, res) => {
-    sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}`, status: 404, details: [] });
+    sendError(res, req, refusal("NOT_FOUND", `No route for ${req.method} ${req.path}`));
   });
 
   // Errors of the body parser and anything else that escaped a handler.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     void _next;
     const e = error as { type?: string; status?: number };
-    if (e?.type === "entity.too.large") return sendError(res, req, { code: "PAYLOAD_TOO_LARGE", message: `The request body exceeds ${BODY_LIMIT}`, status: 413, details: [] });
-    if (e?.type === "entity.parse.failed") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid JSON", status: 400, details: [] });
-    if (e?.type === "encoding.invalid") return sendError(res, req, { code: "BAD_REQUEST", message: "The request body is not valid UTF-8", status: 400, details: [] });
+    if (e?.type === "entity.too.large") return sendError(res, req, refusal("PAYLOAD_TOO_LARGE", `The request body exceeds ${BODY_LIMIT}`));
+    if (e?.type === "entity.parse.failed") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid JSON"));
+    if (e?.type === "encoding.invalid") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid UTF-8"));
     if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
-    const clientError = error instanceof AppError ? toClientError(error) : toClientError(error as Error);
+    const clientError = toClientError(error as Error);
     if (clientError.internal) onInternalError(req, error);
     sendError(res, req, clientError);
   });

@@ -6,7 +6,7 @@ import { DataSource } from "typeorm";
 import type { Actor } from "../auth/actor";
 import type { Permission } from "../auth/permissions";
 import type { ScheduledJob } from "../common/services";
-import type { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import { permissionsOf } from "../graphql/authorization";
 import type { RequestContext } from "../graphql/context";
 import type { CompiledRoute } from "../rest/shim";
@@ -20,11 +20,13 @@ export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
 /** Statuses never kept: a refusal of who calls says nothing about the call, and must not outlive the caller's standing. */
 const NEVER_KEPT = new Set([401, 403, 429]);
 const REFUSED_CODES = new Set(["UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED"]);
-/** Credentials an answer may carry (API keys, webhook signing secrets, the platform key, access tokens): never kept in clear text. */
-const SECRET = /^(wfk|wfp)_[\w-]{20,}$|^whsec_[\w+/=]{20,}$|^eyJ[\w-]*\.[\w-]+\.[\w-]+$/;
+/**
+ * Credentials an answer may carry, alone or inside a text (a calendar feed's secret URL): the
+ * service's own secrets (`wf<kind>_…`: API keys, the platform key, clock devices' tokens, calendar
+ * feeds'), webhook signing secrets and access tokens. Never kept in clear text.
+ */
+const SECRET = /\bwf[a-z]_[\w-]{20,}|\bwhsec_[\w+/=]{20,}|\beyJ[\w-]*\.[\w-]+\.[\w-]+/;
 export const REDACTED = "[redacted]";
-
-type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
 
 /** Who a kept answer belongs to: only the same caller gets it again. */
 interface Principal {
@@ -51,11 +53,10 @@ export function withoutSecrets(text: string): { text: string; redacted: boolean 
     return { text, redacted };
   }
   const clean = JSON.stringify(parsed, (_key, value) => {
-    if (typeof value === "string" && SECRET.test(value)) {
-      redacted = true;
-      return REDACTED;
-    }
-    return value;
+    // A text holding a credential is replaced whole: a URL with a secret in it is a secret.
+    if (typeof value !== "string" || !SECRET.test(value)) return value;
+    redacted = true;
+    return REDACTED;
   });
   return { text: clean, redacted };
 }
@@ -112,7 +113,7 @@ export function idempotency(options: IdempotencyOptions): Router {
     const key = req.get("idempotency-key");
     if (key === undefined || principal === undefined) return next("router");
     if (!VALID_KEY.test(key)) {
-      return sendError(res, req, { code: "VALIDATION_FAILED", message: "Idempotency-Key must be 1 to 255 visible ASCII characters", status: 400, details: [{ field: "Idempotency-Key", message: "invalid" }] });
+      return sendError(res, req, refusal("VALIDATION_FAILED", "Idempotency-Key must be 1 to 255 visible ASCII characters", [{ field: "Idempotency-Key", message: "invalid" }]));
     }
     claim(principal, key, req, res, next).catch((error) => next(error));
   };
@@ -137,15 +138,15 @@ export function idempotency(options: IdempotencyOptions): Router {
         "SELECT request_hash, response_status, response_body, response_redacted FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND key = $3",
         scope,
       );
-      if (!row) return sendError(res, req, { code: "IDEMPOTENCY_KEY_IN_USE", message: "A request with this Idempotency-Key is still being processed", status: 409, details: [] });
+      if (!row) return sendError(res, req, refusal("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed"));
       if (row.request_hash !== hash) {
-        return sendError(res, req, { code: "IDEMPOTENCY_KEY_REUSED", message: "This Idempotency-Key was used with a different request", status: 422, details: [] });
+        return sendError(res, req, refusal("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request"));
       }
       if (row.response_status === null) {
-        return sendError(res, req, { code: "IDEMPOTENCY_KEY_IN_USE", message: "A request with this Idempotency-Key is still being processed", status: 409, details: [] });
+        return sendError(res, req, refusal("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed"));
       }
       if (row.response_body === null) {
-        return sendError(res, req, { code: "IDEMPOTENCY_ANSWER_NOT_KEPT", message: `The first answer to this Idempotency-Key was larger than ${MAX_KEPT_ANSWER_BYTES} bytes and was not kept; it was not run again: read the result instead`, status: 409, details: [] });
+        return sendError(res, req, refusal("IDEMPOTENCY_ANSWER_NOT_KEPT", `The first answer to this Idempotency-Key was larger than ${MAX_KEPT_ANSWER_BYTES} bytes and was not kept; it was not run again: read the result instead`));
       }
       res.setHeader("Idempotent-Replayed", "true");
       if (row.response_redacted) res.setHeader("Idempotent-Redacted", "true");

@@ -8,8 +8,15 @@ const REDACTED_PATHS = CREDENTIAL_NAMES.flatMap((name) => [name, `*.${name}`, `*
 
 const CREDENTIAL_PARAMETER = new RegExp(`^(${CREDENTIAL_NAMES.join("|")})$`, "i");
 
-/** A request URL fit for the log: the values of query parameters that carry credentials are replaced. */
+/** Paths whose last segment is itself a credential: a calendar feed's secret (the one credential a URL may carry). */
+const CREDENTIAL_PATH = /^(\/+calendar\/)[^?#]*/i;
+
+/**
+ * A request URL fit for the log: the secret of a calendar feed's path and the values of query
+ * parameters that carry credentials are replaced.
+ */
 export function loggableUrl(url: string): string {
+  url = url.replace(CREDENTIAL_PATH, "$1[Redacted]");
   const query = url.indexOf("?");
   if (query < 0) return url;
   const params = url

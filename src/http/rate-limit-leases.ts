@@ -1,6 +1,5 @@
 import type Redis from "ioredis";
 import type { Pool } from "pg";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 /** What a budget answers a spend: whether it fits, what is left of the budget and when its window ends. */
 export interface BudgetAnswer {
@@ -56,7 +55,7 @@ export class LeasedBudget {
     private readonly points: number,
     windowSeconds: number,
     /** Counts in this process alone while the store cannot be reached. */
-    private readonly insurance: RateLimiterMemory,
+    private readonly insurance: MemoryBudget,
   ) {
     this.windowMs = windowSeconds * 1000;
     this.maxLease = Math.max(1, Math.ceil(points * LEASE_SHARE));
@@ -77,7 +76,7 @@ export class LeasedBudget {
       try {
         await this.take(key, cost, lease);
       } catch {
-        return spendInMemory(this.insurance, key, cost);
+        return this.insurance.spend(key, cost);
       }
     }
   }
@@ -126,15 +125,30 @@ export class LeasedBudget {
   }
 }
 
-/** Spends from a budget counted in this process's memory alone. */
-export async function spendInMemory(limiter: RateLimiterMemory, key: string, cost: number): Promise<BudgetAnswer> {
-  try {
-    const res = await limiter.consume(key, cost);
-    return { allowed: true, remainingPoints: res.remainingPoints, msBeforeNext: res.msBeforeNext };
-  } catch (rejection) {
-    // Over the limit the library rejects with the counter.
-    if (rejection instanceof RateLimiterRes) return { allowed: false, remainingPoints: rejection.remainingPoints, msBeforeNext: rejection.msBeforeNext };
-    throw rejection;
+/**
+ * A budget counted in this process's memory alone: the embedded database's (one process by
+ * nature), and a shared budget's stand-in while its store cannot be reached. A refused call spends nothing.
+ */
+export class MemoryBudget {
+  private readonly windows = new Map<string, { used: number; endsAt: number }>();
+  private sweptAt = Date.now();
+
+  constructor(
+    private readonly points: number,
+    private readonly windowSeconds: number,
+  ) {}
+
+  spend(key: string, cost: number): BudgetAnswer {
+    const now = Date.now();
+    if (now - this.sweptAt >= this.windowSeconds * 1000) {
+      this.sweptAt = now;
+      for (const [k, w] of this.windows) if (w.endsAt <= now) this.windows.delete(k);
+    }
+    let window = this.windows.get(key);
+    if (!window || window.endsAt <= now) this.windows.set(key, (window = { used: 0, endsAt: now + this.windowSeconds * 1000 }));
+    const allowed = window.used + cost <= this.points;
+    if (allowed) window.used += cost;
+    return { allowed, remainingPoints: this.points - window.used, msBeforeNext: window.endsAt - now };
   }
 }
 

@@ -1,16 +1,16 @@
-import express, { NextFunction, Request, RequestHandler, Response, Router } from "express";
+import { NextFunction, Request, RequestHandler, Response } from "express";
 import Redis from "ioredis";
 import { Pool } from "pg";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { Actor } from "../auth/actor";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { Config } from "../config";
-import { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import { MAX_COST } from "../graphql/limits";
 import type { RawRestRoute } from "../rest/raw-routes";
 import { addressGroup } from "./client-address";
 import type { CompiledRoute } from "../rest/shim";
-import { BudgetAnswer, CounterStore, LeasedBudget, postgresCounters, redisCounters, spendInMemory } from "./rate-limit-leases";
+import { BudgetAnswer, CounterStore, LeasedBudget, MemoryBudget, postgresCounters, redisCounters } from "./rate-limit-leases";
 
 /** One budget a request spends from, and what it has left. */
 interface Spent extends BudgetAnswer {
@@ -31,26 +31,34 @@ type Budget = (key: string, cost: number) => Promise<BudgetAnswer>;
  *
  * - "token": per token, `RATE_LIMIT_POINTS` per `RATE_LIMIT_WINDOW_SECONDS`: a staff member's
  *   token spends the staff member's own budget, an organization-wide token its API key's.
+ * - "organization": every token of one organization (its API keys' and its staff members'),
+ *   `RATE_LIMIT_ORGANIZATION_POINTS` per window: a ceiling that more keys or staff tokens do not raise.
  * - "anonymous": calls without a token (the token exchange, creating an organization), per
  *   client address and per API key prefix against guessing, `RATE_LIMIT_ANONYMOUS_POINTS` each.
  */
 export class RateLimits {
   private constructor(
-    private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints">,
+    private readonly config: Pick<Config, "rateLimitPoints" | "rateLimitWindowSeconds" | "rateLimitAnonymousPoints" | "rateLimitOrganizationPoints">,
     private readonly tokens: Budget,
+    private readonly organizations: Budget,
     private readonly anonymous: Budget,
     private readonly store: { close(): Promise<unknown> } | undefined,
   ) {}
 
   static open(config: Config): RateLimits {
     const duration = config.rateLimitWindowSeconds;
-    const memory = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration });
     const leased = (counters: CounterStore, keyPrefix: string, points: number): Budget => {
-      const budget = new LeasedBudget(counters, keyPrefix, points, duration, memory(keyPrefix, points));
+      const budget = new LeasedBudget(counters, keyPrefix, points, duration, new MemoryBudget(points, duration));
       return (key, cost) => budget.spend(key, cost);
     };
     const open = (counters: CounterStore, close: () => Promise<unknown>) =>
-      new RateLimits(config, leased(counters, "token", config.rateLimitPoints), leased(counters, "anonymous", config.rateLimitAnonymousPoints), { close });
+      new RateLimits(
+        config,
+        leased(counters, "token", config.rateLimitPoints),
+        leased(counters, "organization", config.rateLimitOrganizationPoints),
+        leased(counters, "anonymous", config.rateLimitAnonymousPoints),
+        { close },
+      );
     if (config.redisUrl) {
       // Commands wait for a connection no longer than this; then the memory limiter answers for the store.
       const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
@@ -59,11 +67,11 @@ export class RateLimits {
       return open(redisCounters(client), () => client.quit().catch(() => client.disconnect()));
     }
     if (!config.databaseUrl) {
-      const inMemory = (keyPrefix: string, points: number): Budget => {
-        const limiter = memory(keyPrefix, points);
-        return (key, cost) => spendInMemory(limiter, key, cost);
+      const inMemory = (points: number): Budget => {
+        const budget = new MemoryBudget(points, duration);
+        return async (key, cost) => budget.spend(key, cost);
       };
-      return new RateLimits(config, inMemory("token", config.rateLimitPoints), inMemory("anonymous", config.rateLimitAnonymousPoints), undefined);
+      return new RateLimits(config, inMemory(config.rateLimitPoints), inMemory(config.rateLimitOrganizationPoints), inMemory(config.rateLimitAnonymousPoints), undefined);
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
@@ -76,9 +84,18 @@ export class RateLimits {
     return this.config.rateLimitPoints > 0;
   }
 
-  /** Spends `points` of a token's budget. */
-  async spendToken(key: string, points: number): Promise<Spent> {
-    return { policy: "token", points: this.config.rateLimitPoints, windowSeconds: this.config.rateLimitWindowSeconds, ...(await this.tokens(key, points)) };
+  /**
+   * Spends `points` of a caller's budgets: its own (`budget`: the staff member's, or the API key's
+   * for an organization-wide token) and its organization's, which all its keys and staff tokens share.
+   */
+  async spendCaller(budget: string, organizationId: string | undefined, points: number): Promise<Spent[]> {
+    const windowSeconds = this.config.rateLimitWindowSeconds;
+    const own = this.tokens(budget, points);
+    const organization = organizationId && this.config.rateLimitOrganizationPoints > 0 ? this.organizations(`organization:${organizationId}`, points) : undefined;
+    return [
+      { policy: "token", points: this.config.rateLimitPoints, windowSeconds, ...(await own) },
+      ...(organization ? [{ policy: "organization", points: this.config.rateLimitOrganizationPoints, windowSeconds, ...(await organization) }] : []),
+    ];
   }
 
   /** Spends one call of each anonymous budget named (client address, key prefix). */
@@ -116,25 +133,84 @@ export const MAX_CALL_COST = MAX_COST;
  * (`limit`, else the largest page a REST list answers), a raw route its own rule (the export's: by
  * the days of its range); at most MAX_CALL_COST. A page of a thousand records thus spends what a
  * thousand single reads do.
- * Matched by express itself, in the order the routes are mounted, so each call is priced as the route that answers it.
+ * Matched in the order the routes are mounted, so each call is priced as the route that answers it.
  */
-export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): Router {
-  const router = express.Router();
+export function restCosts(compiled: CompiledRoute[], raw: RawRestRoute[]): RequestHandler {
   const price = (points: number) => Math.min(MAX_CALL_COST, Math.max(1, Math.ceil(points)));
-  for (const route of raw) {
-    router[route.method.toLowerCase() as "get"](route.path.replace(/\{(\w+)\}/g, ":$1"), (req: Request, res: Response, next: NextFunction) => {
-      res.locals.cost = price(route.cost ? route.cost(req.query as Record<string, unknown>) : 1);
-      next("router");
-    });
-  }
+  const costs = new RouteTree<(req: Request) => number>();
+  // Raw routes first, as they are mounted first: where two match, the first mounted answers.
+  for (const route of raw) costs.add(route.method, route.path, (req) => price(route.cost ? route.cost(req.query as Record<string, unknown>) : 1));
   for (const c of compiled) {
-    router[c.route.method.toLowerCase() as "get"](c.expressPath, (req: Request, res: Response, next: NextFunction) => {
+    costs.add(c.route.method, c.route.path, (req) => {
       const limit = typeof req.query.limit === "string" && /^\d{1,9}$/.test(req.query.limit) ? Number(req.query.limit) : MAX_PAGE_SIZE;
-      res.locals.cost = price(c.route.list ? limit : 1);
-      next("router");
+      return price(c.route.list ? limit : 1);
     });
   }
-  return router;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const cost = costs.find(req.method === "HEAD" ? "GET" : req.method, req.path);
+    if (cost) res.locals.cost = cost(req);
+    next();
+  };
+}
+
+/**
+ * Routes by path segment ("{name}" a parameter), matched as express matches them (literal segments
+ * regardless of case, a trailing slash allowed; of two matches the one added first) in one walk
+ * down the path, rather than one regular expression per route per request.
+ */
+class RouteTree<T> {
+  private readonly root: RouteNode<T> = { literal: new Map(), ends: new Map() };
+  private added = 0;
+
+  add(method: string, path: string, value: T): void {
+    let node = this.root;
+    for (const segment of path.split("/").filter(Boolean)) {
+      const isParam = segment.startsWith("{");
+      const next = isParam ? node.param : node.literal.get(segment.toLowerCase());
+      if (next) node = next;
+      else {
+        const created: RouteNode<T> = { literal: new Map(), ends: new Map() };
+        if (isParam) node.param = created;
+        else node.literal.set(segment.toLowerCase(), created);
+        node = created;
+      }
+    }
+    if (!node.ends.has(method)) node.ends.set(method, { order: this.added++, value });
+  }
+
+  find(method: string, path: string): T | undefined {
+    const segments = path.split("/").filter(Boolean);
+    let best: { order: number; value: T } | undefined;
+    const walk = (node: RouteNode<T>, i: number): void => {
+      if (i === segments.length) {
+        const end = node.ends.get(method);
+        if (end && (!best || end.order < best.order)) best = end;
+        return;
+      }
+      const literal = node.literal.get(segments[i].toLowerCase());
+      if (literal) walk(literal, i + 1);
+      if (node.param) walk(node.param, i + 1);
+    };
+    walk(this.root, 0);
+    return best?.value;
+  }
+}
+
+interface RouteNode<T> {
+  literal: Map<string, RouteNode<T>>;
+  param?: RouteNode<T>;
+  ends: Map<string, { order: number; value: T }>;
+}
+
+/** The budget a caller's token spends: its staff member's, or its API key's. */
+export function callerBudget(actor: Actor): string {
+  return actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`;
+}
+
+/** The budget a request with a bearer token spends. */
+function tokenBudget(_req: Request, res: Response): string | undefined {
+  const actor = (res.locals.context as RequestContext | undefined)?.actor;
+  return actor ? callerBudget(actor) : undefined;
 }
 
 /** Whether an answer refuses its caller's credential: a 401, or a GraphQL answer with UNAUTHENTICATED. */
@@ -172,14 +248,13 @@ function spendOnRefusal(limits: RateLimits, key: string, req: Request, res: Resp
   };
 }
 
-type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
 
 function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError: SendError): void {
   const message = `Rate limit reached: ${refused.points} points per ${refused.windowSeconds} s; retry after ${res.getHeader("Retry-After")} s`;
   if (req.baseUrl === "/graphql" || req.originalUrl.startsWith("/graphql")) {
     res.status(429).json({ errors: [{ message, extensions: { code: "RATE_LIMITED", details: [], requestId: req.id } }] });
   } else {
-    sendError(res, req, { code: "RATE_LIMITED", message, status: 429, details: [] });
+    sendError(res, req, refusal("RATE_LIMITED", message));
   }
 }
 
@@ -187,20 +262,30 @@ function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError:
  * Spends a request's cost before it does any database work of its own, and answers 429 with
  * Retry-After when a budget is spent; every answer carries the RateLimit headers of the budget
  * with the least left. `costOf` is the request's cost in points (a GraphQL operation's computed
- * cost, a REST call its operation's: see restCosts).
+ * cost, a REST call its operation's: see restCosts). `budgetOf` names the caller's token budget
+ * (by default the bearer token's); a request without one spends the anonymous budgets.
  */
 export function rateLimiting(
   limits: RateLimits,
   costOf: (req: Request, res: Response) => number,
   sendError: SendError,
+  budgetOf: (req: Request, res: Response) => string | undefined = tokenBudget,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!limits.enabled) return next();
     try {
-      const actor = (res.locals.context as RequestContext | undefined)?.actor;
+      const budget = budgetOf(req, res);
       let spent: Spent[];
-      if (actor) {
-        spent = [await limits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, costOf(req, res))];
+      if (budget) {
+        const organizationId = (res.locals.context as RequestContext | undefined)?.actor?.organizationId;
+        spent = await limits.spendCaller(budget, organizationId, costOf(req, res));
+        // Work counted once it is done (deliveries queued) is spent afterwards: the next calls pay for it.
+        const context = res.locals.context as RequestContext | undefined;
+        if (context) {
+          context.spendPoints = async (points) => {
+            if (points > 0) await limits.spendCaller(budget, organizationId, points);
+          };
+        }
       } else {
         spent = await limits.spendAnonymous([`address:${addressGroup(req.ip ?? "unknown")}`]);
         const prefix = presentedKeyPrefix(req);

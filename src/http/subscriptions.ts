@@ -1,6 +1,7 @@
+import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
+import { GraphQLError, GraphQLSchema, specifiedRules, validate } from "graphql";
 import type { Logger } from "pino";
 import { decodeJwt } from "jose";
 import { WebSocket, WebSocketServer } from "ws";
@@ -13,20 +14,19 @@ import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { toClientError } from "../errors/client-error";
 import { BODY_LIMIT_BYTES } from "./app";
-import { clientAddress, type TrustProxy } from "./client-address";
-import type { RateLimits } from "./rate-limits";
+import { addressGroup, clientAddress, type TrustProxy } from "./client-address";
+import { callerBudget, type RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events";
 import type { RequestContext } from "../graphql/context";
-import { operationCost, queryLimitsRule } from "../graphql/limits";
-import { guardRequest, RefusedRequest } from "../graphql/request-guard";
+import { GuardedRequest, guardRequest, RefusedRequest } from "../graphql/request-guard";
 
 export interface LiveSubscriptions {
   /** Closes every subscriber's connection (1001, going away) and stops taking new ones. */
   close(): Promise<void>;
 }
 
-const refused = (message: string, code: string) => [new GraphQLError(message, { extensions: { code, details: [] } })];
+const refused = (message: string, code: ErrorCode) => [new GraphQLError(message, { extensions: { code, details: [] } })];
 
 /** The most subscriptions one socket runs at once. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
@@ -94,12 +94,16 @@ export function serveSubscriptions(parts: {
   const perCaller = new SocketCounts(parts.limits.websocketsPerCaller);
   const expiryTimers = new Set<NodeJS.Timeout>();
   wss.on("connection", (socket, request) => {
-    if (!perAddress.take(clientAddress(request, parts.trustProxy), socket)) socket.close(CLOSE_TOO_MANY_CONNECTIONS, "Too many connections from this address");
+    if (!perAddress.take(addressGroup(clientAddress(request, parts.trustProxy)), socket)) socket.close(CLOSE_TOO_MANY_CONNECTIONS, "Too many connections from this address");
     // A frame over the limit (or any frame ws cannot read) closes the socket itself (1009, 1002…);
     // graphql-ws would also print each such error to the console, which a client could flood.
     process.nextTick(() => {
       socket.removeAllListeners("error");
-      socket.on("error", (error) => logger.info({ err: { message: error.message } }, "WebSocket closed: the client sent what it may not"));
+      socket.on("error", (error) => {
+        logger.info({ err: { message: error.message } }, "WebSocket closed: the client sent what it may not");
+        // ws has sent its close frame; the rest of an oversized frame is not worth reading.
+        setImmediate(() => socket.terminate());
+      });
     });
   });
 
@@ -157,19 +161,20 @@ export function serveSubscriptions(parts: {
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return refused(`A connection runs at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions at once`, "TOO_MANY_SUBSCRIPTIONS");
         }
+        let guarded: GuardedRequest;
         try {
-          guardRequest(schema, payload, true, false, "websocket");
+          guarded = guardRequest(schema, payload, true, false, "websocket");
         } catch (error) {
           if (error instanceof RefusedRequest) return error.errors;
           throw error;
         }
-        const document = parse(payload.query);
-        const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
+        const { document, cost } = guarded;
+        const errors = validate(schema, document, specifiedRules);
         if (errors.length) return errors;
         const variableValues = payload.variables ?? {};
         if (rateLimits?.enabled) {
-          const spent = await rateLimits.spendToken(actor.staffId ? `staff:${actor.staffId}` : `key:${actor.apiKeyId}`, operationCost(schema, document, variableValues, payload.operationName ?? undefined));
-          if (!spent.allowed) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
+          const spent = (await rateLimits.spendCaller(callerBudget(actor), actor.organizationId, cost)).find((b) => !b.allowed);
+          if (spent) return refused(`Rate limit reached: ${spent.points} points per ${spent.windowSeconds} s`, "RATE_LIMITED");
         }
         const requestId = randomUUID();
         const context: RequestContext = {

@@ -32,6 +32,8 @@ function meant(name: string, fields: string[]): string | undefined {
   const lower = name.toLowerCase();
   const sameLetters = fields.find((f) => f.toLowerCase() === lower);
   if (sameLetters) return sameLetters;
+  // A name far longer than any field's is no misspelling of one (and comparing it would cost its length times theirs).
+  if (name.length > 2 * Math.max(0, ...fields.map((f) => f.length)) + 3) return undefined;
   const scored = fields.map((f) => ({ f, d: distance(lower, f.toLowerCase()) })).sort((a, b) => a.d - b.d);
   return scored[0] && scored[0].d <= Math.max(1, Math.floor(name.length / 3)) ? scored[0].f : undefined;
 }

@@ -1,8 +1,7 @@
 import type { Request, Response } from "express";
-import type { ClientError } from "../errors/client-error";
+import { refusal, SendError } from "../errors/client-error";
 import { HttpMethod } from "./route";
 
-type SendError = (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
 
 /**
  * What /api answers when no route took the request: 405 with `Allow` on a known path called with
@@ -22,8 +21,8 @@ export function restFallback(routes: { method: HttpMethod; path: string }[], sen
     if (allowed.size) {
       const allow = [...allowed].join(", ");
       res.setHeader("Allow", allow);
-      return sendError(res, req, { code: "METHOD_NOT_ALLOWED", message: `${req.method} is not a method of ${path}; it answers ${allow}`, status: 405, details: [] });
+      return sendError(res, req, refusal("METHOD_NOT_ALLOWED", `${req.method} is not a method of ${path}; it answers ${allow}`));
     }
-    sendError(res, req, { code: "NOT_FOUND", message: `No route for ${req.method} ${path}`, status: 404, details: [] });
+    sendError(res, req, refusal("NOT_FOUND", `No route for ${req.method} ${path}`));
   };
 }

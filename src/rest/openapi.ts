@@ -19,6 +19,7 @@ import {
   typeFromAST,
 } from "graphql";
 import { Permission } from "../auth/permissions";
+import { MAX_PAGE_SIZE } from "../common/pagination";
 import { refusesNull } from "../common/validation";
 import { RawRestRoute } from "./raw-routes";
 import { HttpMethod, RouteAuth } from "./route";
@@ -48,11 +49,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Schedules: "Planned shifts, drafts and publishing",
   "Open shifts": "Shifts offered to workers, their claims and preferences",
   "Time off": "Time-off policies, balances, their ledger, accruals and requests",
+  Attendance: "Clock-in rules, registered clock devices, the attendance policy and attendance exceptions",
+  "Pay periods": "The pay schedule, its periods, timesheet approval and closing a period",
 };
 
 function scalarSchema(name: string): JsonSchema {
   switch (name) {
     case "Int":
+    case "SafeInt":
       return { type: "integer" };
     case "Float":
       return { type: "number" };
@@ -214,7 +218,7 @@ const HEADERS: Record<string, JsonSchema> = {
   RetryAfter: { description: "Seconds to wait before calling again", schema: { type: "integer", minimum: 0 } },
   RateLimitPolicy: {
     description:
-      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
+      'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key), `"organization";q=<points>;w=<seconds>` (every token of the organization together) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
     schema: { type: "string" },
   },
   RateLimit: { description: 'What is left of that budget and in how many seconds it is full again (IETF RateLimit): `"<policy>";r=<remaining>;t=<seconds>`', schema: { type: "string" } },
@@ -262,6 +266,8 @@ interface OperationSpec {
   path: string;
   operationId: string;
   summary: string;
+  /** Sentences the description adds after the summary. */
+  details?: string;
   tag: string;
   auth: RouteAuth;
   permissions: Permission[] | undefined;
@@ -285,13 +291,15 @@ function describe(op: OperationSpec): string {
         : op.permissions
           ? `Needs a bearer token whose access role has ${op.permissions.length > 1 ? "one of the permissions" : "the permission"} ${op.permissions.join(", ")}.`
           : "Needs a bearer token.";
-  const list = op.list ? " The answer is one page (limit, at most 100, and cursor); X-Next-Cursor and Link name the next one." : "";
-  return `${op.summary}. ${who}${list}`;
+  const list = op.list ? ` The answer is one page (limit, at most ${MAX_PAGE_SIZE}, the default, and cursor); X-Next-Cursor and Link name the next one.` : "";
+  return `${op.summary}.${op.details ? ` ${op.details}` : ""} ${who}${list}`;
 }
 
 function operationObject(op: OperationSpec): Record<string, unknown> {
   const write = op.method !== "GET";
   const authenticated = op.auth !== "none";
+  // If-Match names the version of a record that exists: a POST that creates one (201) has none to name.
+  const guarded = write && authenticated && !(op.method === "POST" && op.status === 201);
   const successHeaders = {
     "X-Request-Id": headerRef("XRequestId"),
     ...RATE_LIMIT_HEADERS,
@@ -310,7 +318,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     // Without a credential only a body can name a record that may be missing (the token exchange's staffId).
     ...(authenticated || op.requestBody ? { "404": responseRef("NotFound") } : {}),
     ...(write ? { "409": responseRef("Conflict") } : {}),
-    ...(write && authenticated ? { "412": responseRef("PreconditionFailed") } : {}),
+    ...(guarded ? { "412": responseRef("PreconditionFailed") } : {}),
     ...(op.requestBody ? { "413": responseRef("PayloadTooLarge"), "415": responseRef("UnsupportedMediaType") } : {}),
     ...(op.method === "POST" ? { "422": responseRef("IdempotencyKeyReused") } : {}),
     "429": responseRef("TooManyRequests"),
@@ -326,7 +334,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     parameters: [
       ...op.parameters,
       parameterRef("XRequestId"),
-      ...(write && authenticated ? [parameterRef("IfMatch")] : []),
+      ...(guarded ? [parameterRef("IfMatch")] : []),
       ...(op.method === "POST" ? [parameterRef("IdempotencyKey")] : []),
     ],
     ...(op.requestBody ? { requestBody: { required: op.bodyRequired ?? true, content: { "application/json": { schema: op.requestBody } } } } : {}),
@@ -372,11 +380,13 @@ function graphqlOperation(schema: GraphQLSchema, c: CompiledRoute, components: C
       bodyRequired = isNonNullType(type);
     } else {
       const argument = field.args.find((a) => a.name === name);
+      // REST pages hold the most records by default, where GraphQL's `first` has a smaller default.
+      const description = aliases[name] === "limit" ? `Page size, 1 to ${MAX_PAGE_SIZE} (default ${MAX_PAGE_SIZE})` : argument?.description;
       parameters.push({
         name: aliases[name] ?? name,
         in: "query",
         required: isNonNullType(type),
-        ...(argument?.description ? { description: argument.description } : {}),
+        ...(description ? { description } : {}),
         schema: components.input(type),
       });
     }
@@ -405,6 +415,7 @@ function rawOperation(schema: GraphQLSchema, route: RawRestRoute, components: Co
     path: route.path,
     operationId: route.operationId,
     summary: route.summary,
+    details: route.details,
     tag: route.tag,
     auth: "token",
     permissions: undefined,

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from "express";
 import express from "express";
 import { Actor } from "../auth/actor";
 import { invalidField, unauthenticated } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { SendError, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { HttpMethod } from "./route";
 
@@ -24,6 +24,8 @@ export interface RawRestRoute {
   /** The document's operationId, camelCase like the GraphQL-backed routes' operation names. */
   operationId: string;
   summary: string;
+  /** What a client must know beyond the summary (how to read the answer), added to the document's description. */
+  details?: string;
   tag: string;
   query: Record<string, RawQueryParameter>;
   /** The success answer's content types: plain text, or a JSON array of a GraphQL object type's rows. */
@@ -35,7 +37,7 @@ export interface RawRestRoute {
 }
 
 interface RawRouterOptions {
-  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+  sendError: SendError;
   onInternalError: (req: Request, error: unknown) => void;
 }
 

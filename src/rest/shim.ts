@@ -25,7 +25,7 @@ import { requireAnyPermission } from "../auth/actor";
 import { permissionsOf } from "../graphql/authorization";
 import { Permission } from "../auth/permissions";
 import { badRequest, ifMatchFailed, invalidField, notFound, unauthenticated, validationFailed } from "../errors/app-error";
-import { ClientError, toClientError } from "../errors/client-error";
+import { ClientError, refusal, SendError, toClientError } from "../errors/client-error";
 import { compileOperation, OperationRunner } from "../graphql/compiled-operations";
 import { queryLimitsRule } from "../graphql/limits";
 import type { RequestContext } from "../graphql/context";
@@ -33,18 +33,26 @@ import { Loaders } from "../loaders/loaders";
 import { checkBody } from "./body-check";
 import { RestRequest, RestRoute } from "./route";
 
-export interface CompiledRoute {
-  route: RestRoute;
-  /** The permissions guarding the route's root field (any one suffices); undefined when unguarded. */
+/**
+ * One GraphQL operation of a single root field, parsed, validated (with the query limits) and
+ * compiled once: what a REST path or an assistant's tool runs, through the same resolvers, guards
+ * and validation as a GraphQL request.
+ */
+export interface GuardedOperation {
+  /** The permissions guarding the root field (any one suffices); undefined when unguarded. */
   permissions: Permission[] | undefined;
   document: DocumentNode;
   /** The operation, compiled once. */
   run: OperationRunner;
   operation: OperationDefinitionNode;
   rootField: string;
-  /** The root field's name, whose guard the shim checks itself. */
+  /** The root field's name, whose guard is checked once, before the variables are read. */
   guardedField: string;
   variables: Map<string, VariableDefinitionNode>;
+}
+
+export interface CompiledRoute extends GuardedOperation {
+  route: RestRoute;
   expressPath: string;
   pathParams: string[];
   /** A write without `$input` takes its other variables from the JSON body, as this type's fields. */
@@ -65,18 +73,49 @@ function inPageWords(error: ClientError): ClientError {
   return { ...error, message: words(error.message), details: error.details.map((d) => (isPageArgument(d.field) ? { ...d, field: PAGE_PARAMETERS[d.field], message: words(d.message) } : d)) };
 }
 
+/** Parses, validates and compiles an operation of one root field; `where` names its user in the error a broken one stops the start with. */
+export function compileGuardedOperation(schema: GraphQLSchema, text: string, where: string): GuardedOperation {
+  const document = parse(text);
+  const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
+  if (errors.length) throw new Error(`${where}: ${errors.map((e) => e.message).join("; ")}`);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const roots = operation.selectionSet.selections;
+  if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`${where}: the operation must select one root field`);
+  const root = roots[0];
+  // The operation's name is the document's operationId: one style for all of them.
+  if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`${where}: name the operation in camelCase`);
+  return {
+    permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
+    document,
+    run: compileOperation(schema, document),
+    operation,
+    rootField: root.alias?.value ?? root.name.value,
+    guardedField: root.name.value,
+    variables: new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v])),
+  };
+}
+
+/** Refuses a caller without the root field's permission (403), before any of the call's input is read. */
+export function requireOperationPermission(op: GuardedOperation, context: RequestContext): void {
+  if (op.permissions) requireAnyPermission(context.actor, op.permissions);
+}
+
+/**
+ * Runs an operation whose guard `requireOperationPermission` has passed (GraphQL's own guard of
+ * the root field then passes without checking again: one check per call); answers the root
+ * field's value, or throws the first GraphQL error as it came.
+ */
+export async function runGuardedOperation(op: GuardedOperation, context: RequestContext, variables: Record<string, unknown>): Promise<unknown> {
+  const result = await op.run(op.permissions ? { ...context, checkedRootField: op.guardedField } : context, variables);
+  if (result.errors?.length) throw result.errors[0];
+  return (result.data as Record<string, unknown>)[op.rootField];
+}
+
 /** Parses and validates every route's operation once; a broken route stops the start, not a request. */
 export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): CompiledRoute[] {
   return routes.map((route) => {
-    const document = parse(route.operation);
-    const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
-    if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-    const roots = operation.selectionSet.selections;
-    if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`REST route ${route.path}: the operation must select one root field`);
-    const root = roots[0];
-    // The operation's name is the document's operationId: one style for all of them.
-    if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`REST route ${route.method} ${route.path}: name the operation in camelCase`);
+    const guarded = compileGuardedOperation(schema, route.operation, `REST route ${route.method} ${route.path}`);
+    const { operation } = guarded;
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const bodyVariables = (operation.variableDefinitions ?? []).filter((v) => !pathParams.includes(v.variable.name.value));
     const takesBody = route.method !== "GET" && route.method !== "DELETE" && bodyVariables.length > 0 && !bodyVariables.some((v) => v.variable.name.value === "input");
@@ -87,14 +126,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
         })
       : undefined;
     return {
+      ...guarded,
       route,
-      permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
-      document,
-      run: compileOperation(schema, document),
-      operation,
-      rootField: root.alias?.value ?? root.name.value,
-      guardedField: root.name.value,
-      variables: new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v])),
       expressPath: route.path.replace(/\{(\w+)\}/g, ":$1"),
       pathParams,
       bodyType,
@@ -188,7 +221,7 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
 
 export interface ShimOptions {
   schema: GraphQLSchema;
-  sendError: (res: Response, req: Request, error: Pick<ClientError, "code" | "message" | "status" | "details">) => void;
+  sendError: SendError;
   onInternalError: (req: Request, error: unknown) => void;
 }
 
@@ -201,12 +234,8 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
     throw notFound("Organization");
   }
   // The field's own guard, checked before the body is read: a caller without the permission learns nothing from validation.
-  // GraphQL's own guard of that field then passes without checking again (one check per call).
-  if (c.permissions) requireAnyPermission(context.actor, c.permissions);
-  const variableValues = variablesFor(c, req, schema);
-  const result = await c.run(c.permissions ? { ...context, checkedRootField: c.guardedField } : context, variableValues);
-  if (result.errors?.length) throw result.errors[0];
-  return (result.data as Record<string, unknown>)[c.rootField];
+  requireOperationPermission(c, context);
+  return runGuardedOperation(c, context, variablesFor(c, req, schema));
 }
 
 /**
@@ -237,7 +266,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
       try {
         const context = res.locals.context as RequestContext;
         if ((c.variables.has("input") || c.bodyType) && req.is(["application/json", "application/*+json"]) === false) {
-          return options.sendError(res, req, { code: "UNSUPPORTED_MEDIA_TYPE", message: `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`, status: 415, details: [] });
+          return options.sendError(res, req, refusal("UNSUPPORTED_MEDIA_TYPE", `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`));
         }
         const rest: RestRequest = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
         // If-Match guards a change against a lost update: it must name the representation as it is now.

@@ -43,6 +43,8 @@ describe("shift requests", () => {
     const accepted = await t.as(bob.token).post(`${org}/shift-requests/${created.body.id}/accept`);
     expect(accepted.body.status).toBe("PENDING_APPROVAL");
     expect((await t.as(bob.token).post(`${org}/shift-requests/${created.body.id}/approve`, {})).status).toBe(403);
+    const payRows = () => t.runtime.db.query("SELECT count(*)::int AS n FROM predictability_pay WHERE entry_id = ANY($1::uuid[])", [[annEntry, bobEntry]]);
+    const payBefore = await payRows();
     const approved = await t.as(w.manager).post(`${org}/shift-requests/${created.body.id}/approve`, {});
     expect(approved.body).toMatchObject({ status: "APPROVED", decidedAt: "2026-03-06T17:00:00.000Z" });
     expect([await workerOf(annEntry), await workerOf(bobEntry)]).toEqual([bob.id, ann.id]);
@@ -51,7 +53,7 @@ describe("shift requests", () => {
     const audit = await t.runtime.db.query("SELECT count(*)::int AS n FROM audit_events WHERE organization_id = $1 AND resource_type = 'shift_requests' AND resource_id = $2", [w.org.id, created.body.id]);
     expect(audit[0].n).toBe(3);
     // No predictability pay recorded for a trade the workers asked for.
-    expect(await t.runtime.db.query("SELECT 1 FROM predictability_pay WHERE entry_id = ANY($1::uuid[])", [[annEntry, bobEntry]])).toEqual([]);
+    expect(await payRows()).toEqual(payBefore);
   });
 
   it("keeps a worker out of another's requests", async () => {
@@ -144,7 +146,9 @@ describe("shift requests", () => {
     const ownerEntry = await entry(owner.id, "2026-03-30", "09:00", "17:00");
     const cover = (await t.as(owner.token).post(`${org}/shift-requests`, { type: "COVER", entryId: ownerEntry })).body;
     const results = await Promise.all([a, b].map((x) => t.as(x.token).post(`${org}/shift-requests/${cover.id}/accept`)));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    // The loser finds the cover taken: a 409 when it read it before the winner committed, a 404 when after (no longer open to it).
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.map((r) => r.body.error?.code).filter(Boolean)).toEqual([expect.stringMatching(/^(CONFLICT|NOT_FOUND)$/)]);
     const winner = results.find((r) => r.status === 200)!.body.recipientStaffId;
     expect([a.id, b.id]).toContain(winner);
     expect((await t.as(w.manager).get(`${org}/shift-requests/${cover.id}`)).body).toMatchObject({ status: "PENDING_APPROVAL", recipientStaffId: winner });

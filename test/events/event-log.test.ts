@@ -29,6 +29,15 @@ describe("the event log", () => {
     return res.body as EventBody[];
   };
 
+  it("refuses an unknown event type in the list, as the subscription does", async () => {
+    const rest = await t.as(w.org.token).get(`/api/organizations/${w.org.id}/events?types=nope,location.created`);
+    expect(rest.status).toBe(400);
+    expect(rest.body.error.details[0]).toMatchObject({ field: "types", message: expect.stringContaining("nope") });
+    const gql = await t.gql(w.org.token, '{ events(types: ["nope"]) { nodes { id } } }');
+    expect(gql.errors?.[0].extensions.code).toBe("VALIDATION_FAILED");
+    expect((await t.as(w.org.token).get(`/api/organizations/${w.org.id}/events?types=location.created`)).status).toBe(200);
+  });
+
   it("records each change as an event in commit order, with the object and the old values of what changed", async () => {
     const before = await events();
     expect(before.map((e) => e.sequence)).toEqual(before.map((_, i) => i + 1));

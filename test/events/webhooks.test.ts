@@ -165,6 +165,15 @@ describe("webhooks", () => {
     expect(new Webhook(fresh).verify(ping.body, ping.headers)).toEqual(ping.json);
   });
 
+  it("refuses the IPv6 forms that carry or reach an IPv4 address, and the 6to4 relays", async () => {
+    const refused = ["::10.0.0.1", "::8.8.8.8", "::ffff:10.0.0.1", "2002:a00:1::1", "2002:808:808::1", "64:ff9b::a00:1", "64:ff9b:1::a00:1", "fec0::1", "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2"];
+    for (const address of refused) {
+      await expect(checkWebhookUrl(`https://[${address}]/hook`, false)).rejects.toMatchObject({ status: 400 });
+    }
+    await expect(checkWebhookUrl("https://192.88.99.1/hook", false)).rejects.toMatchObject({ status: 400 });
+    await expect(checkWebhookUrl("https://[2606:4700:4700::1111]/hook", false)).resolves.toBe("https://[2606:4700:4700::1111]/hook");
+  });
+
   it("refuses private, loopback and link-local targets and plain http unless the setting allows them", async () => {
     for (const url of ["http://example.com/hook", "https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest", "https://[::1]/hook", "https://[::ffff:192.168.0.1]/x", "https://localhost/hook"]) {
       // The refusal names the setting a developer with a receiver on their own machine needs.

@@ -96,6 +96,34 @@ describe("organizations, API keys and tokens", () => {
     expect((await t.http.get(path).set("Authorization", "Basic abc")).status).toBe(401);
   });
 
+  it("says in each 401 how to authenticate and to exchange the API key again, and tells an API key sent as a token what to do", async () => {
+    const path = `/api/organizations/${org.id}`;
+    const anonymous = await t.http.get(path);
+    expect(anonymous.headers["www-authenticate"]).toBe('Bearer realm="api"');
+    expect(anonymous.body.error.message).toMatch(/exchange an API key for one \(POST \/api\/auth\/token-exchange\)/);
+
+    t.clock.advance(2 * 3600 * 1000);
+    const expired = await t.as(org.token).get(path);
+    t.clock.advance(-2 * 3600 * 1000);
+    expect(expired.body.error.message).toBe("The access token has expired: exchange the API key again (POST /api/auth/token-exchange) for a new one");
+    expect(expired.headers["www-authenticate"]).toBe(`Bearer realm="api", error="invalid_token", error_description="${expired.body.error.message}"`);
+    const invalid = await t.as(`${org.token}x`).get(path);
+    expect(invalid.body.error.message).toMatch(/^The access token is invalid: exchange the API key again/);
+
+    const keyAsToken = await t.as(org.apiKey).get(path);
+    expect(keyAsToken.status).toBe(401);
+    expect(keyAsToken.body.error.message).toMatch(/^This is an API key, not an access token: exchange it with POST \/api\/auth\/token-exchange/);
+    expect(keyAsToken.headers["www-authenticate"]).toMatch(/^Bearer realm="api", error="invalid_token"/);
+
+    // GraphQL answers its 401s with the same header.
+    const graphql = await t.http.post("/graphql").send({ query: "{ organization { id } }" });
+    expect(graphql.status).toBe(401);
+    expect(graphql.headers["www-authenticate"]).toBe('Bearer realm="api"');
+    const graphqlKey = await t.http.post("/graphql").set("Authorization", `Bearer ${org.apiKey}`).send({ query: "{ organization { id } }" });
+    expect(graphqlKey.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^This is an API key/), extensions: { code: "UNAUTHENTICATED" } });
+    expect(graphqlKey.headers["www-authenticate"]).toMatch(/error="invalid_token"/);
+  });
+
   it("acts as a staff member: a token for another organization's staff is refused", async () => {
     const other = await t.organization("Other");
     const { staff } = await t.staffWithToken(other, "Worker");

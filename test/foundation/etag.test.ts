@@ -70,3 +70,53 @@ describe("ETag and If-Match", () => {
     expect((await api.patch(path, { name: "Yard 2" }).set("If-Match", "*")).status).toBe(200);
   });
 });
+
+describe("the version guard of every table", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  const gql = (ifMatch: string, query: string, variables: Record<string, unknown>) =>
+    t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("If-Match", ifMatch).send({ query, variables });
+
+  it("guards every table that has updated_at", async () => {
+    const unguarded = await t.runtime.db.query(`
+      SELECT c.table_name FROM information_schema.columns c
+        JOIN information_schema.tables tb ON tb.table_name = c.table_name AND tb.table_schema = c.table_schema
+       WHERE c.table_schema = 'public' AND tb.table_type = 'BASE TABLE' AND c.column_name = 'updated_at'
+         AND NOT EXISTS (SELECT 1 FROM information_schema.triggers tr
+                          WHERE tr.event_object_schema = 'public' AND tr.event_object_table = c.table_name AND tr.trigger_name = 'guard_version')`);
+    expect(unguarded).toEqual([]);
+  });
+
+  it("refuses a GraphQL change of a webhook endpoint made from a stale read (412), as REST does", async () => {
+    const created = await t.as(org.token).post(`/api/organizations/${org.id}/webhook-endpoints`, { url: "http://127.0.0.1:9/in" });
+    const stale = `"${created.body.id}@${created.body.updatedAt}"`;
+    t.clock.advance(1000);
+    expect((await t.as(org.token).patch(`/api/organizations/${org.id}/webhook-endpoints/${created.body.id}`, { description: "theirs" })).status).toBe(200);
+    const mine = await gql(stale, "mutation ($id: ID!) { updateWebhookEndpoint(id: $id, input: { description: \"mine\" }) { description } }", { id: created.body.id });
+    expect(mine.body.errors[0].extensions.code).toBe("PRECONDITION_FAILED");
+    expect((await t.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${created.body.id}`)).body.description).toBe("theirs");
+  });
+
+  it("refuses a GraphQL change of a compliance profile made from a stale read, naming it by its location", async () => {
+    const location = await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: "Guarded", timezone: "UTC" });
+    const path = `/api/organizations/${org.id}/locations/${location.body.id}/compliance`;
+    const first = await t.as(org.token).patch(path, { dailyOvertimeHours: 8 });
+    expect(first.status).toBe(200);
+    const stale = `"${location.body.id}@${first.body.updatedAt}"`;
+    t.clock.advance(1000);
+    expect((await t.as(org.token).patch(path, { dailyOvertimeHours: 9 })).status).toBe(200);
+    const mutation = "mutation ($id: ID!) { updateComplianceProfile(locationId: $id, input: { dailyOvertimeHours: 10 }) { dailyOvertimeHours } }";
+    const mine = await gql(stale, mutation, { id: location.body.id });
+    expect(mine.body.errors[0].extensions.code).toBe("PRECONDITION_FAILED");
+    const current = (await t.as(org.token).get(path)).body;
+    expect(Number(current.dailyOvertimeHours)).toBe(9);
+    const fresh = await gql(`"${location.body.id}@${current.updatedAt}"`, mutation, { id: location.body.id });
+    expect(fresh.body.errors).toBeUndefined();
+  });
+});

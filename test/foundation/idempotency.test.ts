@@ -1,4 +1,8 @@
-import { idempotencyKeyPruning } from "../../src/http/idempotency";
+import express from "express";
+import request from "supertest";
+import { ALL_PERMISSIONS, Permission } from "../../src/auth/permissions";
+import { sendError } from "../../src/http/app";
+import { idempotency, idempotencyKeyPruning, MAX_KEPT_ANSWER_BYTES } from "../../src/http/idempotency";
 import { PLATFORM_KEY, TestOrganization, TestService } from "../support/harness";
 
 describe("Idempotency-Key", () => {
@@ -95,6 +99,16 @@ describe("Idempotency-Key belongs to its caller", () => {
     expect(retry.body.secret).toBe("[redacted]");
   });
 
+  it("keeps no clock device's token", async () => {
+    const location = await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: "Kiosk", timezone: "UTC" });
+    const path = `/api/organizations/${org.id}/locations/${location.body.id}/clock-devices`;
+    const first = await t.as(org.token).post(path, { name: "Front door" }).set("Idempotency-Key", "device-1");
+    expect(first.status).toBe(201);
+    expect(first.body.token).toMatch(/^wfd_/);
+    const retry = await t.as(org.token).post(path, { name: "Front door" }).set("Idempotency-Key", "device-1");
+    expect([retry.headers["idempotent-redacted"], retry.body.token, retry.body.device.id]).toEqual(["true", "[redacted]", first.body.device.id]);
+  });
+
   it("replays no organization's API key to an anonymous caller", async () => {
     const body = { name: "Replayed", timezone: "UTC" };
     const first = await t.http.post("/api/organizations").set("Authorization", `Bearer ${PLATFORM_KEY}`).set("Idempotency-Key", "org-1").send(body);
@@ -142,5 +156,36 @@ describe("Idempotency-Key belongs to its caller", () => {
     const result = await idempotencyKeyPruning(t.runtime.db).run();
     expect(result).toEqual({ deleted: 1 });
     expect(await t.runtime.db.query("SELECT 1 FROM idempotency_keys WHERE key = 'old-1'")).toHaveLength(0);
+  });
+});
+
+describe("Idempotency-Key's kept answers", () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await TestService.start();
+  });
+  afterAll(() => t.stop());
+
+  it(`keeps no answer larger than ${MAX_KEPT_ANSWER_BYTES} bytes, and runs nothing twice for it`, async () => {
+    const org = await t.organization();
+    const actor = { organizationId: org.id, apiKeyId: "00000000-0000-4000-8000-000000000001", staffId: null, permissions: new Set<Permission>(ALL_PERMISSIONS) };
+    let runs = 0;
+    const app = express();
+    app.use(express.json());
+    app.use((req, res, next) => {
+      res.locals.context = { actor, presentedKey: null };
+      next();
+    });
+    app.use(idempotency({ db: t.runtime.db, logger: t.runtime.logger, sendError, compiled: [], isPlatformKey: () => false }));
+    app.post("/graphql", (_req, res) => {
+      runs += 1;
+      res.json({ data: { createRole: { name: "x".repeat(MAX_KEPT_ANSWER_BYTES + 1) } } });
+    });
+    const call = () => request(app).post("/graphql").set("Idempotency-Key", "large-1").send({ query: 'mutation { createRole(input: { name: "Large" }) { name } }' });
+    expect((await call()).status).toBe(200);
+    const retry = await call();
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe("IDEMPOTENCY_ANSWER_NOT_KEPT");
+    expect(runs).toBe(1);
   });
 });

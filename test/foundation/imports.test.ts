@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
+import { sourceFiles } from "../support/source-files";
 import ts from "typescript";
 
 /**
@@ -8,18 +9,10 @@ import ts from "typescript";
  * imports from a lower layer back up to a higher one. Layers from the bottom: a folder may import
  * its own and lower ones.
  */
-const LAYERS = ["errors", "config", "auth", "loaders", "common", "database", "graphql", "rest", "modules", "workflows", "http", "app", "cli", "main"];
+const LAYERS = ["errors", "config", "auth", "loaders", "common", "database", "graphql", "rest", "modules", "workflows", "mcp", "http", "app", "cli", "main"];
 const MAX_UPWARD_IMPORTS = 5;
 
 const SRC = path.join(__dirname, "../../../src");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith(".ts") ? [full] : [];
-  });
-}
 
 /** The files under src/ that `file` imports or re-exports from (`import type` and `import("…")` types too). */
 export function importsOf(file: string, text: string): string[] {

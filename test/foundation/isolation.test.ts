@@ -21,7 +21,12 @@ function bodyFor(method: string, path: string, ids: Record<string, string>): obj
     [/^POST .*\/webhook-endpoints\/\{id\}\/recover$/, { since: "2026-03-01T00:00:00.000Z" }],
     [/^POST .*\/schedules\/compliance-check$/, { startDate: "2026-03-10", endDate: "2026-03-16" }],
     [/^PUT .*\/workers\/\{workerId\}\/balance$/, { hoursBalance: 8, note: "Set" }],
-    [/^POST .*\/availability$/, { kind: "UNAVAILABLE", date: "2026-03-20" }],
+    [/^POST .*\/shift-templates$/, { name: "Template", roleId: ids.role, startTime: "09:00", endTime: "17:00" }],
+    [/^PUT .*\/coverage$/, { startDate: "2026-03-09", endDate: "2026-03-09", requirements: [] }],
+    [/^POST .*\/schedules\/generate$/, { startDate: "2026-03-16", endDate: "2026-03-22" }],
+    [/^POST .*\/clock-devices$/, { name: "Kiosk" }],
+    [/^PATCH .*\/attendance-exceptions\/\{id\}$/, { status: "EXCUSED", note: "Excused" }],
+    [/^POST .*\/staff\/\{staffId\}\/availability$/, { kind: "UNAVAILABLE", date: "2026-03-20" }],
   ];
   return bodies.find(([pattern]) => pattern.test(`${method} ${path}`))?.[1] ?? {};
 }
@@ -40,6 +45,12 @@ interface BodyReferences {
  * on days of their own so that the calls with the caller's own records all succeed.
  */
 const BODY_REFERENCES: BodyReferences[] = [
+  {
+    method: "post",
+    path: (org, own) => `/api/organizations/${org}/locations/${own.location}/shift-templates`,
+    body: (r) => ({ name: "Intruder's template", roleId: r.role, startTime: "09:00", endTime: "17:00" }),
+    fields: [{ kind: "role", field: "roleId" }],
+  },
   {
     method: "post",
     path: () => "/api/timesheets",
@@ -153,7 +164,8 @@ describe("tenant isolation across the REST route table", () => {
   afterAll(() => t.stop());
 
   it("answers 404 to another organization's token on every path that names a record, and changes nothing", async () => {
-    const routes = restRoutes.filter((r) => /\{(?!org\})\w+\}/.test(r.path));
+    // A pay period's start date is a date of the caller's own calendar, not a record.
+    const routes = restRoutes.filter((r) => /\{(?!org\}|startDate\})\w+\}/.test(r.path));
     expect(routes.length).toBeGreaterThan(30);
     const before = await auditCount();
     const failures: string[] = [];

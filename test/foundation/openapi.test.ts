@@ -81,4 +81,26 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(body.properties)).not.toContain("locationId");
     expect(body.required).not.toContain("locationId");
   });
+
+  it("says what the service does: If-Match only where a record exists, the page size the service takes, how to read the CSV export", () => {
+    type Operation = { description: string; parameters: { $ref?: string; name?: string; description?: string }[]; responses: Record<string, unknown> };
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([at, methods]) => Object.entries(methods).map(([method, op]) => ({ at, method, op })));
+    const ifMatch = (op: Operation) => op.parameters.some((p) => p.$ref === "#/components/parameters/IfMatch");
+    const creates = operations.filter(({ method, op }) => method === "post" && op.responses["201"]);
+    expect(creates.length).toBeGreaterThan(10);
+    for (const { op } of creates) expect([ifMatch(op), "412" in op.responses]).toEqual([false, false]);
+    expect(ifMatch(document.paths["/api/organizations/{org}/roles/{id}"].patch)).toBe(true);
+
+    const text = JSON.stringify(document);
+    expect(text).not.toMatch(/at most 100\b|entrys/);
+    const lists = operations.filter(({ op }) => op.parameters.some((p) => p.name === "limit"));
+    expect(lists.length).toBeGreaterThan(10);
+    for (const { op } of lists) {
+      expect(op.description).toContain("limit, at most 1000, the default");
+      expect(op.parameters.find((p) => p.name === "limit")!.description).toBe("Page size, 1 to 1000 (default 1000)");
+    }
+    expect(document.components.schemas.Event.properties.sequence.type).toBe("integer");
+    expect(document.paths["/api/organizations/{org}/locations/{locationId}/schedules"].post.description).toMatch(/^Add a published schedule entry at once, bypassing drafts and publishing/);
+    expect(document.paths["/api/timesheets/export"].get.description).toContain('parseAs: "text"');
+  });
 });

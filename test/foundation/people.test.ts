@@ -24,6 +24,26 @@ describe("locations, roles, staff and access roles", () => {
     expect((await api.get(`${base()}/locations/not-a-uuid`)).status).toBe(404);
   });
 
+  it("refuses control characters in names and payroll identifiers, which land in CSV rows payroll importers read", async () => {
+    const named = await t.organization("Names");
+    const api = t.as(named.token);
+    const at = `/api/organizations/${named.id}`;
+    for (const [path, body, field] of [
+      [`${at}/roles`, { name: "Cook\nLine" }, "name"],
+      [`${at}/locations`, { name: "Back\roffice", timezone: "UTC" }, "name"],
+      [`${at}/staff`, { name: "Ann", payrollId: "P\t7" }, "payrollId"],
+      [`${at}/staff`, { name: "Ann\u2028Lee" }, "name"],
+    ] as const) {
+      const refused = await api.post(path, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field, message: `${field} must not contain control characters such as line breaks or tabs` }] });
+    }
+    const viaGraphql = await t.gql(named.token, `mutation { createRole(input: { name: "Cook\\nLine" }) { id } }`);
+    expect(viaGraphql.errors?.[0].extensions).toMatchObject({ code: "VALIDATION_FAILED" });
+    // Letters of every script, accents and emoji are names like any other.
+    expect((await api.post(`${at}/roles`, { name: "Cuisinière 料理人 🍳" })).status).toBe(201);
+  });
+
   it("keeps a location or role that shifts still use, saying so (409)", async () => {
     const busy = await t.organization("Busy");
     const api = t.as(busy.token);

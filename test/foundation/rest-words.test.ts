@@ -54,11 +54,13 @@ describe("REST speaks REST", () => {
     const second = await api.post("/api/timesheets", { ...shift, startTime: "2026-03-03T16:00:00Z", endTime: "2026-03-03T20:00:00Z" });
     expect(second.status).toBe(409);
     expect(second.body.error.message).toContain(first.body.id);
+    expect(first.body.startTime).toBe("2026-03-03T04:00:00.000-05:00");
     expect(second.body.error.details).toEqual(
       expect.arrayContaining([
         { field: "conflictingShift.id", message: first.body.id },
-        { field: "conflictingShift.startTime", message: "2026-03-03T09:00:00.000Z" },
-        { field: "conflictingShift.endTime", message: "2026-03-03T17:00:00.000Z" },
+        // Local, with the offset, as the shift's own fields are.
+        { field: "conflictingShift.startTime", message: first.body.startTime },
+        { field: "conflictingShift.endTime", message: first.body.endTime },
       ]),
     );
   });

@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { sourceFiles } from "../support/source-files";
 import { ServiceProcess } from "../support/service-process";
 
 const ROOT = path.join(__dirname, "../../..");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith(".ts") ? [full] : [];
-  });
-}
 
 /** The environment variables the service's sources read (`env.NAME`, `env["NAME"]`). */
 function settingsRead(): string[] {

@@ -56,6 +56,10 @@ describe("the typed client example", () => {
     expect(flow.balance).toMatchObject({ name: "Vacation", hoursBalance: 40, availableBalance: 40, isIncluded: true });
     expect(flow.request).toMatchObject({ status: "approved", totalHours: 8, remainingBalance: 32, note: "Family visit" });
     expect(flow.exported).toEqual([expect.objectContaining({ shiftId: flow.shift.id, externalEmployeeId: "E-100", payableMinutes: 450, payableHours: 7.5, hourlyWage: 21.5, pay: 161.25 })]);
+    // Read as text (`parseAs: "text"`), the default CSV answer reaches the client whole.
+    expect(flow.exportedCsv).toHaveLength(2);
+    expect(flow.exportedCsv[0]).toMatch(/^shift_id,employee,/);
+    expect(flow.exportedCsv[1]).toMatch(new RegExp(`^${flow.shift.id},.*,450,7\\.50,21\\.50,161\\.25,`));
 
     const ledger: { kind: string; hours: string; note: string }[] = await t.runtime.db.query(
       `SELECT kind, hours::text AS hours, note FROM time_off_ledger WHERE organization_id = $1 ORDER BY seq`,

@@ -248,3 +248,27 @@ describe("the token exchange's budgets", () => {
     expect((await exchange("wfk_other_9_000000000000000000", "2001:db8:1:3::1")).status).toBe(401);
   });
 });
+
+describe("an organization's ceiling", () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "5000", RATE_LIMIT_ORGANIZATION_POINTS: "6000", RATE_LIMIT_WINDOW_SECONDS: "3600" } });
+  });
+  afterAll(() => t.stop());
+
+  it("holds all of an organization's keys and staff tokens to one budget, and leaves other organizations theirs", async () => {
+    const org = await t.organization();
+    const second = await t.as(org.token).post(`/api/organizations/${org.id}/api-keys`, { name: "Second" });
+    const other = await t.token(second.body.secret);
+    // A list without a limit spends 1,000 points.
+    const list = (token: string) => t.as(token).get(`/api/organizations/${org.id}/locations`);
+    for (let i = 0; i < 3; i++) expect((await list(org.token)).status).toBe(200);
+    expect((await list(other)).status).toBe(200);
+    expect((await list(other)).status).toBe(200);
+    const refused = await list(other);
+    expect(refused.status).toBe(429);
+    expect(refused.headers["ratelimit-policy"]).toBe(`"organization";q=6000;w=3600`);
+    const elsewhere = await t.organization("Elsewhere");
+    expect((await t.as(elsewhere.token).get(`/api/organizations/${elsewhere.id}/locations`)).status).toBe(200);
+  });
+});

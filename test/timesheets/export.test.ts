@@ -101,7 +101,7 @@ describe("payroll export", () => {
     expect((await t.as(w.workerToken).get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31")).status).toBe(403);
     expect((await t.http.get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31")).status).toBe(401);
     const openapi = await t.http.get("/api/openapi.json");
-    expect(openapi.body.paths["/api/timesheets/export"].get.parameters.filter((p: { in?: string }) => p.in === "query").map((p: { name: string }) => p.name)).toEqual(["startDate", "endDate", "format", "locationId", "employeeId"]);
+    expect(openapi.body.paths["/api/timesheets/export"].get.parameters.filter((p: { in?: string }) => p.in === "query").map((p: { name: string }) => p.name)).toEqual(["startDate", "endDate", "payPeriod", "format", "locationId", "employeeId"]);
   });
 
   it("reads many rows through the cursor in batches, in order", async () => {

@@ -162,11 +162,30 @@ describe("break types and shifts", () => {
     expect((await api().get("/api/timesheets?startDate=2026-01-01&endDate=2027-01-01")).status).toBe(200);
   });
 
+  it("says what is wrong with a date or time in the caller's terms, and names a field missing from a GraphQL literal", async () => {
+    const reason = async (res: Promise<{ body: { error: { details: { field: string; message: string }[] } } }>) => (await res).body.error.details[0];
+    expect(await reason(api().get("/api/timesheets?startDate=2026-02-30&endDate=2026-03-01"))).toEqual({ field: "startDate", message: "startDate: 2026-02-30 is not a date: February 2026 has 28 days" });
+    expect(await reason(api().get("/api/timesheets?startDate=2026-13-01&endDate=2026-13-02"))).toEqual({ field: "startDate", message: "startDate: 2026-13-01 is not a date: there is no month 13 (01 to 12)" });
+    expect(await reason(api().get("/api/timesheets?startDate=March&endDate=2026-03-02"))).toEqual({ field: "startDate", message: "startDate must be a date in the form YYYY-MM-DD" });
+    expect(await reason(shift({ startTime: "2028-02-30T09:00:00", endTime: "2028-03-01T17:00:00" }))).toEqual({ field: "startTime", message: "startTime: 2028-02-30 is not a date: February 2028 has 29 days" });
+    expect(await reason(shift({ startTime: "2026-03-02T24:30:00", endTime: "2026-03-03T17:00:00" }))).toEqual({ field: "startTime", message: "startTime: 24:30:00 is not a time of day (00:00 to 23:59:59)" });
+
+    const literal = await t.gql(w.org.token, `mutation { createShift(input: { locationId: "${w.locationId}", roleId: "${w.roleId}", startTime: "2026-03-02T09:00:00" }) { id } }`);
+    expect(literal.errors?.[0]).toMatchObject({ extensions: { code: "VALIDATION_FAILED", details: [{ field: "employeeId", message: 'Field "employeeId" of required type "ID!" was not provided.' }] } });
+    const variables = await t.gql(w.org.token, "mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }", { input: { locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-02T09:00:00" } });
+    expect(variables.errors?.[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field: "employeeId" }] });
+  });
+
   it("refuses overlapping shifts of one worker with 409, but not of two workers", async () => {
     expect((await shift({ startTime: "2026-03-06T09:00:00", endTime: "2026-03-06T17:00:00" })).status).toBe(201);
     const overlap = await shift({ startTime: "2026-03-06T16:00:00", endTime: "2026-03-06T20:00:00" });
     expect(overlap.status).toBe(409);
     expect(overlap.body.error.message).toMatch(/overlaps/);
+    // The shift in the way in local time, as every shift field is.
+    expect(overlap.body.error.details).toEqual(expect.arrayContaining([
+      { field: "conflictingShift.startTime", message: "2026-03-06T09:00:00.000-05:00" },
+      { field: "conflictingShift.endTime", message: "2026-03-06T17:00:00.000-05:00" },
+    ]));
     expect((await shift({ startTime: "2026-03-06T17:00:00", endTime: "2026-03-06T20:00:00" })).status).toBe(201);
     const other = await addWorker(t, w.org);
     expect((await api().post("/api/timesheets", { employeeId: other.staff.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-06T09:00:00", endTime: "2026-03-06T17:00:00" })).status).toBe(201);

@@ -1,12 +1,13 @@
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length } from "class-validator";
 import { ApiKey } from "./api-key.entity";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 @InputType()
 export class CreateAccessRoleInput {
   @Field()
   @Length(1, 100)
+  @NoControlCharacters()
   name: string;
 
   @Field(() => [String], { description: "Permission names, such as schedules:write" })
@@ -20,6 +21,7 @@ export class UpdateAccessRoleInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 100)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => [String], { nullable: true })
@@ -32,6 +34,7 @@ export class UpdateAccessRoleInput {
 export class CreateApiKeyInput {
   @Field()
   @Length(1, 100)
+  @NoControlCharacters()
   name: string;
 }
 

@@ -119,6 +119,13 @@ export class AccessService {
     return { accessToken, tokenType: "Bearer", expiresIn: this.signer.lifetimeSeconds };
   }
 
+  /** Refuses an API key sent where a bearer token belongs, saying what to do with it instead. */
+  refuseKeyAsToken(credential: string): void {
+    if (credential.startsWith(`${API_KEY_PREFIX}_`)) {
+      throw unauthenticated("This is an API key, not an access token: exchange it with POST /api/auth/token-exchange and send the accessToken it answers as the bearer token");
+    }
+  }
+
   /**
    * Turns a bearer token into the actor of a request. Permissions are read now, not from the
    * token, so a revoked key, a staff member who left or a changed access role takes effect at once.

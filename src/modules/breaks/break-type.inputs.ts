@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int } from "type-graphql";
 import { IsOptional, Length, Max, Min } from "class-validator";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 const MINUTES_PER_DAY = 1440;
 
@@ -11,6 +11,7 @@ export class CreateBreakTypeInput {
 
   @Field()
   @Length(1, 200)
+  @NoControlCharacters()
   name: string;
 
   @Field(() => Int)
@@ -40,6 +41,7 @@ export class UpdateBreakTypeInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => Int, { nullable: true })

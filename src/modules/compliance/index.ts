@@ -9,4 +9,4 @@ export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay
 export { ComplianceViolation } from "./compliance.types";
 export type { PayrollNames } from "./compliance.types";
 export { OvertimeSplit, Workday, splitWorkweek } from "./overtime";
-export { EntryChange, gatePublishing, recordPredictabilityPay, rulesOf } from "./schedule-compliance";
+export { EntryChange, gatePublishing, LocationRules, recordPredictabilityPay, rulesOf } from "./schedule-compliance";

@@ -37,8 +37,14 @@ function violationFields(v: ComplianceViolation) {
   return { ruleId: v.ruleId, severity: v.severity, workerId: v.staffId, entryIds: v.entryIds, message: v.message, citation: v.citation, premium: v.premium };
 }
 
-/** The location's rules in force and the organization's first day of the workweek. */
-export async function rulesOf(manager: EntityManager, organizationId: string, locationId: string): Promise<{ rules: ComplianceRules; weekStart: number }> {
+/** A location's rules in force and its organization's first day of the workweek (ISO number). */
+export interface LocationRules {
+  rules: ComplianceRules;
+  weekStart: number;
+}
+
+/** The location's rules in force and the organization's first day of the workweek: load once per operation, pass on. */
+export async function rulesOf(manager: EntityManager, organizationId: string, locationId: string): Promise<LocationRules> {
   const stored = await loadProfile(manager, organizationId, locationId);
   return { rules: new ComplianceRules(stored.preset, stored.overrides), weekStart: weekdayNumber(stored.weekStart as Weekday) };
 }
@@ -53,9 +59,17 @@ function rangeBounds(start: string, end: string, zone: string): { from: Date; to
  * drafts there are published, with each worker's entries of a week before and after (rest,
  * workweeks) at any location.
  */
-export async function scheduleViolations(manager: EntityManager, organizationId: string, location: LocationRef, start: string, end: string, now: Date): Promise<Violation[]> {
+export async function scheduleViolations(
+  manager: EntityManager,
+  organizationId: string,
+  location: LocationRef,
+  start: string,
+  end: string,
+  now: Date,
+  inForce?: LocationRules,
+): Promise<Violation[]> {
   const zone = location.timezone;
-  const { rules, weekStart } = await rulesOf(manager, organizationId, location.id);
+  const { rules, weekStart } = inForce ?? (await rulesOf(manager, organizationId, location.id));
   const planned = await loadPlannedSchedule(manager, organizationId, location.id, rangeBounds(start, end, zone), rangeBounds(addDays(start, -7), addDays(end, 7), zone));
   return checkSchedule(planned.shifts, planned.changes, planned.timeOff, rules, { zone, weekStart, now });
 }
@@ -72,15 +86,15 @@ export async function gatePublishing(
   range: { start: string; end: string },
   acknowledgement: { acknowledge?: boolean | null; reason?: string | null },
   now: Date,
+  inForce?: LocationRules,
 ): Promise<ComplianceViolation[]> {
   if (acknowledgement.acknowledge && !acknowledgement.reason?.trim()) throw invalidField("reason", "Acknowledging violations needs a reason");
-  const violations = (await scheduleViolations(manager, organizationId, location, range.start, range.end, now)).map(presentViolation);
+  const violations = (await scheduleViolations(manager, organizationId, location, range.start, range.end, now, inForce)).map(presentViolation);
   const errors = violations.filter((v) => v.severity === ViolationSeverity.error);
   if (errors.length && !acknowledgement.acknowledge) {
     throw new AppError(
       "COMPLIANCE_VIOLATION",
       `The schedule breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; publish with acknowledge and a reason to go ahead`,
-      409,
       errors.map((v, i) => ({ field: `violations.${i}`, ...violationFields(v) })),
     );
   }
@@ -98,10 +112,17 @@ export interface EntryChange {
 }
 
 /** Records the predictability pay each change owes under the location's rules (nothing outside the notice window). */
-export async function recordPredictabilityPay(manager: EntityManager, organizationId: string, locationId: string, changes: EntryChange[], now: Date): Promise<void> {
+export async function recordPredictabilityPay(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  changes: EntryChange[],
+  now: Date,
+  inForce?: LocationRules,
+): Promise<void> {
   const moved = changes.filter((c) => !c.before || !c.after || c.before.startsAt.getTime() !== c.after.startsAt.getTime() || c.before.endsAt.getTime() !== c.after.endsAt.getTime());
   if (!moved.length) return;
-  const { rules } = await rulesOf(manager, organizationId, locationId);
+  const { rules } = inForce ?? (await rulesOf(manager, organizationId, locationId));
   if (rules.figures.noticeDays === null) return;
   const wages = await wagesOf(manager, organizationId, moved);
   const rows = moved.flatMap((c, i) => {

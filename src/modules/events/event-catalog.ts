@@ -1,3 +1,5 @@
+import { invalidField } from "../../errors/app-error";
+
 /**
  * Every event type the service records, with what its `data.object` is. The database's event
  * trigger (CreateEventsAndWebhooks migration) writes them; docs/events.md and the OpenAPI
@@ -17,6 +19,11 @@ export const EVENT_CATALOG: Record<string, string> = {
   "break_type.updated": "A break type changed",
   "break_type.deleted": "A break type was deleted",
   "schedule.published": "A location's schedule was published, once per publish; object: {locationId, startDate, endDate, addedEntryIds, changedEntryIds, removedEntryIds, openShiftIds}",
+  "shift_template.created": "A shift template was created; object: the template",
+  "shift_template.updated": "A shift template changed",
+  "shift_template.deleted": "A shift template was deleted",
+  "coverage.replaced": "A location's coverage requirements of a date range were replaced; object: {locationId, startDate, endDate, requirements (how many)}",
+  "schedule.generation.completed": "A schedule generation ended (SUCCEEDED, FAILED or CANCELLED); object: {generationId, locationId, status, startDate, endDate, objective, draftIds, error}",
   "schedule_entry.created": "A schedule entry was published; object: the entry",
   "schedule_entry.updated": "A published schedule entry changed",
   "schedule_entry.deleted": "A published schedule entry was removed",
@@ -61,6 +68,13 @@ export const EVENT_CATALOG: Record<string, string> = {
   "role.created": "A role was created; object: the role",
   "role.updated": "A role changed",
   "role.deleted": "A role was deleted",
+  "attendance.exception.created": "An attendance exception was found (at a punch, or by the detection job); object: the exception",
+  "attendance.exception.updated": "An attendance exception was excused or resolved; object: the exception, previousAttributes: the old values",
+  "timesheet.approved": "A staff member's timesheet of a pay period was approved; object: {staffId, periodStart, periodEnd, status, approvedBy, approvedAt}",
+  "pay_period.closed": "A pay period was closed and its days locked; object: {periodStart, periodEnd, forced, reason, notApproved, closedBy}",
+  "calendar_feed.created": "A calendar feed was made; object: the feed (never its secret)",
+  "calendar_feed.replaced": "A calendar feed's secret URL was replaced",
+  "calendar_feed.revoked": "A calendar feed was revoked",
   "webhook_endpoint.created": "A webhook endpoint was created; object: the endpoint (never its secret)",
   "webhook_endpoint.updated": "A webhook endpoint changed",
   "webhook_endpoint.deleted": "A webhook endpoint was deleted",
@@ -71,3 +85,9 @@ export const EVENT_CATALOG: Record<string, string> = {
 export const PING_EVENT_TYPE = "webhook_endpoint.test";
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG);
+
+/** Refuses event types the catalog does not have, as a list filter or a subscription names them. */
+export function requireKnownEventTypes(types: string[] | undefined): void {
+  const unknown = (types ?? []).filter((t) => !Object.hasOwn(EVENT_CATALOG, t));
+  if (unknown.length) throw invalidField("types", `Unknown event types: ${unknown.join(", ")} (the catalog is in docs/events.md)`);
+}

@@ -1,7 +1,7 @@
 import { Actor, can, ownRecordsOnly, requirePermission } from "../../auth/actor";
 import { Permission } from "../../auth/permissions";
-import { forbidden, invalidField } from "../../errors/app-error";
-import { EVENT_CATALOG } from "./event-catalog";
+import { forbidden } from "../../errors/app-error";
+import { requireKnownEventTypes } from "./event-catalog";
 import type { EventFilter } from "./event-stream";
 import { Event } from "./event.types";
 
@@ -20,8 +20,7 @@ export const eventSubscriptions = {
   /** Every event (of the given types): for those who may read the event list. */
   events(actor: Actor, types: string[] | undefined): EventFilter {
     requirePermission(actor, "events:read");
-    const unknown = (types ?? []).filter((t) => !(t in EVENT_CATALOG));
-    if (unknown.length) throw invalidField("types", `Unknown event types: ${unknown.join(", ")} (the catalog is in docs/events.md)`);
+    requireKnownEventTypes(types);
     const wanted = new Set(types ?? []);
     return (event) => !wanted.size || wanted.has(event.type);
   },

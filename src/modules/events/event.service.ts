@@ -4,6 +4,7 @@ import { Page, pageSize, toPage } from "../../common/pagination";
 import { invalidField } from "../../errors/app-error";
 import { EventPresenter } from "./event-presenter";
 import { deleteEventsBefore, EventRow, eventRowsAfter, eventRowsByIds } from "./event.store";
+import { requireKnownEventTypes } from "./event-catalog";
 import { Event } from "./event.types";
 
 /** How long events are kept for integrations to catch up. */
@@ -24,6 +25,7 @@ export class EventService {
       if (!/^\d{1,15}$/.test(args.after)) throw invalidField("after", "after is the sequence number of the last event read");
       after = args.after;
     }
+    requireKnownEventTypes(args.types);
     // The feed may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
     const rows = await eventRowsAfter(await this.deps.reads.readerFor(actor), actor.organizationId, after, limit + 1, args.types);
     const page = toPage(rows, limit, () => []);

@@ -1,9 +1,9 @@
-import { DataSource, EntityManager } from "typeorm";
+import { EntityManager } from "typeorm";
+import type { Queryable } from "../../database/queryable";
 
 /** The SQL of the event log: the database writes events (see the CreateEventsAndWebhooks migration); this reads and prunes them. */
 
 /** A connection or the transaction's manager. */
-type Queryable = DataSource | EntityManager;
 
 export interface EventRow {
   id: string;

@@ -1,5 +1,5 @@
-import { ArgsType, Field, Float, ID, Int, ObjectType } from "type-graphql";
-import { GraphQLJSONObject } from "graphql-scalars";
+import { ArgsType, Field, ID, Int, ObjectType } from "type-graphql";
+import { GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
 import { ArrayMaxSize, IsOptional, Max, Min } from "class-validator";
 import { Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../common/pagination";
 
@@ -38,7 +38,7 @@ export class Event {
   @Field(() => EventActor, { nullable: true, description: "Null for a change the service made by itself" })
   actor: EventActor | null;
 
-  @Field(() => Float, { description: "Position in the organization's commit order: 1, 2, 3, … with no gaps" })
+  @Field(() => GraphQLSafeInt, { description: "Position in the organization's commit order: 1, 2, 3, … with no gaps" })
   sequence: number;
 
   @Field(() => EventData)

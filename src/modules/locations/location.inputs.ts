@@ -2,12 +2,13 @@ import { Field, InputType, ObjectType } from "type-graphql";
 import { IsOptional, Length, MaxLength } from "class-validator";
 import { Connection } from "../../common/pagination";
 import { Location } from "./location.entity";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 @InputType()
 export class CreateLocationInput {
   @Field()
   @Length(1, 200)
+  @NoControlCharacters()
   name: string;
 
   @Field({ description: "IANA time zone name, such as America/New_York" })
@@ -16,6 +17,7 @@ export class CreateLocationInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @MaxLength(200)
+  @NoControlCharacters()
   externalId?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -30,6 +32,7 @@ export class UpdateLocationInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => String, { nullable: true })
@@ -38,6 +41,7 @@ export class UpdateLocationInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @MaxLength(200)
+  @NoControlCharacters()
   externalId?: string | null;
 
   @Field(() => String, { nullable: true })

@@ -1,20 +1,20 @@
 import { EntityManager } from "typeorm";
 import { Actor, can, requireSelfOr } from "../../auth/actor";
-import { isUuid, requireUuid } from "../../common/ids";
+import { actingStaffId, requireUuid } from "../../common/ids";
 import { MAX_PAGE_SIZE, Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
 import { Location } from "../locations";
 import { assertNoApprovedTimeOff, breakTypesOf, dayBounds, insertEntry, inZone, MAX_PLANNED_MINUTES, removeEntries, requireRole, ScheduleEntry, startingWithin } from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
-import { locationOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
+import { locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
   BulkAssignInput,
   BulkAssignItem,
@@ -52,6 +52,11 @@ export class OpenShiftService {
     const page = await paginate(query, { ...args, first: args.first ?? MAX_PAGE_SIZE }, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
     return page;
+  }
+
+  /** Publishes the location's open shifts that start within the bounds, in the caller's transaction (a schedule's publishing); answers their ids. */
+  publishWithin(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }, now: Date): Promise<string[]> {
+    return publishOpenShifts(manager, organizationId, locationId, bounds, now);
   }
 
   async get(actor: Actor, locationId: string, id: string): Promise<OpenShift> {
@@ -121,7 +126,7 @@ export class OpenShiftService {
    * accepted at once. Claiming again after a retraction reopens the same preference.
    */
   claim(actor: Actor, locationId: string, id: string, input: ClaimOpenShiftInput): Promise<OpenShiftPreference> {
-    const staffId = this.staffMemberFor(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     const preference = input.preference ?? PreferenceValue.PREFERRED;
     if (preference === PreferenceValue.UNAVAILABLE) throw invalidField("preference", "A claim cannot say UNAVAILABLE");
     return this.withShift(actor, locationId, id, async (manager, shift, location) => {
@@ -134,7 +139,7 @@ export class OpenShiftService {
 
   /** The worker withdraws their pending claim. */
   retractClaim(actor: Actor, locationId: string, id: string, input: WorkerChoiceInput): Promise<OpenShiftPreference> {
-    const staffId = this.staffMemberFor(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     return this.withShift(actor, locationId, id, async (manager, shift) => {
       const claim = await manager.getRepository(OpenShiftPreference).findOne({
         where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
@@ -147,7 +152,7 @@ export class OpenShiftService {
 
   /** States a worker's preference (PENDING until a manager decides); on a draft open shift only managers may, as a draft preference. */
   createPreference(actor: Actor, locationId: string, id: string, input: CreatePreferenceInput): Promise<OpenShiftPreference> {
-    const staffId = this.staffMemberFor(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     return this.withShift(actor, locationId, id, async (manager, shift) => {
       const preference = await this.openPreference(manager, actor, shift, staffId, input.preference);
       return this.savePreference(manager, preference);
@@ -319,15 +324,6 @@ export class OpenShiftService {
     const breaks = await breakTypesOf(manager, organizationId, locationId, shift.breakTypeIds, "breaks");
     const unpaidBreakMinutes = breaks.filter((b) => !b.paid).reduce((sum, b) => sum + b.durationMinutes, 0);
     await requireEligible(manager, { organizationId, locationId, roleId, start, end, unpaidBreakMinutes, now: this.deps.clock.now() }, staffId);
-  }
-
-  /** The worker a claim or preference is for: the caller's own, or anyone's for a manager. */
-  private staffMemberFor(actor: Actor, requested: string | undefined): string {
-    const id = requested ?? actor.staffId;
-    if (!id) throw invalidField("workerId", "workerId is required when the token does not act as a staff member");
-    if (!isUuid(id)) throw invalidField("workerId", "workerId must be an id");
-    requireSelfOr(actor, "schedules:write", "openshifts:claim", id.toLowerCase());
-    return id.toLowerCase();
   }
 
   private requireOwnOrManager(actor: Actor, preference: OpenShiftPreference): void {

@@ -1,12 +1,13 @@
 import { Field, InputType, ObjectType } from "type-graphql";
 import { IsOptional, Length } from "class-validator";
 import { Organization } from "./organization.entity";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 @InputType()
 export class CreateOrganizationInput {
   @Field()
   @Length(1, 200)
+  @NoControlCharacters()
   name: string;
 
   @Field(() => String, { nullable: true, description: "IANA time zone; UTC when not given" })
@@ -19,6 +20,7 @@ export class UpdateOrganizationInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => String, { nullable: true })

@@ -3,7 +3,7 @@ import { IsOptional, Length } from "class-validator";
 import { IsHourlyWage } from "../../common/money";
 import { Connection } from "../../common/pagination";
 import { Role } from "./role.entity";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 export const MAX_HOURLY_WAGE = 100_000;
 
@@ -11,6 +11,7 @@ export const MAX_HOURLY_WAGE = 100_000;
 export class CreateRoleInput {
   @Field()
   @Length(1, 200)
+  @NoControlCharacters()
   name: string;
 
   @Field(() => Float, { nullable: true })
@@ -25,6 +26,7 @@ export class UpdateRoleInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => Float, { nullable: true })

@@ -2,15 +2,14 @@ import { refuseUnavailable } from "../availability";
 import { EntityManager } from "typeorm";
 import { DateTime } from "luxon";
 import { Actor } from "../../auth/actor";
-import { requireUuid } from "../../common/ids";
+import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations";
-import { EntryChange, gatePublishing, recordPredictabilityPay } from "../compliance";
-import { recordEvent } from "../events";
+import type { EntryChange } from "../compliance";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
@@ -22,7 +21,6 @@ import {
   locationEntries,
   lockEntries,
   moveDraftBreaks,
-  publishOpenShifts,
   replaceBreaks,
   selectDraft,
   ShiftPlan,
@@ -33,12 +31,24 @@ import {
   BulkCopyResult,
   BulkCopyScheduleInput,
   CreateScheduleDraftInput,
-  PublishResult,
-  PublishScheduleInput,
   ScheduleListArgs,
   UpdateScheduleDraftInput,
 } from "./schedule.inputs";
-import { filterId, removeEntries, ScheduleService } from "./schedule.service";
+import { removeEntries, ScheduleService } from "./schedule.service";
+
+/** The drafts a publish applies, locked, and the published entry each changes or removes. */
+export interface DraftsToPublish {
+  drafts: ScheduleDraft[];
+  entryOf(draft: ScheduleDraft): ScheduleEntry;
+}
+
+/** What applying drafts wrote, and each draft's change of the published schedule (for predictability pay). */
+export interface AppliedDrafts {
+  removed: ScheduleEntry[];
+  changed: ScheduleEntry[];
+  added: ScheduleEntry[];
+  changes: EntryChange[];
+}
 
 const PLAN_FIELDS = ["workerId", "roleId", "startTime", "endTime", "breaks", "note"] as const;
 
@@ -119,77 +129,71 @@ export class ScheduleDraftService {
   }
 
   /**
-   * Applies every draft of the location that starts in the range, in one transaction: removals,
-   * then changes, then additions; the overlap constraint is checked once all are applied (so two
-   * entries may swap times), and no entry may meet its worker's approved time off. The range's
-   * open shifts are published with it. A range that breaks a labor rule (an error) is refused
-   * unless acknowledged; changes to published entries record the predictability pay they owe.
+   * The first step of publishing (`workflows/schedule-publishing.ts`): the location's drafts that
+   * start within the bounds and the published entries they change or remove, all locked until
+   * commit; the overlap constraint waits for commit, so that entries may swap times.
    */
-  publish(actor: Actor, locationId: string, input: PublishScheduleInput): Promise<PublishResult> {
-    const { start, end } = parseDateRange(input.startDate, input.endDate);
-    const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
-      const location = await this.schedule.locations.get(actor, locationId, { manager });
-      const zone = location.timezone;
-      const bounds = { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
-      const now = this.deps.clock.now();
-      await deferOverlapCheck(manager);
-      const drafts = await startingWithin(locationDrafts(manager, org, location.id), bounds)
-        .orderBy("r.start_time")
-        .addOrderBy("r.id")
-        .setLock("pessimistic_write")
-        .getMany();
-      const entries = await this.lockEntries(manager, org, drafts.map((d) => d.entryId).filter((id): id is string => id !== null));
-      const entryOf = (draft: ScheduleDraft): ScheduleEntry => {
-        const entry = entries.get(draft.entryId!);
-        if (!entry) throw conflict(`The entry ${draft.entryId} of draft ${draft.id} was removed meanwhile`);
-        return entry;
-      };
-      const byAction = (action: DraftAction) => drafts.filter((d) => d.action === action);
-      const violations = await gatePublishing(manager, org, location, { start, end }, input, now);
-      const payChanges: EntryChange[] = drafts.map((d) => ({
-        entryId: d.entryId!,
-        staffId: d.staffId,
-        roleId: d.roleId,
-        before: d.entryId ? { startsAt: entryOf(d).startsAt, endsAt: entryOf(d).endsAt } : null,
-        after: d.action === DraftAction.REMOVE ? null : { startsAt: d.startsAt, endsAt: d.endsAt },
-      }));
+  async lockForPublishing(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }): Promise<DraftsToPublish> {
+    await deferOverlapCheck(manager);
+    const drafts = await startingWithin(locationDrafts(manager, organizationId, locationId), bounds)
+      .orderBy("r.start_time")
+      .addOrderBy("r.id")
+      .setLock("pessimistic_write")
+      .getMany();
+    const entries = await this.lockEntries(manager, organizationId, drafts.map((d) => d.entryId).filter((id): id is string => id !== null));
+    const entryOf = (draft: ScheduleDraft): ScheduleEntry => {
+      const entry = entries.get(draft.entryId!);
+      if (!entry) throw conflict(`The entry ${draft.entryId} of draft ${draft.id} was removed meanwhile`);
+      return entry;
+    };
+    return { drafts, entryOf };
+  }
 
-      const removed = byAction(DraftAction.REMOVE).map(entryOf);
-      await removeEntries(manager, org, removed, now);
-      const repo = manager.getRepository(ScheduleEntry);
-      const changed: ScheduleEntry[] = [];
-      for (const draft of byAction(DraftAction.CHANGE)) {
-        const entry = entryOf(draft);
-        const { staffId, roleId, startsAt, endsAt, note } = draft;
-        changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note })));
-        await this.moveBreaks(manager, org, draft, entry);
-      }
-      const added: ScheduleEntry[] = [];
-      for (const draft of byAction(DraftAction.ADD)) {
-        const { staffId, roleId, startsAt, endsAt, note } = draft;
-        const entry = await repo.save(repo.create({ organizationId: org, locationId: location.id, staffId, roleId, startsAt, endsAt, note, openShiftId: null, deletedAt: null }));
-        added.push(entry);
-        payChanges[drafts.indexOf(draft)].entryId = entry.id;
-        await this.moveBreaks(manager, org, draft, entry);
-      }
-      await recordPredictabilityPay(manager, org, location.id, payChanges, now);
-      await deleteDrafts(manager, org, drafts.map((d) => d.id));
-      await assertNoApprovedTimeOff(manager, org, [...changed, ...added], zone);
-      await refuseUnavailable(manager, org, zone, [...changed, ...added]);
-      await checkOverlapNow(manager);
-      const openShiftIds = await publishOpenShifts(manager, org, location.id, bounds, now);
-      await recordEvent(manager, org, "schedule.published", {
-        locationId: location.id,
-        startDate: start,
-        endDate: end,
-        addedEntryIds: added.map((e) => e.id),
-        changedEntryIds: changed.map((e) => e.id),
-        removedEntryIds: removed.map((e) => e.id),
-        openShiftIds,
-      });
-      return { startDate: start, endDate: end, added: inZone(added, zone), changed: inZone(changed, zone), removed: inZone(removed, zone), openShiftIds, violations };
-    });
+  /**
+   * Applies locked drafts: removals, then changes, then additions, each draft's planned breaks
+   * becoming its entry's. Answers the entries and each draft's change for predictability pay.
+   */
+  async applyDrafts(manager: EntityManager, organizationId: string, location: Location, { drafts, entryOf }: DraftsToPublish, now: Date): Promise<AppliedDrafts> {
+    const byAction = (action: DraftAction) => drafts.filter((d) => d.action === action);
+    const changes: EntryChange[] = drafts.map((d) => ({
+      entryId: d.entryId!,
+      staffId: d.staffId,
+      roleId: d.roleId,
+      before: d.entryId ? { startsAt: entryOf(d).startsAt, endsAt: entryOf(d).endsAt } : null,
+      after: d.action === DraftAction.REMOVE ? null : { startsAt: d.startsAt, endsAt: d.endsAt },
+    }));
+
+    const removed = byAction(DraftAction.REMOVE).map(entryOf);
+    await removeEntries(manager, organizationId, removed, now);
+    const repo = manager.getRepository(ScheduleEntry);
+    const changed: ScheduleEntry[] = [];
+    for (const draft of byAction(DraftAction.CHANGE)) {
+      const entry = entryOf(draft);
+      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+      changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note, templateId })));
+      await this.moveBreaks(manager, organizationId, draft, entry);
+    }
+    const added: ScheduleEntry[] = [];
+    for (const draft of byAction(DraftAction.ADD)) {
+      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+      const entry = await repo.save(repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }));
+      added.push(entry);
+      changes[drafts.indexOf(draft)].entryId = entry.id;
+      await this.moveBreaks(manager, organizationId, draft, entry);
+    }
+    return { removed, changed, added, changes };
+  }
+
+  /**
+   * The last step of publishing: the published drafts are gone, no written entry meets its
+   * worker's approved time off or falls in their unavailability, and the overlap constraint is
+   * checked now, once all are applied.
+   */
+  async closePublishing(manager: EntityManager, organizationId: string, { drafts }: DraftsToPublish, written: ScheduleEntry[], zone: string): Promise<void> {
+    await deleteDrafts(manager, organizationId, drafts.map((d) => d.id));
+    await assertNoApprovedTimeOff(manager, organizationId, written, zone);
+    await refuseUnavailable(manager, organizationId, zone, written);
+    await checkOverlapNow(manager);
   }
 
   /**
@@ -222,6 +226,7 @@ export class ScheduleDraftService {
             startsAt: shiftLocal(e.startsAt, zone, days),
             endsAt: shiftLocal(e.endsAt, zone, days),
             note: e.note,
+            templateId: e.templateId,
           }),
         ),
       );

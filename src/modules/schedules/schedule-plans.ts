@@ -2,12 +2,13 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
-import { formatLocal, parseTimestamp } from "../../common/time";
+import { formatLocal, parseDate, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { refuseUnavailable } from "../availability";
 import { Location } from "../locations";
+import { breakStart, templateAt, templateTimes } from "../shift-templates";
 import { ScheduleBreak } from "./schedule.entity";
 import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
 import { PlanChangeInput, PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
@@ -80,20 +81,49 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
     if (value === undefined) throw invalidField(field, `${field} is required`);
     return value;
   };
+  const template = await templatePlan(manager, org, location, input);
+  if (template && input.roleId !== undefined && input.roleId.toLowerCase() !== template.roleId) throw invalidField("roleId", "roleId differs from the template's role");
   const staffId = input.workerId ?? base?.staffId ?? required("workerId");
-  const roleId = input.roleId ?? base?.roleId ?? required("roleId");
+  const roleId = input.roleId ?? template?.roleId ?? base?.roleId ?? required("roleId");
   if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
   if (input.roleId !== undefined) await requireRole(manager, org, roleId);
-  const startsAt = input.startTime !== undefined || !base ? parseTimestamp(required("startTime"), location.timezone, "startTime") : base.startsAt;
-  const endsAt = input.endTime !== undefined || !base ? parseTimestamp(required("endTime"), location.timezone, "endTime") : base.endsAt;
+  const timeOf = (field: "startTime" | "endTime", kept: Date | undefined, planned: Date | undefined): Date =>
+    input[field] !== undefined || (!kept && !planned) ? parseTimestamp(required(field), location.timezone, field) : (planned ?? kept!);
+  const startsAt = timeOf("startTime", base?.startsAt, template?.startsAt);
+  const endsAt = timeOf("endTime", base?.endsAt, template?.endsAt);
   if (endsAt <= startsAt) throw invalidField("endTime", "endTime must be after startTime");
   if (endsAt.getTime() - startsAt.getTime() > MAX_PLANNED_MINUTES * 60000) throw invalidField("endTime", "A planned shift may last at most 24 hours");
-  const breaks = input.breaks !== undefined ? await resolveBreaks(manager, org, location, input.breaks) : (base?.breaks ?? []);
+  const breakInput = input.breaks ?? template?.breaks;
+  const breaks = breakInput !== undefined ? await resolveBreaks(manager, org, location, breakInput) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
   const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
-  const movedOrReassigned = !base || input.workerId !== undefined || input.startTime !== undefined || input.endTime !== undefined;
+  const movedOrReassigned = !base || input.workerId !== undefined || input.startTime !== undefined || input.endTime !== undefined || input.templateId !== undefined;
   if (movedOrReassigned) await refuseUnavailable(manager, org, location.timezone, [{ staffId: staffId.toLowerCase(), startsAt, endsAt }]);
-  return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks };
+  const templateId = template?.templateId ?? base?.templateId ?? null;
+  return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks, templateId };
+}
+
+/** What a plan takes from the template named by `templateId` on `date`: role, times and breaks. */
+async function templatePlan(
+  manager: EntityManager,
+  organizationId: string,
+  location: Location,
+  input: ShiftPlanInput,
+): Promise<{ templateId: string; roleId: string; startsAt: Date; endsAt: Date; breaks: PlannedBreakInput[] } | null> {
+  if (input.templateId === undefined || input.templateId === null) {
+    if (input.date !== undefined && input.date !== null) throw invalidField("date", "date goes with templateId");
+    return null;
+  }
+  if (input.date === undefined || input.date === null) throw invalidField("date", "date is required with templateId");
+  const date = parseDate(input.date, "date");
+  const template = await templateAt(manager, organizationId, location.id, input.templateId);
+  const zone = location.timezone;
+  return {
+    templateId: template.id,
+    roleId: template.roleId,
+    ...templateTimes(template, date, zone),
+    breaks: template.breaks.map((b) => ({ typeId: b.typeId, startTime: b.startTime ? formatLocal(breakStart(template.startTime, b.startTime, date, zone), zone) : null })),
+  };
 }
 
 /**
@@ -113,8 +143,9 @@ export async function assertNoApprovedTimeOff(manager: EntityManager, organizati
 }
 
 /** The plan of a stored entry or draft, as a base for changes. */
-export function planOf(record: Pick<ShiftPlan, "staffId" | "roleId" | "startsAt" | "endsAt" | "note">, breaks: ScheduleBreak[]): ShiftPlan {
+export function planOf(record: Pick<ShiftPlan, "staffId" | "roleId" | "startsAt" | "endsAt" | "note" | "templateId">, breaks: ScheduleBreak[]): ShiftPlan {
   return {
+    templateId: record.templateId ?? null,
     staffId: record.staffId,
     roleId: record.roleId,
     startsAt: record.startsAt,

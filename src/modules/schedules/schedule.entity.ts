@@ -38,6 +38,10 @@ export abstract class WorkerShiftPlan extends PlannedRecord {
   @Column({ type: "text", nullable: true })
   note: string | null;
 
+  @Field(() => ID, { nullable: true, description: "The shift template it was made from" })
+  @Column({ name: "template_id", type: "uuid", nullable: true })
+  templateId: string | null;
+
   @Field({ description: "Local wall time of the location, with its offset" })
   get startTime(): string {
     return this.local(this.startsAt);
@@ -75,6 +79,10 @@ export class ScheduleDraft extends WorkerShiftPlan {
   @Field(() => ID, { nullable: true, description: "The published entry this draft changes or removes" })
   @Column({ name: "entry_id", type: "uuid", nullable: true })
   entryId: string | null;
+
+  @Field(() => ID, { nullable: true, description: "The schedule generation that planned it" })
+  @Column({ name: "generation_id", type: "uuid", nullable: true })
+  generationId: string | null;
 }
 
 /** A planned break of an entry or of a draft, taken from one of the location's break types. */

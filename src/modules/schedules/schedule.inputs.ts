@@ -20,6 +20,8 @@ export interface ShiftPlanInput {
   roleId?: string;
   startTime?: string;
   endTime?: string;
+  templateId?: string | null;
+  date?: string | null;
   breaks?: PlannedBreakInput[];
   note?: string | null;
 }
@@ -55,19 +57,28 @@ export abstract class PlanChangeInput extends PlanDetailsInput implements ShiftP
   endTime?: string;
 }
 
+const FROM_TEMPLATE = "With templateId: the template's role, times on that day, and breaks, unless given";
+
 @InputType()
+@NullRefused<CreateScheduleEntryInput>("roleId", "startTime", "endTime")
 export class CreateScheduleEntryInput extends PlanDetailsInput implements ShiftPlanInput {
   @Field(() => ID)
   workerId: string;
 
-  @Field(() => ID)
-  roleId: string;
+  @Field(() => ID, { nullable: true, description: "Required unless templateId is given" })
+  roleId?: string;
 
-  @Field({ description: "Timestamp; without an offset it is the location's wall time" })
-  startTime: string;
+  @Field(() => String, { nullable: true, description: "Timestamp; without an offset it is the location's wall time. Required unless templateId is given" })
+  startTime?: string;
 
-  @Field({ description: "Timestamp; without an offset it is the location's wall time" })
-  endTime: string;
+  @Field(() => String, { nullable: true, description: "Timestamp; without an offset it is the location's wall time. Required unless templateId is given" })
+  endTime?: string;
+
+  @Field(() => ID, { nullable: true, description: `The shift template to plan from (with date). ${FROM_TEMPLATE}` })
+  templateId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The day (YYYY-MM-DD, the location's calendar) of a shift made from templateId" })
+  date?: string | null;
 }
 
 @InputType()
@@ -80,6 +91,12 @@ export class CreateScheduleDraftInput extends PlanChangeInput {
 
   @Field(() => DraftAction, { nullable: true, description: "ADD without entryId, CHANGE with it, unless given" })
   action?: DraftAction | null;
+
+  @Field(() => ID, { nullable: true, description: `The shift template to plan from (with date). ${FROM_TEMPLATE}` })
+  templateId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The day (YYYY-MM-DD, the location's calendar) of a shift made from templateId" })
+  date?: string | null;
 }
 
 @InputType()

@@ -61,7 +61,7 @@ export class ScheduleEntryResolver {
   @Mutation(() => PublishResult, { description: "Applies every draft that starts in the range and publishes its open shifts, in one transaction" })
   @Requires("schedules:write")
   publishSchedule(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: PublishScheduleInput, @Ctx() ctx: RequestContext): Promise<PublishResult> {
-    return ctx.services.scheduleDrafts.publish(actorOf(ctx), locationId, input);
+    return ctx.services.schedulePublishing.publish(actorOf(ctx), locationId, input);
   }
 
   @Mutation(() => BulkCopyResult, { description: "Copies the published entries of a date range to another start date, as drafts, keeping local times" })

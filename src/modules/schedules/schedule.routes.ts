@@ -6,9 +6,9 @@ const TAG = "Schedules";
 const BREAKS = "breaks { id typeId name paid durationMinutes startTime endTime }";
 const TIMES = "startTime endTime utcStartTime utcEndTime utcOffset timezone duration";
 /** Publishing answers the entries without their breaks, which the entries themselves give. */
-const ENTRY_SUMMARY = `id organizationId locationId workerId roleId ${TIMES} note openShiftId createdAt updatedAt`;
+const ENTRY_SUMMARY = `id organizationId locationId workerId roleId templateId ${TIMES} note openShiftId createdAt updatedAt`;
 const ENTRY = `${ENTRY_SUMMARY} ${BREAKS}`;
-const DRAFT = `id organizationId locationId action entryId workerId roleId ${TIMES} note ${BREAKS} createdAt updatedAt`;
+const DRAFT = `id organizationId locationId action entryId generationId workerId roleId templateId ${TIMES} note ${BREAKS} createdAt updatedAt`;
 const FILTERS = "$startDate: String, $endDate: String, $workerId: ID, $roleId: ID";
 const FILTER_ARGS = "startDate: $startDate, endDate: $endDate, workerId: $workerId, roleId: $roleId";
 
@@ -16,13 +16,13 @@ const FILTER_ARGS = "startDate: $startDate, endDate: $endDate, workerId: $worker
 const WITH_VIOLATIONS = `violations { ${VIOLATION_FIELDS} }`;
 
 /** List, create, read, change and delete of entries or drafts under `path`. */
-function plannedRoutes(path: string, label: string, fields: string, names: { list: string; one: string; type: string }): RestRoute[] {
+function plannedRoutes(path: string, label: { one: string; many: string }, fields: string, names: { list: string; one: string; type: string }): RestRoute[] {
   const locationAndId = "$locationId: ID!, $id: ID!";
   return [
     {
       method: "GET",
       path,
-      summary: `List a location's ${label}s by start (startDate, endDate, workerId, roleId; paginated: limit, cursor)`,
+      summary: `List a location's ${label.many} by start (startDate, endDate, workerId, roleId; paginated: limit, cursor)`,
       tag: TAG,
       list: true,
       operation: `query ${names.list}($locationId: ID!, $first: Int, $after: String, ${FILTERS}) { ${names.list}(locationId: $locationId, first: $first, after: $after, ${FILTER_ARGS}) { nodes { ${fields} } pageInfo { hasNextPage endCursor } } }`,
@@ -30,7 +30,7 @@ function plannedRoutes(path: string, label: string, fields: string, names: { lis
     {
       method: "POST",
       path,
-      summary: `Create a ${label}`,
+      summary: `Create a ${label.one}`,
       tag: TAG,
       status: 201,
       operation: `mutation create${names.type}($locationId: ID!, $input: Create${names.type}Input!) { create${names.type}(locationId: $locationId, input: $input) { ${fields} ${WITH_VIOLATIONS} } }`,
@@ -38,21 +38,21 @@ function plannedRoutes(path: string, label: string, fields: string, names: { lis
     {
       method: "GET",
       path: `${path}/{id}`,
-      summary: `Read a ${label}`,
+      summary: `Read a ${label.one}`,
       tag: TAG,
       operation: `query ${names.one}(${locationAndId}) { ${names.one}(locationId: $locationId, id: $id) { ${fields} } }`,
     },
     {
       method: "PATCH",
       path: `${path}/{id}`,
-      summary: `Change a ${label}`,
+      summary: `Change a ${label.one}`,
       tag: TAG,
       operation: `mutation update${names.type}(${locationAndId}, $input: Update${names.type}Input!) { update${names.type}(locationId: $locationId, id: $id, input: $input) { ${fields} ${WITH_VIOLATIONS} } }`,
     },
     {
       method: "DELETE",
       path: `${path}/{id}`,
-      summary: `Remove a ${label}`,
+      summary: `Remove a ${label.one}`,
       tag: TAG,
       status: 204,
       operation: `mutation delete${names.type}(${locationAndId}) { delete${names.type}(locationId: $locationId, id: $id) }`,
@@ -60,7 +60,13 @@ function plannedRoutes(path: string, label: string, fields: string, names: { lis
   ];
 }
 
-const [listEntries, createEntry, ...entryById] = plannedRoutes(BASE, "schedule entry", ENTRY, { list: "scheduleEntries", one: "scheduleEntry", type: "ScheduleEntry" });
+const [listEntries, createPublishedEntry, ...entryById] = plannedRoutes(BASE, { one: "published schedule entry", many: "published schedule entries" }, ENTRY, { list: "scheduleEntries", one: "scheduleEntry", type: "ScheduleEntry" });
+
+/** Written straight to the published schedule: say so, for a client that meant to plan ahead. */
+const createEntry: RestRoute = {
+  ...createPublishedEntry,
+  summary: "Add a published schedule entry at once, bypassing drafts and publishing (to plan ahead, create drafts under …/schedules/drafts and publish the range with …/schedules/publish)",
+};
 
 // The fixed paths come before …/schedules/{id}, which would otherwise take "drafts" for an id.
 export const scheduleRoutes: RestRoute[] = [
@@ -81,6 +87,6 @@ export const scheduleRoutes: RestRoute[] = [
     tag: TAG,
     operation: `mutation publishSchedule($locationId: ID!, $input: PublishScheduleInput!) { publishSchedule(locationId: $locationId, input: $input) { startDate endDate added { ${ENTRY_SUMMARY} } changed { ${ENTRY_SUMMARY} } removed { ${ENTRY_SUMMARY} } openShiftIds ${WITH_VIOLATIONS} } }`,
   },
-  ...plannedRoutes(`${BASE}/drafts`, "draft schedule entry", DRAFT, { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" }),
+  ...plannedRoutes(`${BASE}/drafts`, { one: "draft schedule entry", many: "draft schedule entries" }, DRAFT, { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" }),
   ...entryById,
 ];

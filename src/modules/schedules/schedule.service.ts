@@ -1,11 +1,11 @@
 import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly } from "../../auth/actor";
-import { isUuid, requireUuid } from "../../common/ids";
+import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { forbidden, invalidField, notFound } from "../../errors/app-error";
+import { forbidden, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance";
 import { Location } from "../locations";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
@@ -25,13 +25,6 @@ import {
 } from "./schedule.store";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
 import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
-
-/** A filter id from a query string: a malformed one can match nothing, and says so. */
-export function filterId(value: string | undefined, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!isUuid(value)) throw invalidField(field, `${field} must be an id`);
-  return value.toLowerCase();
-}
 
 /**
  * Marks entries removed and gives back the open-shift places they held: their accepted

@@ -15,6 +15,8 @@ export interface ShiftPlan {
   endsAt: Date;
   note: string | null;
   breaks: BreakPlan[];
+  /** The shift template it was made from. */
+  templateId?: string | null;
 }
 
 /** Stores a new published entry with its breaks (the overlap constraint refuses a double booking). */
@@ -193,22 +195,72 @@ export function lockEntries(manager: EntityManager, organizationId: string, ids:
 }
 
 /**
- * Publishes a location's unpublished open shifts that start within the bounds, with their draft
- * preferences, inside the caller's transaction; answers their ids.
+ * The schedule as publishing would leave it, counted per local day and template: published
+ * entries without a draft, and the drafts that add or change one (a removal counts nothing).
  */
-export async function publishOpenShifts(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }, now: Date): Promise<string[]> {
-  const rows = await updateReturning<{ id: string }>(
-    manager,
-    `UPDATE open_shifts SET published_at = $5, updated_at = $5
-      WHERE organization_id = $1 AND location_id = $2 AND start_time >= $3 AND start_time < $4 AND published_at IS NULL
-      RETURNING id`,
-    [organizationId, locationId, bounds.from, bounds.to, now],
+export async function countByDayAndTemplate(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  zone: string,
+  bounds: { from: Date; to: Date },
+): Promise<{ date: string; templateId: string; count: number }[]> {
+  const rows: { day: string; template_id: string; n: number }[] = await manager.query(
+    `SELECT to_char(start_time AT TIME ZONE $3, 'YYYY-MM-DD') AS day, template_id, count(*)::int AS n FROM (
+        SELECT e.start_time, e.template_id FROM schedule_entries e
+         WHERE e.organization_id = $1 AND e.location_id = $2 AND e.deleted_at IS NULL AND e.template_id IS NOT NULL
+           AND e.start_time >= $4 AND e.start_time < $5
+           AND NOT EXISTS (SELECT 1 FROM schedule_drafts d WHERE d.organization_id = $1 AND d.entry_id = e.id)
+        UNION ALL
+        SELECT d.start_time, d.template_id FROM schedule_drafts d
+         WHERE d.organization_id = $1 AND d.location_id = $2 AND d.action <> 'REMOVE' AND d.template_id IS NOT NULL
+           AND d.start_time >= $4 AND d.start_time < $5
+      ) planned GROUP BY 1, 2`,
+    [organizationId, locationId, zone, bounds.from, bounds.to],
   );
-  const ids = rows.map((r) => r.id).sort();
-  if (ids.length) {
-    await manager.query("UPDATE open_shift_preferences SET is_draft = false, updated_at = $3 WHERE organization_id = $1 AND open_shift_id = ANY($2::uuid[]) AND is_draft", [organizationId, ids, now]);
+  return rows.map((r) => ({ date: r.day, templateId: r.template_id, count: r.n }));
+}
+
+/** A draft that adds an entry, planned by a generation. */
+export interface GeneratedDraft extends ShiftPlan {
+  generationId: string;
+}
+
+/**
+ * Stores many ADD drafts with their breaks in a few statements (a generation writes hundreds):
+ * answers their ids in order.
+ */
+export async function insertGeneratedDrafts(manager: EntityManager, organizationId: string, locationId: string, drafts: GeneratedDraft[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < drafts.length; i += 1000) {
+    const slice = drafts.slice(i, i + 1000);
+    const rows: { id: string }[] = await manager.query(
+      `INSERT INTO schedule_drafts (organization_id, location_id, action, worker_id, role_id, start_time, end_time, note, template_id, generation_id)
+       SELECT $1, $2, 'ADD', w, r, s, e, NULL, t, g
+         FROM unnest($3::uuid[], $4::uuid[], $5::timestamptz[], $6::timestamptz[], $7::uuid[], $8::uuid[]) WITH ORDINALITY AS d(w, r, s, e, t, g, n)
+        ORDER BY n
+       RETURNING id`,
+      [
+        organizationId,
+        locationId,
+        slice.map((d) => d.staffId),
+        slice.map((d) => d.roleId),
+        slice.map((d) => d.startsAt),
+        slice.map((d) => d.endsAt),
+        slice.map((d) => d.templateId ?? null),
+        slice.map((d) => d.generationId),
+      ],
+    );
+    ids.push(...rows.map((r) => r.id));
   }
+  const breaks = drafts.flatMap((d, k) => d.breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: ids[k], position })));
+  for (let i = 0; i < breaks.length; i += 1000) await manager.getRepository(ScheduleBreak).insert(breaks.slice(i, i + 1000));
   return ids;
+}
+
+/** Deletes a location's drafts that start in the range (a generation replacing them). */
+export async function deleteDraftsStartingWithin(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }): Promise<void> {
+  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND location_id = $2 AND start_time >= $3 AND start_time < $4", [organizationId, locationId, bounds.from, bounds.to]);
 }
 
 /** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds at commit. */

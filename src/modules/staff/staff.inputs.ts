@@ -4,7 +4,7 @@ import { IsHourlyWage } from "../../common/money";
 import { Connection, PageArgs } from "../../common/pagination";
 import { MAX_HOURLY_WAGE } from "../roles";
 import { StaffMember } from "./staff-member.entity";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 @InputType()
 export class RoleWageInput {
@@ -22,11 +22,13 @@ abstract class StaffFields {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @MaxLength(200)
+  @NoControlCharacters()
   externalEmployeeId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
   @MaxLength(200)
+  @NoControlCharacters()
   payrollId?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -64,6 +66,7 @@ abstract class StaffFields {
 export class CreateStaffInput extends StaffFields {
   @Field()
   @Length(1, 200)
+  @NoControlCharacters()
   name: string;
 }
 
@@ -73,6 +76,7 @@ export class UpdateStaffInput extends StaffFields {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => Boolean, { nullable: true })

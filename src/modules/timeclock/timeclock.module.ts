@@ -11,7 +11,7 @@ declare module "../../common/services" {
 
 /** Clocking in and out and taking breaks, written as shifts. */
 export const timeClockModule: DomainModule = {
-  services: (deps, built) => ({ timeClock: new TimeClockService(deps, built.shifts) }),
+  services: (deps, built) => ({ timeClock: new TimeClockService(deps, built.shifts, built.punchChecks) }),
   resolvers: [TimeClockResolver],
   restRoutes: timeClockRoutes,
 };

@@ -1,13 +1,17 @@
 import { EntityManager } from "typeorm";
-import { Actor, requirePermission, requireSelfOr } from "../../auth/actor";
-import { isUuid } from "../../common/ids";
+import { Actor, requirePermission } from "../../auth/actor";
+import { actingStaffId } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
-import { conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
+import { conflict, invalidField, unknownReference } from "../../errors/app-error";
+import type { Punch, PunchCheckService } from "../attendance";
 import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
+
+/** Where a punch comes from, as the request tells it. */
+export type PunchSource = Pick<Punch, "clientAddress" | "deviceToken">;
 
 interface OpenShift {
   row: ShiftRow;
@@ -19,10 +23,14 @@ interface OpenShift {
  * run one after another even across processes: a double clock-in is always ALREADY_CLOCKED_IN.
  */
 export class TimeClockService {
-  constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly shifts: ShiftService,
+    private readonly punchChecks: PunchCheckService,
+  ) {}
 
   async state(actor: Actor, requested?: string): Promise<ShiftState> {
-    const staffId = this.staffMemberOf(actor, requested);
+    const staffId = actingStaffId(actor, requested, "timeclock:manage", "timeclock:self");
     const manager = this.deps.db.manager;
     await this.requireStaffMember(manager, actor.organizationId, staffId, false);
     const open = await this.openShift(manager, actor.organizationId, staffId, false);
@@ -32,8 +40,8 @@ export class TimeClockService {
     return { staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
-  async clockIn(actor: Actor, input: ClockInInput): Promise<Shift> {
-    const staffId = this.staffMemberOf(actor, input.workerId);
+  async clockIn(actor: Actor, input: ClockInInput, source: PunchSource = {}): Promise<Shift> {
+    const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
@@ -41,9 +49,11 @@ export class TimeClockService {
       const location = await this.shifts.zonedLocation(manager, org, input.locationId);
       const roleId = await this.shifts.requireRole(manager, org, input.roleId);
       const at = this.when(actor, input.time, location.timezone);
-      await this.shifts.assertUnlocked(manager, org, location, [at]);
+      await this.shifts.assertUnlocked(manager, org, location, [at], [staffId]);
       const wage = await this.shifts.defaultWage(manager, org, staffId, roleId);
-      return this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
+      const shiftId = await this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
+      await this.punchChecks.checkInTransaction(manager, org, { ...input, ...source, kind: "IN", staffId, location, shiftId, shiftStart: at, at, corrected: input.time != null });
+      return shiftId;
     });
     return this.shifts.get(actor, id);
   }
@@ -65,47 +75,41 @@ export class TimeClockService {
   async endBreak(actor: Actor, input: ClockOutInput): Promise<Shift> {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (!open.openBreak) throw conflict("The worker is not on a break", "NOT_ON_BREAK");
-      await this.closeBreak(manager, open.openBreak, at);
+      await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
     });
   }
 
   /** Closes the open shift, and its running break with it. */
-  async clockOut(actor: Actor, input: ClockOutInput): Promise<Shift> {
+  async clockOut(actor: Actor, input: ClockOutInput, source: PunchSource = {}): Promise<Shift> {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
-      if (open.openBreak) await this.closeBreak(manager, open.openBreak, at);
-      await endShift(manager, open.row.id, at);
+      if (open.openBreak) await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
+      await endShift(manager, actor.organizationId, open.row.id, at);
+      const location = { locationId: open.row.location_id, timezone: open.row.timezone };
+      const punch = { ...input, ...source, kind: "OUT" as const, staffId: open.row.staff_id, location, shiftId: open.row.id, shiftStart: open.row.start_time, at };
+      await this.punchChecks.checkInTransaction(manager, actor.organizationId, { ...punch, corrected: input.time != null });
     });
   }
 
   /** Runs a change on the worker's open shift (NOT_CLOCKED_IN without one), then answers the shift. */
   private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
-    const staffId = this.staffMemberOf(actor, input.workerId);
+    const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
     const id = await inTransaction(this.deps.db, async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
       const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
-      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time]);
+      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time], [staffId]);
       await change(manager, open, this.when(actor, input.time, location.timezone));
       return open.row.id;
     });
     return this.shifts.get(actor, id);
   }
 
-  private async closeBreak(manager: EntityManager, open: BreakRow, at: Date): Promise<void> {
+  private async closeBreak(manager: EntityManager, organizationId: string, open: BreakRow, at: Date): Promise<void> {
     if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
-    await endBreak(manager, open.id, at);
-  }
-
-  /** The staff member acted on: given, or the token's own; a worker acts only on themself. */
-  private staffMemberOf(actor: Actor, requested: string | undefined | null): string {
-    const id = requested ?? actor.staffId;
-    if (!id) throw invalidField("workerId", "workerId is required for a token that does not act as a staff member");
-    if (!isUuid(id)) throw notFound("Staff member");
-    requireSelfOr(actor, "timeclock:manage", "timeclock:self", id.toLowerCase());
-    return id.toLowerCase();
+    await endBreak(manager, organizationId, open.id, at);
   }
 
   /** Now, or a manager's corrected time (never in the future). */

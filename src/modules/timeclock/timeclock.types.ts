@@ -1,4 +1,5 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { PunchPositionFields } from "../attendance";
 import { Shift, ShiftBreak } from "../timesheets";
 
 export enum ClockState {
@@ -27,7 +28,7 @@ const TIME_HELP = "Corrected time, for managers only (timeclock:manage); default
 const WORKER_HELP = "Default: the staff member the token acts as";
 
 @InputType()
-export class ClockInInput {
+export class ClockInInput extends PunchPositionFields {
   @Field(() => ID, { nullable: true, description: WORKER_HELP })
   workerId?: string;
 
@@ -42,7 +43,7 @@ export class ClockInInput {
 }
 
 @InputType()
-export class ClockOutInput {
+export class ClockOutInput extends PunchPositionFields {
   @Field(() => ID, { nullable: true, description: WORKER_HELP })
   workerId?: string;
 

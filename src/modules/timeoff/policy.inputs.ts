@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, Length, Max, Min, ValidateNe
 import { Field, Float, ID, InputType } from "type-graphql";
 import { EmployeeInput } from "./employee-ref";
 import { DefaultSettings, LimitSettings, MAX_POLICY_HOURS, POLICY_UNITS } from "./policy.entity";
-import { AtMostDecimals, NullRefused } from "../../common/validation";
+import { AtMostDecimals, NullRefused, NoControlCharacters } from "../../common/validation";
 
 /** One worker's line in a policy body: include, exclude, or set the balance (an adjustment in the ledger). */
 @InputType()
@@ -88,6 +88,7 @@ abstract class PolicyFields {
 export class CreateTimeOffPolicyInput extends PolicyFields {
   @Field()
   @Length(1, 200)
+  @NoControlCharacters()
   name: string;
 
   @Field(() => ID)
@@ -100,6 +101,7 @@ export class UpdateTimeOffPolicyInput extends PolicyFields {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => ID, { nullable: true })

@@ -150,7 +150,7 @@ export class TimeOffPolicyService {
       const { count, ids } = await requestsUsingPolicy(manager, actor.organizationId, policy.id, LISTED_IN_THE_WAY);
       if (Number(count) > 0) {
         const message = `${count} pending or approved time-off request(s) use this policy; cancel or decline them first, or deactivate the policy instead`;
-        throw new AppError("POLICY_IN_USE", message, 409, [
+        throw new AppError("POLICY_IN_USE", message, [
           { field: "timeOffRequests", message },
           ...(ids ?? []).map((requestId, i) => ({ field: `timeOffRequests[${i}].id`, message: requestId })),
         ]);

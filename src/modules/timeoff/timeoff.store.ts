@@ -1,4 +1,5 @@
-import { DataSource, EntityManager, SelectQueryBuilder } from "typeorm";
+import { EntityManager, SelectQueryBuilder } from "typeorm";
+import type { Queryable } from "../../database/queryable";
 import { updateReturning } from "../../database/returning";
 import { LimitSettings } from "./policy.entity";
 import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
@@ -6,7 +7,6 @@ import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 /** The SQL of time off: worker policies, the ledger behind balances, accruals and what blocks a removal. */
 
 /** A connection or the transaction's manager: reads outside a transaction take the data source. */
-type Queryable = DataSource | EntityManager;
 
 export interface LedgerRow {
   organizationId: string;

@@ -3,7 +3,8 @@ import { parseDate } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { DayLockInput } from "./shift.inputs";
-import { guardDays, lockDay, unlockDay } from "./shift.store";
+import { EntityManager } from "typeorm";
+import { guardDays, lockDay, lockDaysEverywhere, unlockDay } from "./shift.store";
 import { ShiftService } from "./shift.service";
 import { DayLock } from "./shift.types";
 
@@ -20,6 +21,11 @@ export class DayLockService {
 
   unlock(actor: Actor, input: DayLockInput): Promise<DayLock> {
     return this.set(actor, input, false);
+  }
+
+  /** Locks the days at every location, in the caller's transaction (closing a pay period). */
+  lockEverywhereInTransaction(manager: EntityManager, organizationId: string, days: string[], lockedBy: string | null): Promise<void> {
+    return lockDaysEverywhere(manager, organizationId, days, lockedBy);
   }
 
   private set(actor: Actor, input: DayLockInput, locked: boolean): Promise<DayLock> {

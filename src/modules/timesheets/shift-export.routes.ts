@@ -29,7 +29,16 @@ interface Format {
 }
 
 const FORMATS: Record<"csv" | "json", Format> = {
-  csv: { type: "text/csv; charset=utf-8", open: CSV_HEADER, rows: (batch) => batch.map(csvLine).join(""), close: "" },
+  csv: {
+    type: "text/csv; charset=utf-8",
+    open: CSV_HEADER,
+    rows: (batch) => {
+      let text = "";
+      for (let i = 0; i < batch.length; i++) text += csvLine(batch[i]);
+      return text;
+    },
+    close: "",
+  },
   json: {
     type: "application/json; charset=utf-8",
     open: "[",
@@ -57,28 +66,29 @@ export const shiftExportRoutes: RawRestRoute[] = [
     path: "/api/timesheets/export",
     operationId: "exportTimesheets",
     summary: "Export closed shifts for payroll as CSV (default) or JSON, streamed as they are read",
+    details:
+      "The CSV answer (text/csv) is text, not JSON: a generated client must be told to read it as text " +
+      '(openapi-fetch: `parseAs: "text"`), or it fails parsing it as JSON. `format=json` answers the same rows as a JSON array.',
     tag: "Timesheets",
     produces: { [FORMATS.csv.type]: "text", [FORMATS.json.type]: { arrayOf: "ShiftExportRow" } },
     query: {
-      startDate: { required: true, description: "First local day, YYYY-MM-DD" },
-      endDate: { required: true, description: "Last local day (inclusive), YYYY-MM-DD" },
+      startDate: { description: "First local day, YYYY-MM-DD (unless payPeriod is given)" },
+      endDate: { description: "Last local day (inclusive), YYYY-MM-DD (unless payPeriod is given)" },
+      payPeriod: { description: "The first day of a pay period, instead of startDate and endDate (docs/pay-periods.md)" },
       format: { enum: ["csv", "json"], description: "csv (default) or json" },
       locationId: { description: "Only this location's shifts" },
       employeeId: { description: "Only this staff member's shifts" },
     },
     // Proportional to the range: each day of it spends what a page of a list does.
-    cost: (query) => exportCost(query.startDate, query.endDate),
+    // A pay period is at most a month.
+    cost: (query) => (query.payPeriod ? 31 * EXPORT_POINTS_PER_DAY : exportCost(query.startDate, query.endDate)),
     async handle(ctx, query, res) {
       const format = FORMATS[query.format === "json" ? "json" : "csv"];
+      const range = await ctx.services.payPeriods.rangeOf(ctx.actor, query);
       // Checks permission and parameters before anything is sent.
-      const batches = ctx.services.shiftExport.batches(ctx.actor, {
-        startDate: query.startDate,
-        endDate: query.endDate,
-        locationId: query.locationId,
-        employeeId: query.employeeId,
-      });
+      const batches = ctx.services.shiftExport.batches(ctx.actor, { ...range, locationId: query.locationId, employeeId: query.employeeId });
       res.status(200).setHeader("Content-Type", format.type);
-      res.setHeader("Content-Disposition", `attachment; filename="timesheets-${query.startDate}-${query.endDate}.${query.format ?? "csv"}"`);
+      res.setHeader("Content-Disposition", `attachment; filename="timesheets-${range.startDate}-${range.endDate}.${query.format ?? "csv"}"`);
       res.setHeader("Cache-Control", "no-store");
       if (!(await send(res, format.open))) return;
       let continuing = false;

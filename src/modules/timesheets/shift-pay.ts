@@ -85,18 +85,54 @@ interface StaffState {
   mealDay: string | null;
 }
 
+/** A location's labor rules as the calculator reads them, worked out once per location rather than per shift. */
+interface LocationPayRules {
+  rules: ComplianceRules | undefined;
+  /** The profile's overtime figures, or null: the settings' overtime applies. */
+  figures: ComplianceFigures | null;
+  /** The overtime regime's key among a worker's workweeks ("" the settings'). */
+  regime: string;
+  readsBreaks: boolean;
+}
+
+/** A shift's rest gap where none is owed. */
+const NO_REST_GAP = Object.freeze({ minutes: 0, rate: null, exact: 0n });
+
 export class ShiftPayCalculator {
   private readonly byStaff = new Map<string, StaffState>();
   private readonly weekStarts = new Map<string, string>();
+  private readonly byLocation = new Map<string, LocationPayRules>();
   private readonly weekStart: number;
+  private readonly settingsRate: number;
   private readonly settingsRateAbove: number;
+  private readonly dailyLimit: number | null;
+  private readonly weeklyLimit: number;
 
   constructor(
-    private readonly settings: Pick<TimesheetSettings, "weeklyOvertimeHours" | "dailyOvertimeHours" | "overtimeRate" | "weekStart">,
+    settings: Pick<TimesheetSettings, "weeklyOvertimeHours" | "dailyOvertimeHours" | "overtimeRate" | "weekStart">,
     private readonly rules: Map<string, ComplianceRules>,
   ) {
     this.weekStart = weekdayNumber(settings.weekStart);
-    this.settingsRateAbove = rateAbove(Number(settings.overtimeRate));
+    this.settingsRate = Number(settings.overtimeRate);
+    this.settingsRateAbove = rateAbove(this.settingsRate);
+    this.dailyLimit = settings.dailyOvertimeHours === null ? null : Number(settings.dailyOvertimeHours) * 60;
+    this.weeklyLimit = Number(settings.weeklyOvertimeHours) * 60;
+  }
+
+  private rulesAt(locationId: string): LocationPayRules {
+    let at = this.byLocation.get(locationId);
+    if (!at) {
+      const rules = this.rules.get(locationId);
+      const figures = profileOvertime(rules);
+      const regime = figures ? JSON.stringify([figures.dailyOvertimeHours, figures.dailyDoubleTimeHours, figures.weeklyOvertimeHours, figures.seventhDayRule]) : "";
+      this.byLocation.set(locationId, (at = { rules, figures, regime, readsBreaks: (rules?.figures.mealPremiumHours ?? null) !== null }));
+    }
+    return at;
+  }
+
+  /** Whether a shift's recorded breaks count at the location (a meal-break rule): elsewhere callers need not read them. */
+  readsBreaks(locationId: string): boolean {
+    return this.rulesAt(locationId).readsBreaks;
   }
 
   private weekOf(day: string): string {
@@ -109,10 +145,9 @@ export class ShiftPayCalculator {
   pay(shift: PayShift): ShiftPay {
     let state = this.byStaff.get(shift.staffId);
     if (!state) this.byStaff.set(shift.staffId, (state = { weeks: new Map(), last: null, mealDay: null }));
-    const rules = this.rules.get(shift.locationId);
-    const figures = profileOvertime(rules);
-    const split = figures ? this.profileSplit(state, shift, figures) : this.settingsSplit(state, shift);
-    const overtimeRate = figures ? 1.5 : Number(this.settings.overtimeRate);
+    const { rules, figures, regime } = this.rulesAt(shift.locationId);
+    const split = figures ? this.profileSplit(state, shift, figures, regime) : this.settingsSplit(state, shift);
+    const overtimeRate = figures ? 1.5 : this.settingsRate;
     const wage = shift.hourlyWage;
 
     const restGap = this.restGap(state, shift, rules);
@@ -148,8 +183,7 @@ export class ShiftPayCalculator {
    * The profile's overtime (California Labor Code §510 under US_CA, src/modules/compliance/overtime.ts):
    * the shift's part is what it adds to its workweek's split, so no minute is paid twice.
    */
-  private profileSplit(state: StaffState, shift: PayShift, figures: ComplianceFigures): OvertimeSplit {
-    const regime = JSON.stringify([figures.dailyOvertimeHours, figures.dailyDoubleTimeHours, figures.weeklyOvertimeHours, figures.seventhDayRule]);
+  private profileSplit(state: StaffState, shift: PayShift, figures: ComplianceFigures, regime: string): OvertimeSplit {
     const week = this.weekState(state, regime, shift.day);
     const before = splitWorkweek(week.days, figures).total;
     const today = week.days.find((d) => d.date === shift.day);
@@ -174,22 +208,20 @@ export class ShiftPayCalculator {
     const before = today?.minutes ?? 0;
     if (today) today.minutes += payable;
     else week.days.push({ date: shift.day, minutes: payable });
-    const dailyLimit = this.settings.dailyOvertimeHours === null ? null : Number(this.settings.dailyOvertimeHours) * 60;
-    const daily = dailyLimit === null ? 0 : clamp(before + payable - dailyLimit, 0, payable);
+    const daily = this.dailyLimit === null ? 0 : clamp(before + payable - this.dailyLimit, 0, payable);
     const rest = payable - daily;
-    const weekly = clamp(week.weekRegular + rest - Number(this.settings.weeklyOvertimeHours) * 60, 0, rest);
+    const weekly = clamp(week.weekRegular + rest - this.weeklyLimit, 0, rest);
     week.weekRegular += rest - weekly;
     return { regularMinutes: rest - weekly, overtimeMinutes: daily + weekly, doubleTimeMinutes: 0 };
   }
 
   /** Rest below the location's minimum before this shift, after the worker's previous one on another day, priced by its profile. */
   private restGap(state: StaffState, shift: PayShift, rules: ComplianceRules | undefined): { minutes: number; rate: number | null; exact: bigint } {
-    const none = { minutes: 0, rate: null, exact: 0n };
     const minRestHours = rules?.figures.minRestHours ?? null;
-    if (minRestHours === null || !state.last || state.last.day === shift.day) return none;
+    if (minRestHours === null || !state.last || state.last.day === shift.day) return NO_REST_GAP;
     const short = restShortfall(new Date(state.last.endMs), { startsAt: new Date(shift.startMs), endsAt: new Date(shift.endMs) }, minRestHours);
     const priced = short && restPremium(short.insideMinutes, shift.hourlyWage, rules!.figures);
-    return priced ? { minutes: short.insideMinutes, rate: priced.rateAbove, exact: priced.exact } : none;
+    return priced ? { minutes: short.insideMinutes, rate: priced.rateAbove, exact: priced.exact } : NO_REST_GAP;
   }
 
   /** The meal-period premium's minutes when the shift's recorded breaks missed the rule and its workday owes none yet. */

@@ -9,14 +9,14 @@ import { UpdateTimesheetSettingsInput } from "./timesheet-settings.inputs";
 export class ShiftReportResolver {
   @Query(() => [EmployeeReport], { description: "Per employee: regular and overtime hours, breaks, pay, shifts, mandatory-break violations" })
   @Requires("timesheets:read")
-  employeeShiftReports(@Args() args: ReportArgs, @Ctx() ctx: RequestContext): Promise<EmployeeReport[]> {
-    return ctx.services.shiftReports.employees(actorOf(ctx), args);
+  async employeeShiftReports(@Args() args: ReportArgs, @Ctx() ctx: RequestContext): Promise<EmployeeReport[]> {
+    return ctx.services.shiftReports.employees(actorOf(ctx), { ...args, ...(await ctx.services.payPeriods.rangeOf(actorOf(ctx), args)) });
   }
 
   @Query(() => ShiftReport, { description: "Hours and labor cost by day, location or role" })
   @Requires("timesheets:read")
-  shiftReport(@Args() args: GroupedReportArgs, @Ctx() ctx: RequestContext): Promise<ShiftReport> {
-    return ctx.services.shiftReports.grouped(actorOf(ctx), args);
+  async shiftReport(@Args() args: GroupedReportArgs, @Ctx() ctx: RequestContext): Promise<ShiftReport> {
+    return ctx.services.shiftReports.grouped(actorOf(ctx), { ...args, ...(await ctx.services.payPeriods.rangeOf(actorOf(ctx), args)) });
   }
 
   @Query(() => TimesheetSettings)

@@ -96,11 +96,14 @@ export class ShiftReport {
 
 @ArgsType()
 export class ReportArgs {
-  @Field({ description: "First local day, YYYY-MM-DD" })
+  @Field(() => String, { nullable: true, description: "First local day, YYYY-MM-DD (unless payPeriod is given)" })
   startDate: string;
 
-  @Field({ description: "Last local day (inclusive), YYYY-MM-DD" })
+  @Field(() => String, { nullable: true, description: "Last local day (inclusive), YYYY-MM-DD (unless payPeriod is given)" })
   endDate: string;
+
+  @Field(() => String, { nullable: true, description: "The first day of a pay period, instead of startDate and endDate (docs/pay-periods.md)" })
+  payPeriod?: string;
 
   @Field(() => ID, { nullable: true, description: "Only this location's shifts (overtime still counts every location)" })
   locationId?: string;

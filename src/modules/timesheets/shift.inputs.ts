@@ -2,7 +2,7 @@ import { ArgsType, Field, Float, ID, InputType, Int } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
 import { IsHourlyWage } from "../../common/money";
 import { MAX_HOURLY_WAGE } from "../roles";
-import { NullRefused } from "../../common/validation";
+import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 const MINUTES_PER_DAY = 1440;
 const MAX_BREAKS = 50;
@@ -24,6 +24,7 @@ export class ShiftBreakInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Length(1, 200)
+  @NoControlCharacters()
   name?: string;
 
   @Field(() => Boolean, { nullable: true })

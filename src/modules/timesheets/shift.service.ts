@@ -1,8 +1,8 @@
 import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
-import { isUuid, requireUuid } from "../../common/ids";
+import { filterId, isUuid, requireUuid } from "../../common/ids";
 import { requireInOrganization } from "../../common/tenant-records";
-import { localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
+import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
@@ -50,9 +50,19 @@ interface ZonedLocation {
 
 const MINUTE_MS = 60_000;
 
+/** A check another domain adds to every shift write (pay periods freeze approved timesheets): throws to refuse. */
+export type ShiftWriteGuard = (manager: EntityManager, organizationId: string, staffIds: string[], days: string[]) => Promise<void>;
+
 /** Shifts (timesheet entries): their rules of time, breaks, overlap and payroll locks. */
 export class ShiftService {
+  private readonly writeGuards: ShiftWriteGuard[] = [];
+
   constructor(private readonly deps: ServiceDeps) {}
+
+  /** Adds a check run by every shift write, after the day-lock check, in its transaction. */
+  guardWrites(guard: ShiftWriteGuard): void {
+    this.writeGuards.push(guard);
+  }
 
   async list(actor: Actor, args: ShiftListArgs): Promise<ShiftList> {
     const range = parseDateRange(args.startDate, args.endDate);
@@ -101,7 +111,7 @@ export class ShiftService {
       const start = parseTimestamp(input.startTime, location.timezone, "startTime");
       const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
-      await this.assertUnlocked(manager, org, location, [start]);
+      await this.assertUnlocked(manager, org, location, [start], [staffId]);
       const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
       const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
       attempt = { staffId, start, end };
@@ -124,7 +134,7 @@ export class ShiftService {
       const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
       const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
       checkOrder(start, end);
-      await this.assertUnlocked(manager, org, location, [row.start_time, start]);
+      await this.assertUnlocked(manager, org, location, [row.start_time, start], [row.staff_id]);
       attempt = { staffId: row.staff_id, start, end, shiftId };
       const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
       const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
@@ -149,7 +159,7 @@ export class ShiftService {
     return inTransaction(this.deps.db, async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
-      await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time]);
+      await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time], [row.staff_id]);
       await softDeleteShifts(manager, org, [shiftId], this.deps.clock.now());
       return true;
     });
@@ -167,7 +177,7 @@ export class ShiftService {
       const byLocation = new Map<string, ShiftRow[]>();
       for (const r of rows) byLocation.set(r.location_id, [...(byLocation.get(r.location_id) ?? []), r]);
       for (const [loc, shifts] of [...byLocation].sort(([a], [b]) => a.localeCompare(b))) {
-        await this.assertUnlocked(manager, org, { locationId: loc, timezone: shifts[0].timezone }, [shifts[0].start_time]);
+        await this.assertUnlocked(manager, org, { locationId: loc, timezone: shifts[0].timezone }, [shifts[0].start_time], shifts.map((r) => r.staff_id));
       }
       const ids = rows.map((r) => r.id);
       if (!ids.length) return { deleted: 0 };
@@ -201,12 +211,16 @@ export class ShiftService {
     return selectDefaultWage(manager, organizationId, staffId, roleId);
   }
 
-  /** Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against locking until commit. */
-  async assertUnlocked(manager: EntityManager, organizationId: string, location: ZonedLocation, instants: Date[]): Promise<void> {
+  /**
+   * Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against
+   * locking until commit. Then the write guards, for the staff members whose shifts change.
+   */
+  async assertUnlocked(manager: EntityManager, organizationId: string, location: ZonedLocation, instants: Date[], staffIds: string[]): Promise<void> {
     const days = instants.map((t) => localDate(t, location.timezone));
     await guardDays(manager, organizationId, location.locationId, days, "shared");
     const locked = await lockedAmong(manager, organizationId, location.locationId, days);
     if (locked.length) throw conflict(`The shift's day ${locked[0]} is locked for payroll; unlock it first`, SHIFT_LOCKED);
+    for (const guard of this.writeGuards) await guard(manager, organizationId, [...new Set(staffIds)].sort(), [...new Set(days)]);
   }
 
   /**
@@ -219,10 +233,11 @@ export class ShiftService {
     if (!attempt || cause.code !== "23P01" || cause.constraint !== "ex_shifts_no_overlap") return error;
     const other = await selectOverlappingShift(this.deps.db.manager, org, attempt);
     if (!other) return error;
-    const from = new Date(other.start_time).toISOString();
-    const to = other.end_time === null ? "still open" : new Date(other.end_time).toISOString();
+    // In the shift's own local time with its offset, as every shift field is given.
+    const from = formatLocal(new Date(other.start_time), other.timezone);
+    const to = other.end_time === null ? "still open" : formatLocal(new Date(other.end_time), other.timezone);
     const message = `The staff member already has a shift that overlaps this time: shift ${other.id}, ${from} to ${to}`;
-    return new AppError("CONFLICT", message, 409, [
+    return new AppError("CONFLICT", message, [
       { field: "startTime", message },
       { field: "conflictingShift.id", message: other.id },
       { field: "conflictingShift.startTime", message: from },
@@ -316,7 +331,3 @@ function checkOrder(start: Date, end: Date | null): void {
   if (end !== null && end <= start) throw invalidField("endTime", "endTime must be after startTime");
 }
 
-function filterId(value: string, field: string): string {
-  if (!isUuid(value)) throw invalidField(field, `${field} must be a UUID`);
-  return value.toLowerCase();
-}

@@ -223,12 +223,13 @@ export async function selectOverlappingShift(
   manager: EntityManager,
   organizationId: string,
   span: { staffId: string; start: Date; end: Date | null; shiftId?: string },
-): Promise<{ id: string; start_time: Date | string; end_time: Date | string | null } | undefined> {
+): Promise<{ id: string; start_time: Date | string; end_time: Date | string | null; timezone: string } | undefined> {
   const [other] = await manager.query(
-    `SELECT id, start_time, end_time FROM shifts
-     WHERE organization_id = $1 AND employee_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $5::uuid
-       AND tstzrange(start_time, end_time, '[)') && tstzrange($3, $4, '[)')
-     ORDER BY start_time LIMIT 1`,
+    `SELECT s.id, s.start_time, s.end_time, l.timezone FROM shifts s
+     JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
+     WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.id IS DISTINCT FROM $5::uuid
+       AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange($3, $4, '[)')
+     ORDER BY s.start_time LIMIT 1`,
     [organizationId, span.staffId, span.start, span.end, span.shiftId ?? null],
   );
   return other;
@@ -333,18 +334,30 @@ export async function selectOpenShift(manager: EntityManager, organizationId: st
 }
 
 /** Clock-out: the shift ends and stops being active. */
-export async function endShift(manager: EntityManager, shiftId: string, at: Date): Promise<void> {
-  await manager.query("UPDATE shifts SET end_time = $2, active = false, updated_at = now() WHERE id = $1", [shiftId, at]);
+export async function endShift(manager: EntityManager, organizationId: string, shiftId: string, at: Date): Promise<void> {
+  await manager.query("UPDATE shifts SET end_time = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [organizationId, shiftId, at]);
 }
 
-export async function endBreak(manager: EntityManager, breakId: string, at: Date): Promise<void> {
-  await manager.query("UPDATE shift_breaks SET end_time = $2 WHERE id = $1", [breakId, at]);
+export async function endBreak(manager: EntityManager, organizationId: string, breakId: string, at: Date): Promise<void> {
+  await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND id = $2", [organizationId, breakId, at]);
 }
 
 export async function lockDay(manager: EntityManager, organizationId: string, locationId: string, day: string, lockedBy: string | null): Promise<void> {
   await manager.query(
     "INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
     [organizationId, locationId, day, lockedBy],
+  );
+}
+
+/** Locks every day of the list at every location of the organization (already locked days stay as they are). */
+export async function lockDaysEverywhere(manager: EntityManager, organizationId: string, days: string[], lockedBy: string | null): Promise<void> {
+  const locations: { id: string }[] = await manager.query("SELECT id FROM locations WHERE organization_id = $1 ORDER BY id", [organizationId]);
+  for (const { id } of locations) await guardDays(manager, organizationId, id, days, "exclusive");
+  await manager.query(
+    `INSERT INTO locked_days (organization_id, location_id, day, locked_by)
+     SELECT $1, l.id, d.day, $3 FROM locations l CROSS JOIN unnest($2::date[]) AS d(day) WHERE l.organization_id = $1
+     ON CONFLICT DO NOTHING`,
+    [organizationId, days, lockedBy],
   );
 }
 

@@ -14,8 +14,8 @@ export const timesheetRoutes: RestRoute[] = [
     path: "/api/timesheets/reports",
     summary: "Hours and labor cost of closed shifts by day, location or role",
     tag: TAG,
-    operation: `query shiftReport($startDate: String!, $endDate: String!, $groupBy: ReportGrouping = day, $locationId: ID) {
-      shiftReport(startDate: $startDate, endDate: $endDate, groupBy: $groupBy, locationId: $locationId) {
+    operation: `query shiftReport($startDate: String, $endDate: String, $payPeriod: String, $groupBy: ReportGrouping = day, $locationId: ID) {
+      shiftReport(startDate: $startDate, endDate: $endDate, payPeriod: $payPeriod, groupBy: $groupBy, locationId: $locationId) {
         groupBy groups { key label ${REPORT_FIELDS} } totals { ${REPORT_FIELDS} } } }`,
   },
   {
@@ -23,8 +23,8 @@ export const timesheetRoutes: RestRoute[] = [
     path: "/api/timesheets/reports/employees",
     summary: "Per employee: regular and overtime hours, breaks, pay, shifts and mandatory-break violations",
     tag: TAG,
-    operation: `query employeeShiftReports($startDate: String!, $endDate: String!, $locationId: ID) {
-      employeeShiftReports(startDate: $startDate, endDate: $endDate, locationId: $locationId) {
+    operation: `query employeeShiftReports($startDate: String, $endDate: String, $payPeriod: String, $locationId: ID) {
+      employeeShiftReports(startDate: $startDate, endDate: $endDate, payPeriod: $payPeriod, locationId: $locationId) {
         employeeId employee externalEmployeeId payrollId ${REPORT_FIELDS} } }`,
   },
   {

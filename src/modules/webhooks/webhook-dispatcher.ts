@@ -8,6 +8,7 @@ import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
 import { eventRowsForDelivery, EventService, PING_EVENT_TYPE } from "../events";
 import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
+import { storableText } from "../../common/validation";
 import {
   Claimed,
   claimDeliveries,
@@ -225,7 +226,7 @@ export class WebhookDispatcher {
       try {
         answer = await this.post(target, msgId, payload);
       } catch (err) {
-        error = (err as Error).message;
+        error = storableText((err as Error).message);
       }
     }
     this.outcomes.push({ ...this.judge(delivery, startedAt, Math.round(performance.now() - started), answer, error), wasFailing: target?.failing ?? false });
@@ -233,7 +234,9 @@ export class WebhookDispatcher {
 
   /** What an attempt's answer means for its delivery. */
   private judge(delivery: Claimed & { token: string }, at: Date, durationMs: number, answer: Answer | undefined, error: string | null): Omit<Outcome, "wasFailing"> {
-    const base = { id: delivery.id, token: delivery.token, endpointId: delivery.endpoint_id, at, durationMs, statusCode: answer?.statusCode ?? null, response: answer?.body ?? null };
+    // A receiver's answer is kept as text the database can store (invalid UTF-8 was decoded to U+FFFD; NUL is not storable).
+    const response = answer ? storableText(answer.body) : null;
+    const base = { id: delivery.id, token: delivery.token, endpointId: delivery.endpoint_id, at, durationMs, statusCode: answer?.statusCode ?? null, response };
     const code = answer?.statusCode ?? 0;
     if (code >= 200 && code < 300) return { ...base, status: "delivered", nextAttemptAt: at, error: null, gone: false };
     const reason = error ?? `The receiver answered ${code}`;
@@ -319,10 +322,26 @@ export class WebhookDispatcher {
       });
   }
 
-  /** Records the outcomes gathered so far in a few statements (only for attempts whose lease is still theirs). */
+  /**
+   * Records the outcomes gathered so far in a few statements (only for attempts whose lease is still
+   * theirs). Should the batch be refused, each outcome is recorded alone: one bad row must not send
+   * every other organization's deliveries again.
+   */
   private async flush(): Promise<void> {
     const batch = this.outcomes.splice(0);
     if (!batch.length) return;
+    try {
+      await this.record(batch);
+    } catch (err) {
+      if (batch.length === 1) throw err;
+      this.logger.warn({ err, outcomes: batch.length }, "webhook delivery: a batch of outcomes was refused; recording them one by one");
+      for (const outcome of batch) {
+        await this.record([outcome]).catch((error) => this.logger.error({ err: error, delivery: outcome.id }, "webhook delivery: recording an outcome failed"));
+      }
+    }
+  }
+
+  private async record(batch: Outcome[]): Promise<void> {
     const now = this.deps.clock.now();
     const healthy = new Set(batch.filter((o) => o.status === "delivered").map((o) => o.endpointId));
     // Only an endpoint that was failing has anything to clear.

@@ -1,30 +1,25 @@
 import { lookup as dnsLookup, LookupAddress } from "node:dns";
 import { promises as dns } from "node:dns";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { invalidField } from "../../errors/app-error";
 
-/** Addresses no webhook may reach unless private targets are allowed: private, loopback, link-local, and other non-public ranges. */
-const NON_PUBLIC = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24],
-  ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) NON_PUBLIC.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32], ["64:ff9b::", 96]] as const) {
-  NON_PUBLIC.addSubnet(net, bits, "ipv6");
+/**
+ * Whether a webhook may reach an address: only ordinary unicast, as ipaddr.js classifies it. Every
+ * special range is refused: private, loopback, link-local, documentation, and the IPv6 forms that
+ * carry or reach an IPv4 address (mapped ::ffff:0:0/96, which is judged as the IPv4 address it is;
+ * compatible ::/96; 6to4 2002::/16 and its relays 192.88.99.0/24; NAT64 64:ff9b::/96 and
+ * 64:ff9b:1::/48; Teredo 2001::/32), and deprecated site-local fec0::/10.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (isIP(address) === 0) return false;
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== "unicast") return false;
+  return !(parsed instanceof ipaddr.IPv6 && parsed.match(IPV4_COMPATIBLE));
 }
 
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]);
-    return !NON_PUBLIC.check(address, "ipv6");
-  }
-  return !NON_PUBLIC.check(address, "ipv4");
-}
+/** ::a.b.c.d, which ipaddr.js leaves as unicast. */
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse("::"), 96];
 
 /** Where a developer's receiver on their own machine is refused, the refusal names the setting that allows it. */
 const DEVELOPMENT_TARGETS = "WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows plain http and private or loopback targets, for development";

@@ -68,8 +68,11 @@ export class WebhookResolver {
 
   @Mutation(() => RecoverResult, { description: "Sends again every event since a time" })
   @Requires("webhooks:manage")
-  recoverWebhookEndpoint(@Arg("id", () => ID) id: string, @Arg("input") input: RecoverWebhookEndpointInput, @Ctx() ctx: RequestContext): Promise<RecoverResult> {
-    return ctx.services.webhooks.recover(actorOf(ctx), id, input.since);
+  async recoverWebhookEndpoint(@Arg("id", () => ID) id: string, @Arg("input") input: RecoverWebhookEndpointInput, @Ctx() ctx: RequestContext): Promise<RecoverResult> {
+    const result = await ctx.services.webhooks.recover(actorOf(ctx), id, input.since);
+    // The call spent one point; each delivery it queued costs one more.
+    await ctx.spendPoints?.(result.queued - 1);
+    return result;
   }
 
   @Mutation(() => WebhookDelivery, { description: "Sends a ping (webhook_endpoint.test)" })

@@ -6,8 +6,8 @@ import { requireUuid } from "../../common/ids";
 import { decodeCursor, Page, PageArgs, pageSize, toPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";
 import { inTransaction } from "../../database/transaction";
-import { invalidField, notFound } from "../../errors/app-error";
-import { EVENT_CATALOG, PING_EVENT_TYPE } from "../events";
+import { conflict, invalidField, notFound } from "../../errors/app-error";
+import { EVENT_CATALOG, EVENT_RETENTION_DAYS, PING_EVENT_TYPE } from "../events";
 import { checkWebhookUrl } from "./webhook-targets";
 import {
   attemptRows,
@@ -18,6 +18,7 @@ import {
   endpointRows,
   insertEndpoint,
   insertPing,
+  deletePingsBefore,
   insertSecret,
   queueEventsSince,
   retireSecrets,
@@ -181,10 +182,15 @@ export class WebhookService {
     };
   }
 
-  /** Queues again every event of the endpoint's types since a time (kept 30 days), whatever became of its earlier deliveries. */
+  /**
+   * Queues again every event of the endpoint's types since a time (kept 30 days), whatever became
+   * of its earlier deliveries, but for those still waiting to be sent; a disabled endpoint sends
+   * nothing, so it is refused.
+   */
   async recover(actor: Actor, id: string, since: string): Promise<RecoverResult> {
     const from = parseTimestamp(since, "UTC", "since");
     const endpoint = await this.get(actor, id);
+    if (!endpoint.enabled) throw conflict("The endpoint is disabled: enable it (PATCH enabled: true) before recovering its events", "ENDPOINT_DISABLED");
     const queued = await queueEventsSince(this.deps.db, actor.organizationId, endpoint.id, from, endpoint.eventTypes);
     return { queued };
   }
@@ -208,4 +214,11 @@ export class WebhookService {
       createdAt: row.created_at,
     };
   }
+
+  /** Forgets pings older than events are kept, with their attempts (an event's deliveries go with the event). */
+  async prunePings(): Promise<number> {
+    return deletePingsBefore(this.deps.db, new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+  }
+
+  readonly pingPruning = { name: "prune webhook pings", intervalMs: 3_600_000, run: () => this.prunePings() };
 }

@@ -1,10 +1,10 @@
-import { DataSource, EntityManager } from "typeorm";
+import { EntityManager } from "typeorm";
+import type { Queryable } from "../../database/queryable";
 import { updateReturning } from "../../database/returning";
 
 /** The SQL of webhook endpoints, their secrets, deliveries and attempts, as managers see them. */
 
 /** A connection or the transaction's manager: reads outside a transaction take the data source. */
-type Queryable = DataSource | EntityManager;
 
 export interface EndpointRow {
   id: string;
@@ -149,7 +149,10 @@ export function attemptRows(db: Queryable, organizationId: string, endpointId: s
   );
 }
 
-/** Queues a delivery to the endpoint of every event since `from` of the given types (all when none); how many. */
+/**
+ * Queues a delivery to the endpoint of every event since `from` of the given types (all when none),
+ * but for those already waiting for it (the unique index of pending deliveries decides); how many.
+ */
 export async function queueEventsSince(db: Queryable, organizationId: string, endpointId: string, from: Date, eventTypes: string[]): Promise<number> {
   const [{ queued }] = await db.query(
     `WITH queued AS (
@@ -157,11 +160,18 @@ export async function queueEventsSince(db: Queryable, organizationId: string, en
        SELECT organization_id, $2, id FROM events
         WHERE organization_id = $1 AND occurred_at >= $3 AND (cardinality($4::text[]) = 0 OR type = ANY ($4::text[]))
         ORDER BY sequence
+       ON CONFLICT (organization_id, endpoint_id, event_id) WHERE status = 'pending' AND event_id IS NOT NULL DO NOTHING
        RETURNING 1)
      SELECT count(*)::int AS queued FROM queued`,
     [organizationId, endpointId, from, eventTypes],
   );
   return queued;
+}
+
+/** Forgets pings (deliveries without an event) queued before `before`, with their attempts; how many. */
+export async function deletePingsBefore(db: Queryable, before: Date): Promise<number> {
+  const [{ n }] = await db.query("WITH gone AS (DELETE FROM webhook_deliveries WHERE event_id IS NULL AND created_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone", [before]);
+  return n;
 }
 
 /** Queues a delivery without an event (a ping). */

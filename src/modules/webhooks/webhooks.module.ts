@@ -14,4 +14,5 @@ export const webhooksModule: DomainModule = {
   services: (deps) => ({ webhooks: new WebhookService(deps) }),
   resolvers: [WebhookResolver],
   restRoutes: webhookRoutes,
+  jobs: (services) => [services.webhooks.pingPruning],
 };

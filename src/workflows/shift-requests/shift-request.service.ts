@@ -235,7 +235,6 @@ export class ShiftRequestService {
       throw new AppError(
         "COMPLIANCE_VIOLATION",
         `The change breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; approve with acknowledge and a reason to go ahead`,
-        409,
         errors.map((v, i) => ({ field: `violations.${i}`, ...{ message: v.message, ruleId: v.code, severity: "error", workerId: v.staffId, entryIds: v.entryIds, citation: v.citation ?? "" } })),
       );
     }

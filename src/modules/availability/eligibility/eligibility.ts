@@ -53,7 +53,6 @@ export function notEligible(result: StaffEligibility): AppError {
   return new AppError(
     "NOT_ELIGIBLE",
     result.reasons[0]?.message ?? "The worker is not eligible for this shift",
-    409,
     result.reasons.map(({ message, code, sourceId, entryIds, citation }, i) => ({
       field: `reasons.${i}`,
       ...{ message, code },
@@ -71,9 +70,9 @@ export function notEligible(result: StaffEligibility): AppError {
  */
 export async function requireEligible(manager: EntityManager, query: Omit<EligibilityQuery, "staffIds" | "timeZone"> & { timeZone?: string }, staffId: string): Promise<StaffEligibility> {
   const timeZone = query.timeZone ?? (await selectTimeZone(manager, query.organizationId, query.locationId));
-  if (!timeZone) throw new AppError("NOT_FOUND", "Location not found", 404);
+  if (!timeZone) throw new AppError("NOT_FOUND", "Location not found");
   const [result] = await evaluateShiftEligibility(manager, { ...query, timeZone, staffIds: [staffId] });
-  if (!result) throw new AppError("NOT_FOUND", "Staff member not found", 404, [{ field: "workerId", message: "workerId does not name a staff member of this organization" }]);
+  if (!result) throw new AppError("NOT_FOUND", "Staff member not found", [{ field: "workerId", message: "workerId does not name a staff member of this organization" }]);
   if (!result.eligible) throw notEligible(result);
   return result;
 }

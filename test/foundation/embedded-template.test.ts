@@ -1,0 +1,45 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../src/config";
+import { startRuntime } from "../../src/app/runtime";
+import { EmbeddedTemplate } from "../../src/database/embedded-template";
+
+const MIGRATIONS = path.join(__dirname, "../../migrations");
+
+/** Starts the service on `dataDir` without a platform key or signing secret of its own, and answers what it kept in the database. */
+async function startOn(dataDir: string): Promise<{ migrations: string[]; jwtSecret: string }> {
+  const runtime = await startRuntime({ ...loadConfig({}), dataDir, logLevel: "silent", scheduledJobs: false, platformApiKey: undefined, jwtSecret: undefined });
+  try {
+    const migrations = (await runtime.db.query("SELECT name FROM schema_migrations ORDER BY id")).map((r: { name: string }) => r.name);
+    const [{ value }] = await runtime.db.query("SELECT value FROM platform_settings WHERE key = 'jwt_secret'");
+    return { migrations, jwtSecret: value };
+  } finally {
+    await runtime.close();
+  }
+}
+
+describe("a new embedded data directory", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "wf-template-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("starts from the template of the current migrations, with every migration applied and secrets of its own", async () => {
+    const first = await startOn(path.join(root, "first"));
+    // The first start made the template, if no earlier one had.
+    const template = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 16MB", "wal_buffers = 1MB"]);
+    expect(template.serves(path.join(root, "any"))).toBe(true);
+    expect(template.serves("memory://")).toBe(true);
+    const second = await startOn(path.join(root, "second"));
+    expect(existsSync(path.join(root, "second", "PG_VERSION"))).toBe(true);
+    expect(second.migrations).toEqual(first.migrations);
+    expect(second.migrations.length).toBeGreaterThan(10);
+    // Nothing of a start's own is in the template: each directory generated its own signing secret.
+    expect(second.jwtSecret).not.toBe(first.jwtSecret);
+  });
+
+  it("names the template for what made it: other embedded settings make another", () => {
+    const current = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 16MB", "wal_buffers = 1MB"]);
+    const otherSettings = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 32MB"]);
+    expect(otherSettings.file).not.toBe(current.file);
+  });
+});
