@@ -1,5 +1,6 @@
 import { IsOptional, MaxLength } from "class-validator";
 import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
+import { NullRefused } from "../../common/validation";
 import { EligibilityFindingView, PremiumView } from "../../modules/availability";
 import { ShiftRequestStatus, ShiftRequestType } from "./shift-request.entity";
 
@@ -83,7 +84,8 @@ export class ShiftRequestSettings {
 }
 
 @InputType()
+@NullRefused<UpdateShiftRequestSettingsInput>("shiftRequestsRequireApproval")
 export class UpdateShiftRequestSettingsInput {
-  @Field()
-  shiftRequestsRequireApproval: boolean;
+  @Field(() => Boolean, { nullable: true })
+  shiftRequestsRequireApproval?: boolean;
 }

@@ -2,6 +2,7 @@ import { EntityManager } from "typeorm";
 import { Actor, can } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
+import { rejectNulls } from "../../common/validation";
 import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, forbidden, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
@@ -195,8 +196,9 @@ export class ShiftRequestService {
   }
 
   async updateSettings(actor: Actor, locationId: string, input: UpdateShiftRequestSettingsInput): Promise<ShiftRequestSettings> {
+    rejectNulls(input);
     const id = await this.location(actor, locationId);
-    await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, id, input.shiftRequestsRequireApproval);
+    if (input.shiftRequestsRequireApproval !== undefined) await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, id, input.shiftRequestsRequireApproval);
     return this.settings(actor, locationId);
   }
 
