@@ -82,11 +82,12 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
     return value;
   };
   const template = await templatePlan(manager, org, location, input);
+  // A role that is not the organization's is unknown (404), before it can differ from the template's.
+  if (input.roleId !== undefined) await requireRole(manager, org, input.roleId);
   if (template && input.roleId !== undefined && input.roleId.toLowerCase() !== template.roleId) throw invalidField("roleId", "roleId differs from the template's role");
   const staffId = input.workerId ?? base?.staffId ?? required("workerId");
   const roleId = input.roleId ?? template?.roleId ?? base?.roleId ?? required("roleId");
   if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
-  if (input.roleId !== undefined) await requireRole(manager, org, roleId);
   const timeOf = (field: "startTime" | "endTime", kept: Date | undefined, planned: Date | undefined): Date =>
     input[field] !== undefined || (!kept && !planned) ? parseTimestamp(required(field), location.timezone, field) : (planned ?? kept!);
   const startsAt = timeOf("startTime", base?.startsAt, template?.startsAt);

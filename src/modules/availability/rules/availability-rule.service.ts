@@ -6,6 +6,7 @@ import { addDays, formatLocal, parseDate, parseDateRange, startOfLocalDay } from
 import { rejectNulls } from "../../../common/validation";
 import { inTransaction } from "../../../database/transaction";
 import { conflict, invalidField, notFound } from "../../../errors/app-error";
+import { requireTemplateOf } from "../../shift-templates";
 import { AvailabilityKindValue, AvailabilityRule, AvailabilitySettings } from "./availability-rule.entity";
 import {
   AvailabilityRuleListArgs,
@@ -44,8 +45,8 @@ export class AvailabilityRuleService {
   async create(actor: Actor, staffId: string, input: CreateAvailabilityRuleInput): Promise<AvailabilityRule> {
     const owner = await this.staffMember(actor, staffId, "write");
     const times = this.times(input, emptyTimes());
-    const templateId = this.templateId(input.kind, input.templateId ?? null);
     return inTransaction(this.deps.db, async (manager) => {
+      const templateId = await this.templateId(manager, actor, input.kind, input.templateId ?? null);
       const repo = manager.getRepository(AvailabilityRule);
       const status = await this.statusOfWrite(manager, actor);
       const saved = await repo.save(
@@ -75,7 +76,7 @@ export class AvailabilityRuleService {
       const kind = input.kind ?? rule.kind;
       Object.assign(rule, this.times(input, rule));
       rule.kind = kind;
-      rule.templateId = this.templateId(kind as AvailabilityKindValue, input.templateId !== undefined ? input.templateId : rule.templateId);
+      rule.templateId = await this.templateId(manager, actor, kind as AvailabilityKindValue, input.templateId !== undefined ? input.templateId : rule.templateId);
       if (input.weight !== undefined) rule.weight = input.weight;
       if (input.note !== undefined) rule.note = input.note;
       const status = await this.statusOfWrite(manager, actor);
@@ -201,11 +202,11 @@ export class AvailabilityRuleService {
     return { date, weekdays: weekdays && weekdays.length ? [...new Set(weekdays)] : null, startMinute, endMinute, effectiveFrom, effectiveUntil };
   }
 
-  /** Only a preference may name a template: unavailability holds for every shift. */
-  private templateId(kind: AvailabilityKindValue, templateId: string | null): string | null {
+  /** Only a preference may name a template (unavailability holds for every shift), one of the organization's. */
+  private async templateId(manager: EntityManager, actor: Actor, kind: AvailabilityKindValue, templateId: string | null): Promise<string | null> {
     if (templateId === null) return null;
     if (kind === AvailabilityKindValue.UNAVAILABLE) throw invalidField("templateId", "Only a PREFER_ON or PREFER_OFF rule can name a shift template");
-    return requireUuid(templateId, "Shift template");
+    return requireTemplateOf(manager, actor.organizationId, templateId, "templateId");
   }
 }
 
