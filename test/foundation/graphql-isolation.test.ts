@@ -21,7 +21,8 @@ function objectsIn(value: unknown): Record<string, unknown>[] {
  * generated call cannot guess.
  */
 interface Setup {
-  prepare?: (api: Api, base: string, own: Records, org: TestOrganization) => Promise<void>;
+  /** `asStaff` calls REST as one staff member (a worker) instead of the organization. */
+  prepare?: (api: Api, base: string, own: Records, org: TestOrganization, asStaff: (staffId: string) => Promise<Api>) => Promise<void>;
   adjust?: (operation: string, own: Records, org: TestOrganization) => string;
 }
 
@@ -50,12 +51,33 @@ const clockedIn = async (api: Api, base: string, own: Records) => {
   if (res.status !== 201) throw new Error(`clock-in: ${res.status} ${JSON.stringify(res.body)}`);
 };
 
+async function ok(res: { status: number; body: unknown }, what: string): Promise<void> {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** The records' staff member's rule waiting for approval: written by the worker, where rules need approval. */
+const pendingAvailabilityRule = async (api: Api, base: string, own: Records, _org: TestOrganization, asStaff: (staffId: string) => Promise<Api>) => {
+  await ok(await api.patch(`${base}/availability-settings`, { availabilityRequiresApproval: true }), "availability settings");
+  const worker = await asStaff(own.staff);
+  own.availabilityRule = await created(await worker.post(`${base}/staff/${own.staff}/availability`, { kind: "PREFER_ON", weekdays: ["TUE"] }), "pending rule");
+};
+/** A one-day rule for a shift template: only preferences may name one. */
+const availabilityForTemplate = (operation: string) => operation.replace("{ kind: UNAVAILABLE, templateId:", '{ kind: PREFER_ON, date: "2026-03-02", templateId:');
+/** A shift planned from a template is for a day. */
+const planFromTemplate = (operation: string) => operation.replace(", templateId:", ', date: "2026-03-09", templateId:');
+/** Reports over the pay period the records' shift falls in. */
+const overPayPeriod = (operation: string) => operation.replace("(locationId:", '(payPeriod: "2026-03-02", locationId:');
+
 const SETUPS: Record<string, Setup> = {
   // Built-in access roles cannot be changed: a custom one.
   updateAccessRole: { prepare: async (api, base, own) => void (own.accessRole = await created(await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }), "access role")) },
   deleteAccessRole: { prepare: async (api, base, own) => void (own.accessRole = await created(await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }), "access role")) },
   exchangeToken: { adjust: (operation, _own, org) => operation.replace('apiKey: "Filled in"', `apiKey: ${JSON.stringify(org.apiKey)}`) },
-  recoverWebhookEndpoint: { adjust: (operation) => operation.replace('since: "Filled in"', 'since: "2026-03-01T00:00:00Z"') },
+  // Only an enabled endpoint recovers its events.
+  recoverWebhookEndpoint: {
+    prepare: async (api, base, own) => ok(await api.patch(`${base}/webhook-endpoints/${own.webhookEndpoint}`, { enabled: true }), "enable endpoint"),
+    adjust: (operation) => operation.replace('since: "Filled in"', 'since: "2026-03-01T00:00:00Z"'),
+  },
   // Records in use cannot be deleted: unused ones.
   deleteLocation: { prepare: async (api, base, own) => void (own.location = await created(await api.post(`${base}/locations`, { name: unique("Own spare location"), timezone: "UTC" }), "location")) },
   deleteRole: { prepare: async (api, base, own) => void (own.role = await created(await api.post(`${base}/roles`, { name: unique("Own spare role"), hourlyWage: 20 }), "role")) },
@@ -78,6 +100,21 @@ const SETUPS: Record<string, Setup> = {
   },
   // A break of a closed shift ends.
   updateShift: { adjust: (operation) => operation.replace('breaks: [{ startTime: "2026-03-02T09:00:00Z",', 'breaks: [{ startTime: "2026-03-02T12:00:00Z", endTime: "2026-03-02T12:30:00Z",') },
+  // Templates run by the local time of day.
+  createShiftTemplate: { adjust: (operation) => operation.replace('startTime: "2026-03-02T09:00:00Z", endTime: "2026-03-02T17:00:00Z"', 'startTime: "09:00", endTime: "17:00"') },
+  createScheduleEntry: { adjust: planFromTemplate },
+  createScheduleDraft: { adjust: planFromTemplate },
+  createAvailabilityRule: { adjust: availabilityForTemplate },
+  // A manager's rules are approved at once: a worker's, waiting.
+  approveAvailabilityRule: { prepare: pendingAvailabilityRule },
+  declineAvailabilityRule: { prepare: pendingAvailabilityRule },
+  // OPEN is where an exception starts, not where a manager takes it.
+  resolveAttendanceException: { adjust: (operation) => operation.replace("status: OPEN", "status: EXCUSED") },
+  employeeShiftReports: { adjust: overPayPeriod },
+  shiftReport: { adjust: overPayPeriod },
+  revokeLocationCalendarFeed: { prepare: async (api, base, own) => ok(await api.post(`${base}/locations/${own.location}/calendar-feed`), "location feed") },
+  // Only a submitted (or approved) timesheet reopens.
+  reopenTimesheet: { prepare: async (api, base, own) => ok(await api.post(`${base}/pay-periods/2026-03-02/timesheets/${own.staff}/submit`), "submit timesheet") },
   // A policy that requests use cannot be removed: an unused one.
   deleteTimeOffPolicy: {
     prepare: async (api, base, own) =>
@@ -146,7 +183,7 @@ describe("tenant isolation across the GraphQL schema", () => {
   async function intruderFor(field: GraphQLField<unknown, unknown>): Promise<{ intruder: TestOrganization; own: Records }> {
     const intruder = await t.organization(`Intruder ${field.name}`);
     const own = await victimRecords(t, intruder, "Own");
-    await SETUPS[field.name]?.prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder);
+    await SETUPS[field.name]?.prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) => t.as(await t.token(intruder.apiKey, staffId)));
     return { intruder, own };
   }
 

@@ -17,8 +17,8 @@ export async function victimRecords(t: TestService, org: TestOrganization, label
   // A key of its own: revoking the organization's first key would end the tests' token.
   ids.apiKey = (await api.post(`${base}/api-keys`, { name: "Spare key" })).body.apiKey.id;
   ids.breakType = (await api.post(`${base}/locations/${ids.location}/breaks`, { name: `${label} break`, durationMinutes: 30, frequencyMinutes: 0, paid: false, mandatory: false, enabled: true })).body.id;
-  ids.template = (await api.post(`${base}/locations/${ids.location}/shift-templates`, { name: `${label} template`, roleId: ids.role, startTime: "09:00", endTime: "17:00" })).body.id;
-  await api.put(`${base}/locations/${ids.location}/coverage`, { startDate: "2026-03-09", endDate: "2026-03-15", requirements: [{ date: "2026-03-09", templateId: ids.template, count: 1 }] });
+  ids.shiftTemplate = (await api.post(`${base}/locations/${ids.location}/shift-templates`, { name: `${label} template`, roleId: ids.role, startTime: "09:00", endTime: "17:00" })).body.id;
+  await api.put(`${base}/locations/${ids.location}/coverage`, { startDate: "2026-03-09", endDate: "2026-03-15", requirements: [{ date: "2026-03-09", templateId: ids.shiftTemplate, count: 1 }] });
   ids.generation = (await api.post(`${base}/locations/${ids.location}/schedules/generate`, { startDate: "2026-03-16", endDate: "2026-03-22", timeLimitSeconds: 1 })).body.id;
   ids.clockDevice = (await api.post(`${base}/locations/${ids.location}/clock-devices`, { name: `${label} kiosk` })).body.device?.id;
   // With a policy, a corrected punch without a schedule entry leaves an UNSCHEDULED_SHIFT exception.
@@ -65,7 +65,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   notes: "note",
   schedules: "entry",
   drafts: "draft",
-  "shift-templates": "template",
+  "shift-templates": "shiftTemplate",
   "schedule-generations": "generation",
   "open-shifts": "openShift",
   preferences: "preference",
@@ -98,7 +98,7 @@ export function fillPath(path: string, organizationId: string, ids: Record<strin
 }
 
 /** Id names that do not spell their record's name. */
-const RECORD_OF_ID_NAME: Record<string, string> = { worker: "staff", employee: "staff", actorStaff: "staff", actorApiKey: "apiKey", type: "breakType", breaks: "breakType", resource: "location", cannotBeFollowedBy: "template" };
+const RECORD_OF_ID_NAME: Record<string, string> = { worker: "staff", employee: "staff", actorStaff: "staff", actorApiKey: "apiKey", type: "breakType", breaks: "breakType", resource: "location", template: "shiftTemplate", cannotBeFollowedBy: "shiftTemplate" };
 
 /**
  * The record of `ids` an id argument (or input field) of a GraphQL operation names. By its name
