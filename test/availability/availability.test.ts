@@ -126,5 +126,8 @@ describe("availability rules and the resolved view", () => {
     await refused({ kind: "PREFER_ON", weekdays: ["MON"], effectiveFrom: "2026-03-10", effectiveUntil: "2026-03-09" }, "effectiveUntil");
     await refused({ kind: "UNAVAILABLE", date: "2026-03-12", templateId: "00000000-0000-4000-8000-000000000000" }, "templateId");
     await refused({ kind: "PREFER_ON", date: "2026-03-12", weight: 101 }, "weight");
+    // A preference's template must be one of the organization's: any other id is unknown.
+    const unknownTemplate = await api.post(`${org}/staff/${fay.id}/availability`, { kind: "PREFER_ON", date: "2026-03-12", templateId: "00000000-0000-4000-8000-000000000000" });
+    expect([unknownTemplate.status, unknownTemplate.body.error?.details?.[0]?.field]).toEqual([404, "templateId"]);
   });
 });
