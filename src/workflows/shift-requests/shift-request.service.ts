@@ -77,6 +77,11 @@ export class ShiftRequestService {
       if (!entry) throw unknownReference("entryId", `No published entry has id "${input.entryId}"`);
       if (!can(actor, "shiftrequests:manage") && entry.staffId !== actor.staffId) throw forbidden("A worker asks for their own entries only");
       if (entry.start <= now) throw conflict("The entry has started; it can no longer be offered");
+      // A recipient who is not the organization's is unknown (404), before they can differ from the other entry's worker.
+      if (recipientId) {
+        const known: unknown[] = await manager.query("SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [org, recipientId]);
+        if (!known.length) throw unknownReference("recipientStaffId", `No staff member has id "${input.recipientStaffId}"`);
+      }
       let recipientEntry: EntryRow | null = null;
       if (recipientEntryId) {
         [recipientEntry] = await selectEntries(manager, org, [recipientEntryId], false);
@@ -86,10 +91,6 @@ export class ShiftRequestService {
         recipientId = recipientEntry.staffId;
       }
       if (recipientId === entry.staffId) throw invalidField(recipientEntryId ? "recipientEntryId" : "recipientStaffId", "The recipient is the requester");
-      if (recipientId && !recipientEntry) {
-        const known: unknown[] = await manager.query("SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [org, recipientId]);
-        if (!known.length) throw unknownReference("recipientStaffId", `No staff member has id "${input.recipientStaffId}"`);
-      }
       const status = input.type === ShiftRequestType.DROP ? PENDING_APPROVAL : recipientId ? PENDING_RECIPIENT : OPEN;
       const repo = manager.getRepository(ShiftRequest);
       const saved = await repo.save(
