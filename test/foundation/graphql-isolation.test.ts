@@ -68,6 +68,31 @@ const planFromTemplate = (operation: string) => operation.replace(", templateId:
 /** Reports over the pay period the records' shift falls in. */
 const overPayPeriod = (operation: string) => operation.replace("(locationId:", '(payPeriod: "2026-03-02", locationId:');
 
+/** A published entry of `staffId` on `day` (10:00 to 14:00) at the records' location. */
+const publishedEntry = async (api: Api, base: string, own: Records, staffId: string, day: string): Promise<string> => {
+  const schedules = `${base}/locations/${own.location}/schedules`;
+  await created(await api.post(`${schedules}/drafts`, { workerId: staffId, roleId: own.role, startTime: `${day}T10:00:00Z`, endTime: `${day}T14:00:00Z` }), "draft");
+  await ok(await api.post(`${schedules}/publish`, { startDate: day, endDate: day }), "publish");
+  return (await api.get(`${schedules}?startDate=${day}&endDate=${day}`)).body.find((e: { workerId: string }) => e.workerId === staffId).id;
+};
+/** A second staff member with a published entry of their own: who a request goes to. */
+const recipient = async (api: Api, base: string, own: Records) => {
+  own.recipientStaff = await created(await api.post(`${base}/staff`, { name: unique("Own recipient"), roleIds: [own.role], locationIds: [own.location] }), "recipient");
+  own.recipientEntry = await publishedEntry(api, base, own, own.recipientStaff, "2026-03-14");
+};
+/** A cover of a fresh entry of the records' staff member offered to one worker: theirs (or a manager's) to accept or decline. */
+const offeredShiftRequest = async (api: Api, base: string, own: Records) => {
+  await recipient(api, base, own);
+  const entryId = await publishedEntry(api, base, own, own.staff, "2026-03-13");
+  own.shiftRequest = await created(await api.post(`${base}/shift-requests`, { type: "COVER", entryId, recipientStaffId: own.recipientStaff }), "cover request");
+};
+/** A drop of a fresh entry of the records' staff member, waiting for a manager where requests need approval. */
+const pendingShiftRequest = async (api: Api, base: string, own: Records) => {
+  await ok(await api.patch(`${base}/locations/${own.location}/shift-request-settings`, { shiftRequestsRequireApproval: true }), "shift request settings");
+  const entryId = await publishedEntry(api, base, own, own.staff, "2026-03-13");
+  own.shiftRequest = await created(await api.post(`${base}/shift-requests`, { type: "DROP", entryId }), "drop request");
+};
+
 const SETUPS: Record<string, Setup> = {
   // Built-in access roles cannot be changed: a custom one.
   updateAccessRole: { prepare: async (api, base, own) => void (own.accessRole = await created(await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }), "access role")) },
@@ -115,6 +140,18 @@ const SETUPS: Record<string, Setup> = {
   revokeLocationCalendarFeed: { prepare: async (api, base, own) => ok(await api.post(`${base}/locations/${own.location}/calendar-feed`), "location feed") },
   // Only a submitted (or approved) timesheet reopens.
   reopenTimesheet: { prepare: async (api, base, own) => ok(await api.post(`${base}/pay-periods/2026-03-02/timesheets/${own.staff}/submit`), "submit timesheet") },
+  // A swap goes to another worker's entry; a cover offered to a worker is accepted (by a manager for them).
+  createShiftRequest: {
+    // The records' entry has a request waiting already: a fresh one.
+    prepare: async (api, base, own) => {
+      await recipient(api, base, own);
+      own.entry = await publishedEntry(api, base, own, own.staff, "2026-03-13");
+    },
+    adjust: (operation, own) => operation.replace(`recipientStaffId: "${own.staff}"`, `recipientStaffId: "${own.recipientStaff}"`).replace(`recipientEntryId: "${own.entry}"`, `recipientEntryId: "${own.recipientEntry}"`),
+  },
+  acceptShiftRequest: { prepare: offeredShiftRequest },
+  declineShiftRequest: { prepare: offeredShiftRequest },
+  approveShiftRequest: { prepare: pendingShiftRequest },
   // A policy that requests use cannot be removed: an unused one.
   deleteTimeOffPolicy: {
     prepare: async (api, base, own) =>

@@ -98,7 +98,7 @@ export function fillPath(path: string, organizationId: string, ids: Record<strin
 }
 
 /** Id names that do not spell their record's name. */
-const RECORD_OF_ID_NAME: Record<string, string> = { worker: "staff", employee: "staff", actorStaff: "staff", actorApiKey: "apiKey", type: "breakType", breaks: "breakType", resource: "location", template: "shiftTemplate", cannotBeFollowedBy: "shiftTemplate" };
+const RECORD_OF_ID_NAME: Record<string, string> = { worker: "staff", employee: "staff", actorStaff: "staff", actorApiKey: "apiKey", type: "breakType", breaks: "breakType", resource: "location", template: "shiftTemplate", cannotBeFollowedBy: "shiftTemplate", recipientStaff: "staff", recipientEntry: "entry" };
 
 /**
  * The record of `ids` an id argument (or input field) of a GraphQL operation names. By its name
