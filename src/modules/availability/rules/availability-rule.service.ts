@@ -1,6 +1,7 @@
 import { EntityManager } from "typeorm";
 import { Actor, can, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
 import { requireUuid } from "../../../common/ids";
+import { requireInOrganization } from "../../../common/tenant-records";
 import { ServiceDeps } from "../../../common/services";
 import { addDays, formatLocal, parseDate, parseDateRange, startOfLocalDay } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
@@ -44,8 +45,8 @@ export class AvailabilityRuleService {
   async create(actor: Actor, staffId: string, input: CreateAvailabilityRuleInput): Promise<AvailabilityRule> {
     const owner = await this.staffMember(actor, staffId, "write");
     const times = this.times(input, emptyTimes());
-    const templateId = this.templateId(input.kind, input.templateId ?? null);
     return inTransaction(this.deps.db, async (manager) => {
+      const templateId = await this.templateId(manager, actor, input.kind, input.templateId ?? null);
       const repo = manager.getRepository(AvailabilityRule);
       const status = await this.statusOfWrite(manager, actor);
       const saved = await repo.save(
@@ -75,7 +76,7 @@ export class AvailabilityRuleService {
       const kind = input.kind ?? rule.kind;
       Object.assign(rule, this.times(input, rule));
       rule.kind = kind;
-      rule.templateId = this.templateId(kind as AvailabilityKindValue, input.templateId !== undefined ? input.templateId : rule.templateId);
+      rule.templateId = await this.templateId(manager, actor, kind as AvailabilityKindValue, input.templateId !== undefined ? input.templateId : rule.templateId);
       if (input.weight !== undefined) rule.weight = input.weight;
       if (input.note !== undefined) rule.note = input.note;
       const status = await this.statusOfWrite(manager, actor);
@@ -201,11 +202,17 @@ export class AvailabilityRuleService {
     return { date, weekdays: weekdays && weekdays.length ? [...new Set(weekdays)] : null, startMinute, endMinute, effectiveFrom, effectiveUntil };
   }
 
-  /** Only a preference may name a template: unavailability holds for every shift. */
-  private templateId(kind: AvailabilityKindValue, templateId: string | null): string | null {
+  /**
+   * Only a preference may name a template: unavailability holds for every shift. A template of
+   * another organization is unknown here, as one that does not exist.
+   */
+  private async templateId(manager: EntityManager, actor: Actor, kind: AvailabilityKindValue, templateId: string | null): Promise<string | null> {
     if (templateId === null) return null;
     if (kind === AvailabilityKindValue.UNAVAILABLE) throw invalidField("templateId", "Only a PREFER_ON or PREFER_OFF rule can name a shift template");
-    return requireUuid(templateId, "Shift template");
+    const [id] = await requireInOrganization(manager, "shift_templates", actor.organizationId, [requireUuid(templateId, "Shift template")], "templateId", {
+      message: () => `Unknown shift template ${templateId}`,
+    });
+    return id;
   }
 }
 
