@@ -504,6 +504,50 @@ function decideTimeOff(decision: "approve" | "decline"): McpTool {
   });
 }
 
+const SHIFT_REQUEST = "id type status requesterStaffId recipientStaffId entryId recipientEntryId locationId note preview { people { staffId entryId eligible reasons { code message } warnings { code message } premiums { ruleId hours amount } } }";
+const shiftRequest = z.object({
+  id: z.string(),
+  type: z.string().describe("SWAP, COVER or DROP"),
+  status: z.string(),
+  requesterStaffId: z.string(),
+  recipientStaffId: z.string().nullable(),
+  entryId: z.string(),
+  recipientEntryId: z.string().nullable(),
+  locationId: z.string(),
+  note: z.string().nullable(),
+  people: z.array(z.object({ staffId: z.string(), entryId: z.string(), eligible: z.boolean(), reasons: z.array(finding), warnings: z.array(finding), premiums: z.array(z.object({ ruleId: z.string(), hours: z.number(), amount: z.number() })) })).describe("Per person affected: eligibility, compliance and premiums of the change, worked out now"),
+});
+type ShiftRequestNode = Omit<z.infer<typeof shiftRequest>, "people"> & { preview: { people: z.infer<typeof shiftRequest>["people"] } };
+const shiftRequestOf = ({ preview, ...rest }: ShiftRequestNode) => ({ ...rest, people: preview.people });
+
+const approveShiftRequest = tool({
+  name: "approve_shift_request",
+  title: "Approve a shift request",
+  description:
+    "Approves a swap, cover or drop waiting for a manager (PENDING_APPROVAL): the entries change hands (a drop becomes an open shift), everything re-checked at that moment. Compliance errors block it unless acknowledged with a reason. With dryRun (the default) it answers the request with its preview (who is eligible, what it breaks, what it costs), changing nothing.",
+  operations: {
+    approveShiftRequest: `mutation approveShiftRequest($id: ID!, $input: ApproveShiftRequestInput) { approveShiftRequest(id: $id, input: $input) { ${SHIFT_REQUEST} } }`,
+    shiftRequest: `query shiftRequest($id: ID!) { shiftRequest(id: $id) { ${SHIFT_REQUEST} } }`,
+  },
+  offeredWith: "approveShiftRequest",
+  writes: { destructive: false, idempotent: false },
+  input: {
+    requestId: id("The shift request"),
+    acknowledge: z.boolean().optional().describe("Approve despite compliance errors (needs reason)"),
+    reason: z.string().max(2000).optional(),
+    dryRun,
+  },
+  output: { dryRun: z.boolean(), request: shiftRequest, wouldBecome: z.string().nullable().describe("On a dry run: APPROVED when it is waiting for approval, else null") },
+  async run(operation, a) {
+    const input = a.acknowledge !== undefined || a.reason !== undefined ? { acknowledge: a.acknowledge, reason: a.reason } : undefined;
+    const variables = { id: a.requestId, input };
+    if (!a.dryRun) return { dryRun: false, request: shiftRequestOf(await operation("approveShiftRequest", variables)), wouldBecome: null };
+    await operation.check("approveShiftRequest", variables);
+    const request = shiftRequestOf(await operation("shiftRequest", { id: a.requestId }));
+    return { dryRun: true, request, wouldBecome: request.status === "PENDING_APPROVAL" ? "APPROVED" : null };
+  },
+});
+
 /** Every tool, in the order a client lists them. */
 export const MCP_TOOLS: McpTool[] = [
   schedule,
@@ -516,4 +560,5 @@ export const MCP_TOOLS: McpTool[] = [
   generate,
   decideTimeOff("approve"),
   decideTimeOff("decline"),
+  approveShiftRequest,
 ];

@@ -63,7 +63,7 @@ describe("the MCP server at /mcp", () => {
   const errorOf = (answer: ToolAnswer) => JSON.parse(answer.content[0].text!).error as { code: string };
   const auditCount = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [w.org.id]))[0].n);
 
-  const WRITE_TOOLS = ["create_schedule_draft", "generate_schedule", "approve_time_off_request", "decline_time_off_request"];
+  const WRITE_TOOLS = ["create_schedule_draft", "generate_schedule", "approve_time_off_request", "decline_time_off_request", "approve_shift_request"];
   const WORKER_TOOLS = ["get_schedule", "get_time_off_balances", "list_pending_time_off_requests", "list_open_attendance_exceptions"];
   const READ_TOOLS = [...WORKER_TOOLS, "get_coverage_gaps", "check_eligibility"];
 
@@ -216,6 +216,10 @@ describe("the MCP server at /mcp", () => {
     expect(errorOf(await call(stranger, "get_schedule", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31" })).code).toBe("NOT_FOUND");
     expect(errorOf(await call(stranger, "approve_time_off_request", { requestId })).code).toBe("NOT_FOUND");
     expect(errorOf(await call(stranger, "decline_time_off_request", { requestId, dryRun: false })).code).toBe("NOT_FOUND");
+    // A shift request id that names nothing of the caller's, whether looked at or approved.
+    const nowhere = "0b5e8f9c-1d2a-4c3b-9e8f-7a6b5c4d3e2f";
+    expect(errorOf(await call(stranger, "approve_shift_request", { requestId: nowhere })).code).toBe("NOT_FOUND");
+    expect(errorOf(await call(stranger, "approve_shift_request", { requestId: nowhere, dryRun: false })).code).toBe("NOT_FOUND");
     expect(
       errorOf(
         await call(stranger, "create_schedule_draft", {
