@@ -38,7 +38,11 @@ describe("predictability pay beside the changed entry", () => {
     expect(cut.body.predictabilityPay).toEqual([{ ruleId: "NOTICE_WINDOW", change: "REDUCED", hours: 2, amount: 18.75, citation }]);
     // Moved a day later through GraphQL: one hour again; a note alone moves nothing and owes nothing.
     const update = `mutation($l: ID!, $id: ID!, $i: UpdateScheduleEntryInput!) { updateScheduleEntry(locationId: $l, id: $id, input: $i) { id predictabilityPay { ruleId change hours amount citation } } }`;
-    const moved = await t.gql(org.token, update, { l: added.body.locationId, id: added.body.id, i: { startTime: "2026-03-12T10:00:00", endTime: "2026-03-12T14:00:00" } });
+    const moved = await t.gql(org.token, update, {
+      l: added.body.locationId,
+      id: added.body.id,
+      i: { startTime: "2026-03-12T10:00:00", endTime: "2026-03-12T14:00:00" },
+    });
     expect(moved.data!.updateScheduleEntry.predictabilityPay).toEqual([{ ruleId: "NOTICE_WINDOW", change: "MOVED", hours: 1, amount: 18.75, citation }]);
     const noted = await t.gql(org.token, update, { l: added.body.locationId, id: added.body.id, i: { note: "Bring knives" } });
     expect(noted.data!.updateScheduleEntry.predictabilityPay).toEqual([]);
