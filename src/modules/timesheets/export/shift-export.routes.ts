@@ -1,6 +1,6 @@
 import type { Response } from "express";
-import { daysBetween, parseDateRange } from "../../common/time";
-import { RawRestRoute } from "../../rest/raw-routes";
+import { daysBetween, parseDateRange } from "../../../common/time";
+import { RawRestRoute } from "../../../rest/raw-routes";
 import { CSV_HEADER, csvLine, ShiftExportRow } from "./shift-export";
 
 /** Writes a chunk, waiting while the client's socket is full; false once the client is gone. */

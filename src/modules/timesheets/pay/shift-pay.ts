@@ -1,9 +1,9 @@
-import { exactPay, moneyUnits } from "../../common/money";
-import { addDays } from "../../common/time";
-import { ComplianceFigures, ComplianceRules, missedMealBreaks, OvertimeSplit, PlannedBreakSpan, restPremium, restShortfall, splitWorkweek, Workday } from "../compliance";
-import { BreakSpan } from "../../common/shift-minutes";
-import { Weekday, weekdayNumber } from "../../common/weekday";
-import { TimesheetSettings } from "./timesheet-settings.entity";
+import { exactPay, moneyUnits } from "../../../common/money";
+import { addDays } from "../../../common/time";
+import { ComplianceFigures, ComplianceRules, missedMealBreaks, OvertimeSplit, PlannedBreakSpan, restPremium, restShortfall, splitWorkweek, Workday } from "../../compliance";
+import { BreakSpan } from "../../../common/shift-minutes";
+import { Weekday, weekdayNumber } from "../../../common/weekday";
+import { TimesheetSettings } from "../settings/timesheet-settings.entity";
 
 /**
  * What payroll owes for each closed shift, by the organization's overtime settings and each

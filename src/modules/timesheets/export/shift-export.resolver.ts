@@ -1,8 +1,8 @@
 import { Args, Ctx, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import type { RequestContext } from "../../../graphql/context";
 import { ShiftExportRow } from "./shift-export";
-import { ShiftListArgs } from "./shift.inputs";
+import { ShiftListArgs } from "../shifts/shift.graphql";
 
 @Resolver(() => ShiftExportRow)
 export class ShiftExportResolver {

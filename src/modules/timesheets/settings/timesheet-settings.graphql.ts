@@ -1,7 +1,7 @@
 import { IsOptional, Max, Min } from "class-validator";
 import { Field, Float, InputType } from "type-graphql";
-import { NullRefused } from "../../common/validation";
-import { Weekday } from "../../common/weekday";
+import { NullRefused } from "../../../common/validation";
+import { Weekday } from "../../../common/weekday";
 
 @InputType()
 @NullRefused<UpdateTimesheetSettingsInput>("weeklyOvertimeHours", "overtimeRate", "weekStart")

@@ -1,8 +1,8 @@
 import { ArgsType, Field, Float, ID, InputType, Int } from "type-graphql";
 import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
-import { IsHourlyWage } from "../../common/money";
-import { MAX_HOURLY_WAGE } from "../roles";
-import { NullRefused, NoControlCharacters } from "../../common/validation";
+import { IsHourlyWage } from "../../../common/money";
+import { MAX_HOURLY_WAGE } from "../../roles";
+import { NullRefused, NoControlCharacters } from "../../../common/validation";
 
 const MINUTES_PER_DAY = 1440;
 const MAX_BREAKS = 50;

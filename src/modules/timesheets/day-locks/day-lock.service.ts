@@ -1,12 +1,12 @@
-import { Actor } from "../../auth/actor";
-import { parseDate } from "../../common/time";
-import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
-import { DayLockInput } from "./shift.inputs";
+import { Actor } from "../../../auth/actor";
+import { parseDate } from "../../../common/time";
+import { ServiceDeps } from "../../../common/services";
+import { inTransaction } from "../../../database/transaction";
+import { DayLockInput } from "../shifts/shift.graphql";
 import { EntityManager } from "typeorm";
-import { guardDays, lockDay, lockDaysEverywhere, unlockDay } from "./shift.store";
-import { ShiftService } from "./shift.service";
-import { DayLock } from "./shift.types";
+import { guardDays, lockDay, lockDaysEverywhere, unlockDay } from "../shifts/shift.store";
+import { ShiftService } from "../shifts/shift.service";
+import { DayLock } from "../shifts/shift.types";
 
 /**
  * Payroll locks: a locked day of a location freezes the shifts that start on it. Locking waits for

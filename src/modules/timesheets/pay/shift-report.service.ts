@@ -1,16 +1,16 @@
-import { Actor, requirePermission } from "../../auth/actor";
-import { isUuid } from "../../common/ids";
-import { parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../common/services";
-import { invalidField } from "../../errors/app-error";
+import { Actor, requirePermission } from "../../../auth/actor";
+import { isUuid } from "../../../common/ids";
+import { parseDateRange } from "../../../common/time";
+import { ServiceDeps } from "../../../common/services";
+import { invalidField } from "../../../errors/app-error";
 import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shift.store";
-import { exactAmount, exactCents, exactPay } from "../../common/money";
-import { MandatoryBreakRule, selectMandatoryBreakRules } from "../breaks";
-import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../compliance";
+import { exactAmount, exactCents, exactPay } from "../../../common/money";
+import { MandatoryBreakRule, selectMandatoryBreakRules } from "../../breaks";
+import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../../compliance";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
-import { minutesToHours } from "../../common/shift-minutes";
-import { EmployeeReport, GroupedReportArgs, ReportArgs, ReportFigures, ReportGroup, ReportGrouping, ShiftReport } from "./shift-report.types";
-import { TimesheetSettingsService } from "./timesheet-settings.service";
+import { minutesToHours } from "../../../common/shift-minutes";
+import { EmployeeReport, GroupedReportArgs, ReportArgs, ReportFigures, ReportGroup, ReportGrouping, ShiftReport } from "./shift-report.graphql";
+import { TimesheetSettingsService } from "../settings/timesheet-settings.service";
 
 const MINUTE_MS = 60_000;
 

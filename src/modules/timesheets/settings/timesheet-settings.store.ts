@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { UpdateTimesheetSettingsInput } from "./timesheet-settings.inputs";
+import { UpdateTimesheetSettingsInput } from "./timesheet-settings.graphql";
 
 /** The SQL of timesheet settings. */
 

@@ -1,12 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import type { RequestContext } from "../../graphql/context";
-import { Location, locationLoader } from "../locations";
-import { Role, roleLoader } from "../roles";
-import { staffLoader, StaffMember } from "../staff";
-import { ShiftNote } from "./shift-note.entity";
-import { shiftNotesLoader } from "./shift-note.loaders";
-import { CreateShiftInput, DayLockInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import type { RequestContext } from "../../../graphql/context";
+import { Location, locationLoader } from "../../locations";
+import { Role, roleLoader } from "../../roles";
+import { staffLoader, StaffMember } from "../../staff";
+import { ShiftNote } from "../notes/shift-note.entity";
+import { shiftNotesLoader } from "../notes/shift-note.loaders";
+import { CreateShiftInput, DayLockInput, ShiftListArgs, UpdateShiftInput } from "./shift.graphql";
 import { staffShiftsLoader } from "./shift.loaders";
 import { DayLock, DeletedShifts, Shift, ShiftList } from "./shift.types";
 

@@ -1,9 +1,9 @@
-import { Actor } from "../../auth/actor";
-import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../common/services";
-import { Weekday } from "../../common/weekday";
+import { Actor } from "../../../auth/actor";
+import { rejectNulls } from "../../../common/validation";
+import { ServiceDeps } from "../../../common/services";
+import { Weekday } from "../../../common/weekday";
 import { TimesheetSettings } from "./timesheet-settings.entity";
-import { UpdateTimesheetSettingsInput } from "./timesheet-settings.inputs";
+import { UpdateTimesheetSettingsInput } from "./timesheet-settings.graphql";
 import { upsertTimesheetSettings } from "./timesheet-settings.store";
 
 /** Overtime settings of an organization: the defaults until first changed. */

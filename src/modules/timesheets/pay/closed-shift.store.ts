@@ -1,8 +1,8 @@
 import { DataSource } from "typeorm";
-import { cursorBatches, SnapshotQuery } from "../../database/cursor";
-import { endedShiftMinutes, ShiftMinutes } from "../../common/shift-minutes";
-import type { PayrollNames } from "../compliance";
-import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "./shift.store";
+import { cursorBatches, SnapshotQuery } from "../../../database/cursor";
+import { endedShiftMinutes, ShiftMinutes } from "../../../common/shift-minutes";
+import type { PayrollNames } from "../../compliance";
+import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "../shifts/shift.store";
 
 /** The SQL of the closed-shift read model: ended live shifts with the names payroll reports show beside them. */
 

@@ -1,5 +1,5 @@
-import type { RequestContext } from "../../graphql/context";
-import { requestLoader } from "../../graphql/request-loader";
+import type { RequestContext } from "../../../graphql/context";
+import { requestLoader } from "../../../graphql/request-loader";
 import { Shift } from "./shift.types";
 
 /** Shifts of staff members in one range of days; one loader (one query) per distinct range. */

@@ -1,18 +1,18 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
-import { Actor, requirePermission } from "../../auth/actor";
-import { isUuid } from "../../common/ids";
-import { parseDateRange } from "../../common/time";
-import { ServiceDeps } from "../../common/services";
-import { invalidField } from "../../errors/app-error";
-import { timestamptzMs } from "../../database/timestamp-parser";
-import { localTimeAt } from "./local-time";
-import { exactAmount, exactCents, payCents } from "../../common/money";
-import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../compliance";
-import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
-import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "../../common/shift-minutes";
-import { TimesheetSettingsService } from "./timesheet-settings.service";
+import { Actor, requirePermission } from "../../../auth/actor";
+import { isUuid } from "../../../common/ids";
+import { parseDateRange } from "../../../common/time";
+import { ServiceDeps } from "../../../common/services";
+import { invalidField } from "../../../errors/app-error";
+import { timestamptzMs } from "../../../database/timestamp-parser";
+import { localTimeAt } from "../shifts/local-time";
+import { exactAmount, exactCents, payCents } from "../../../common/money";
+import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../../compliance";
+import { payContextStart, ShiftPay, ShiftPayCalculator } from "../pay/shift-pay";
+import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "../../../common/shift-minutes";
+import { TimesheetSettingsService } from "../settings/timesheet-settings.service";
 import { exportedShifts, ExportNames, readExportNames } from "./shift-export.store";
-import { tooManyShifts } from "./shift.store";
+import { tooManyShifts } from "../shifts/shift.store";
 
 export enum ExportRowKind {
   SHIFT = "SHIFT",

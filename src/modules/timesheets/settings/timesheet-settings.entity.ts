@@ -1,7 +1,7 @@
 import { Field, Float, ObjectType } from "type-graphql";
 import { Column, Entity, PrimaryColumn } from "typeorm";
-import { numericColumn } from "../../common/entity-columns";
-import { Weekday } from "../../common/weekday";
+import { numericColumn } from "../../../common/entity-columns";
+import { Weekday } from "../../../common/weekday";
 
 @ObjectType({ description: "How an organization counts overtime" })
 @Entity("timesheet_settings")

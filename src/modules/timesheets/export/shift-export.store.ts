@@ -1,6 +1,6 @@
 import { DataSource } from "typeorm";
-import { cursorBatches, SnapshotQuery } from "../../database/cursor";
-import { ShiftFilter, shiftWhere } from "./shift.store";
+import { cursorBatches, SnapshotQuery } from "../../../database/cursor";
+import { ShiftFilter, shiftWhere } from "../shifts/shift.store";
 
 /** The SQL of the payroll export: the shifts it reads and the names it shows beside them. */
 

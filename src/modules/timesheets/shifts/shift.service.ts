@@ -1,16 +1,16 @@
 import { EntityManager } from "typeorm";
-import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
-import { filterId, isUuid, requireUuid } from "../../common/ids";
-import { requireInOrganization } from "../../common/tenant-records";
-import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../common/time";
-import { rejectNulls } from "../../common/validation";
-import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
-import { AppError, conflict, invalidField, notFound, unknownReference } from "../../errors/app-error";
-import { describeConstraint } from "../../errors/database-errors";
-import { groupByKeys } from "../../loaders/loaders";
-import type { BreakType } from "../breaks";
-import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.inputs";
+import { Actor, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
+import { filterId, isUuid, requireUuid } from "../../../common/ids";
+import { requireInOrganization } from "../../../common/tenant-records";
+import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../../common/time";
+import { rejectNulls } from "../../../common/validation";
+import { ServiceDeps } from "../../../common/services";
+import { inTransaction } from "../../../database/transaction";
+import { AppError, conflict, invalidField, notFound, unknownReference } from "../../../errors/app-error";
+import { describeConstraint } from "../../../errors/database-errors";
+import { groupByKeys } from "../../../loaders/loaders";
+import type { BreakType } from "../../breaks";
+import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } from "./shift.graphql";
 import {
   closeRunningBreak,
   deleteBreaks,

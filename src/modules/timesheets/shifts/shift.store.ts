@@ -1,9 +1,9 @@
 import { EntityManager } from "typeorm";
-import { updateReturning } from "../../database/returning";
-import { AppError, invalidField } from "../../errors/app-error";
-import { BreakType } from "../breaks";
+import { updateReturning } from "../../../database/returning";
+import { AppError, invalidField } from "../../../errors/app-error";
+import { BreakType } from "../../breaks";
 import { localTime, localTimeAt, utcTimeAt, zoneOffsetMinutes } from "./local-time";
-import { spanMinutes } from "../../common/shift-minutes";
+import { spanMinutes } from "../../../common/shift-minutes";
 import { Shift, ShiftBreak } from "./shift.types";
 
 /**

@@ -1,9 +1,9 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import type { RequestContext } from "../../graphql/context";
-import { EmployeeReport, GroupedReportArgs, ReportArgs, ShiftReport } from "./shift-report.types";
-import { TimesheetSettings } from "./timesheet-settings.entity";
-import { UpdateTimesheetSettingsInput } from "./timesheet-settings.inputs";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import type { RequestContext } from "../../../graphql/context";
+import { EmployeeReport, GroupedReportArgs, ReportArgs, ShiftReport } from "./shift-report.graphql";
+import { TimesheetSettings } from "../settings/timesheet-settings.entity";
+import { UpdateTimesheetSettingsInput } from "../settings/timesheet-settings.graphql";
 
 @Resolver()
 export class ShiftReportResolver {

@@ -1,8 +1,8 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import type { RequestContext } from "../../../graphql/context";
 import { ShiftNote } from "./shift-note.entity";
-import { ShiftNoteInput } from "./shift-note.inputs";
+import { ShiftNoteInput } from "./shift-note.graphql";
 
 @Resolver(() => ShiftNote)
 export class ShiftNoteResolver {

@@ -1,12 +1,12 @@
 import { In } from "typeorm";
-import { Actor, can } from "../../auth/actor";
-import { requireUuid } from "../../common/ids";
-import { ServiceDeps } from "../../common/services";
-import { forbidden, notFound } from "../../errors/app-error";
-import { groupByKeys } from "../../loaders/loaders";
+import { Actor, can } from "../../../auth/actor";
+import { requireUuid } from "../../../common/ids";
+import { ServiceDeps } from "../../../common/services";
+import { forbidden, notFound } from "../../../errors/app-error";
+import { groupByKeys } from "../../../loaders/loaders";
 import { ShiftNote } from "./shift-note.entity";
-import { ShiftNoteInput } from "./shift-note.inputs";
-import { ShiftService } from "./shift.service";
+import { ShiftNoteInput } from "./shift-note.graphql";
+import { ShiftService } from "../shifts/shift.service";
 
 /**
  * Notes on shifts. Whoever may read a shift reads its notes; a worker writes on their own shifts,
