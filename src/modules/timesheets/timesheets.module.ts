@@ -2,7 +2,7 @@ import type { DomainModule } from "../module";
 import { DayLockService } from "./day-locks/day-lock.service";
 import { ShiftExportResolver } from "./export/shift-export.resolver";
 import { shiftExportRoutes } from "./export/shift-export.routes";
-import { ShiftExportService } from "./export/shift-export";
+import { ShiftExportService } from "./export/shift-export.service";
 import { ShiftNoteResolver } from "./notes/shift-note.resolver";
 import { ShiftReportResolver } from "./pay/shift-report.resolver";
 import { ShiftReportService } from "./pay/shift-report.service";

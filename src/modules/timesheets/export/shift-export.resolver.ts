@@ -1,7 +1,7 @@
 import { Args, Ctx, Query, Resolver } from "type-graphql";
 import { actorOf, Requires } from "../../../graphql/authorization";
 import type { RequestContext } from "../../../graphql/context";
-import { ShiftExportRow } from "./shift-export";
+import { ShiftExportRow } from "./shift-export.graphql";
 import { ShiftListArgs } from "../shifts/shift.graphql";
 
 @Resolver(() => ShiftExportRow)

@@ -1,7 +1,8 @@
 import type { Response } from "express";
 import { daysBetween, parseDateRange } from "../../../common/time";
 import { RawRestRoute } from "../../../rest/raw-routes";
-import { CSV_HEADER, csvLine, ShiftExportRow } from "./shift-export";
+import { CSV_HEADER, csvLine } from "./shift-export.csv";
+import { ShiftExportRow } from "./shift-export.graphql";
 
 /** Writes a chunk, waiting while the client's socket is full; false once the client is gone. */
 async function send(res: Response, chunk: string): Promise<boolean> {
