@@ -2,11 +2,10 @@ import { Actor } from "../../../auth/actor";
 import { parseDate } from "../../../common/time";
 import { ServiceDeps } from "../../../common/services";
 import { inTransaction } from "../../../database/transaction";
-import { DayLockInput } from "../shifts/shift.graphql";
+import { DayLock, DayLockInput } from "./day-lock.graphql";
 import { EntityManager } from "typeorm";
 import { guardDays, lockDay, lockDaysEverywhere, unlockDay } from "../shifts/shift.store";
 import { ShiftService } from "../shifts/shift.service";
-import { DayLock } from "../shifts/shift.types";
 
 /**
  * Payroll locks: a locked day of a location freezes the shifts that start on it. Locking waits for

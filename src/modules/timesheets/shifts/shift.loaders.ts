@@ -1,6 +1,6 @@
 import type { RequestContext } from "../../../graphql/context";
 import { requestLoader } from "../../../graphql/request-loader";
-import { Shift } from "./shift.types";
+import { Shift } from "./shift.graphql";
 
 /** Shifts of staff members in one range of days; one loader (one query) per distinct range. */
 export const staffShiftsLoader = (ctx: RequestContext, startDate: string, endDate: string) =>

@@ -6,9 +6,10 @@ import { Role, roleLoader } from "../../roles";
 import { staffLoader, StaffMember } from "../../staff";
 import { ShiftNote } from "../notes/shift-note.entity";
 import { shiftNotesLoader } from "../notes/shift-note.loaders";
-import { CreateShiftInput, DayLockInput, ShiftListArgs, UpdateShiftInput } from "./shift.graphql";
+import { CreateShiftInput, ShiftListArgs, UpdateShiftInput } from "./shift.graphql";
+import { DayLock, DayLockInput } from "../day-locks/day-lock.graphql";
 import { staffShiftsLoader } from "./shift.loaders";
-import { DayLock, DeletedShifts, Shift, ShiftList } from "./shift.types";
+import { DeletedShifts, Shift, ShiftList } from "./shift.graphql";
 
 @Resolver(() => Shift)
 export class ShiftResolver {

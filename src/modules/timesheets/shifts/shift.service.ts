@@ -34,7 +34,7 @@ import {
   softDeleteShifts,
   updateShift,
 } from "./shift.store";
-import { DeletedShifts, Shift, ShiftList } from "./shift.types";
+import { DeletedShifts, Shift, ShiftList } from "./shift.graphql";
 
 describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
 describeConstraint("ck_shifts_end_after_start", "endTime must be after startTime");

@@ -4,7 +4,7 @@ import { AppError, invalidField } from "../../../errors/app-error";
 import { BreakType } from "../../breaks";
 import { localTime, localTimeAt, utcTimeAt, zoneOffsetMinutes } from "./local-time";
 import { spanMinutes } from "../../../common/shift-minutes";
-import { Shift, ShiftBreak } from "./shift.types";
+import { Shift, ShiftBreak } from "./shift.graphql";
 
 /**
  * The SQL of shifts, their breaks and locked days. Shifts are read with hand-written SQL and mapped here rather than hydrated
