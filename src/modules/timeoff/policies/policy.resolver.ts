@@ -1,10 +1,10 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import type { RequestContext } from "../../graphql/context";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import type { RequestContext } from "../../../graphql/context";
 import { TimeOffPolicyType } from "./policy-type.entity";
-import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput } from "./policy.inputs";
+import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput } from "./policy.graphql";
 import { DefaultSettings, TimeOffPolicy } from "./policy.entity";
-import { assignedStaffCountLoader, policyTypeLoader } from "./timeoff.loaders";
+import { assignedStaffCountLoader, policyTypeLoader } from "../timeoff.loaders";
 
 @Resolver(() => TimeOffPolicy)
 export class TimeOffPolicyResolver {

@@ -1,9 +1,9 @@
 import { ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from "class-validator";
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
-import { Connection, PageArgs } from "../../common/pagination";
-import { EmployeeInput } from "./employee-ref";
+import { Connection, PageArgs } from "../../../common/pagination";
+import { EmployeeInput } from "../policies/employee-ref";
 import { REQUEST_STATUSES, TimeOffRequest } from "./request.entity";
-import { NullRefused } from "../../common/validation";
+import { NullRefused } from "../../../common/validation";
 
 @InputType()
 export class DayHoursInput {

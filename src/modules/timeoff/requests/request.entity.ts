@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
-import { numericColumn, TenantRecord } from "../../common/entity-columns";
+import { numericColumn, TenantRecord } from "../../../common/entity-columns";
 
 export const REQUEST_STATUSES = ["pending", "approved", "declined", "cancelled"] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];

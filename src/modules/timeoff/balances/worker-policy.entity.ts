@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
 import { Column, Entity, PrimaryGeneratedColumn } from "typeorm";
-import { numericColumn, TenantRecord } from "../../common/entity-columns";
+import { numericColumn, TenantRecord } from "../../../common/entity-columns";
 
 /** One worker's place in one policy; the balance is the sum of its ledger. */
 @ObjectType({ description: "A worker's membership of a time-off policy, with the balance its ledger adds up to" })

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
-import { ACCRUAL_DATE, FixedAmountSettings, WEEKDAYS } from "./policy.entity";
-import { exactHours } from "./request-hours";
+import { ACCRUAL_DATE, FixedAmountSettings, WEEKDAYS } from "../policies/policy.entity";
+import { exactHours } from "../requests/request-hours";
 
 /** One fixed-amount accrual that falls due: a yearly grant or one period's share. */
 export interface FixedAccrual {

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import type { RequestContext } from "../../graphql/context";
-import { UpdateTimeOffSettingsInput } from "./settings.inputs";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import type { RequestContext } from "../../../graphql/context";
+import { UpdateTimeOffSettingsInput } from "./settings.graphql";
 import { TimeOffSettings } from "./settings.entity";
 
 @Resolver(() => TimeOffSettings)

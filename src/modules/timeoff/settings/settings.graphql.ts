@@ -1,7 +1,7 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from "class-validator";
 import { Field, Float, InputType, Int } from "type-graphql";
-import { WEEKDAYS } from "./policy.entity";
-import { NullRefused } from "../../common/validation";
+import { WEEKDAYS } from "../policies/policy.entity";
+import { NullRefused } from "../../../common/validation";
 
 @InputType()
 @NullRefused<UpdateTimeOffSettingsInput>("defaultFullDayHours", "weekStart", "allowPastRequests", "minimumNoticeDays", "workersSeeBalances")

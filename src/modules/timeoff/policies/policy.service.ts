@@ -1,19 +1,19 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../common/services";
-import { Actor } from "../../auth/actor";
-import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
-import { rejectNulls } from "../../common/validation";
-import { inTransaction } from "../../database/transaction";
-import { AppError, conflict, invalidField } from "../../errors/app-error";
-import { byKeys } from "../../loaders/loaders";
+import { ServiceDeps } from "../../../common/services";
+import { Actor } from "../../../auth/actor";
+import { requireInOrganization, TenantRecords } from "../../../common/tenant-records";
+import { rejectNulls } from "../../../common/validation";
+import { inTransaction } from "../../../database/transaction";
+import { AppError, conflict, invalidField } from "../../../errors/app-error";
+import { byKeys } from "../../../loaders/loaders";
 import { resolveStaffMember } from "./employee-ref";
 import { TimeOffPolicyType } from "./policy-type.entity";
-import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.inputs";
+import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.graphql";
 import { DefaultSettings, FixedAmountSettings, LimitSettings, PerHourEarnings, TimeOffPolicy } from "./policy.entity";
 import { selectPolicies, selectPoliciesWithRemoved } from "./policy.store";
-import { TimeOffSettingsService } from "./settings.service";
-import { requestsUsingPolicy } from "./timeoff.store";
-import { WorkerPolicyService } from "./worker-policy.service";
+import { TimeOffSettingsService } from "../settings/settings.service";
+import { requestsUsingPolicy } from "../balances/worker-policy.store";
+import { WorkerPolicyService } from "../balances/worker-policy.service";
 
 const FIELD = "limitSettings";
 

@@ -1,11 +1,11 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../common/services";
-import { Actor } from "../../auth/actor";
-import { definedFields, rejectNulls } from "../../common/validation";
-import { POLICY_TYPE_KINDS } from "./policy-type.entity";
-import { UpdateTimeOffSettingsInput } from "./settings.inputs";
+import { ServiceDeps } from "../../../common/services";
+import { Actor } from "../../../auth/actor";
+import { definedFields, rejectNulls } from "../../../common/validation";
+import { POLICY_TYPE_KINDS } from "../policies/policy-type.entity";
+import { UpdateTimeOffSettingsInput } from "./settings.graphql";
 import { TimeOffSettings } from "./settings.entity";
-import { insertTimeOffDefaults } from "./timeoff.store";
+import { insertTimeOffDefaults } from "../balances/worker-policy.store";
 
 /** What every organization starts with: one policy type of each kind and default settings. */
 export async function seedTimeOff(manager: EntityManager, organizationId: string): Promise<void> {

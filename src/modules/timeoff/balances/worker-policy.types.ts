@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from "type-graphql";
-import { Connection } from "../../common/pagination";
+import { Connection } from "../../../common/pagination";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
 
 @ObjectType()

@@ -1,14 +1,14 @@
 import { Arg, Args, Ctx, Float, ID, Mutation, Query, Resolver, Root, FieldResolver } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import { round2 } from "../../common/entity-columns";
-import { Page, PageArgs } from "../../common/pagination";
-import type { RequestContext } from "../../graphql/context";
-import { staffLoader, StaffMember } from "../staff";
-import { TimeOffPolicy } from "./policy.entity";
-import { balanceLoader, policyLoader } from "./timeoff.loaders";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import { round2 } from "../../../common/entity-columns";
+import { Page, PageArgs } from "../../../common/pagination";
+import type { RequestContext } from "../../../graphql/context";
+import { staffLoader, StaffMember } from "../../staff";
+import { TimeOffPolicy } from "../policies/policy.entity";
+import { balanceLoader, policyLoader } from "../timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
-import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyFilterArgs } from "./worker-policy.inputs";
+import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyFilterArgs } from "./worker-policy.graphql";
 import { AccrualSummaryView, LedgerConnection, WorkerPolicyConnection } from "./worker-policy.types";
 
 @Resolver(() => WorkerPolicy)

@@ -1,19 +1,19 @@
 import { EntityManager } from "typeorm";
-import { ServiceDeps } from "../../common/services";
-import { Actor, can, ownRecordsOnly } from "../../auth/actor";
-import { requireUuid } from "../../common/ids";
-import { Page, PageArgs, paginate } from "../../common/pagination";
-import { TenantRecords } from "../../common/tenant-records";
-import { localDate } from "../../common/time";
-import { rejectNulls } from "../../common/validation";
-import { inTransaction } from "../../database/transaction";
-import { conflict, forbidden, invalidField, notFound } from "../../errors/app-error";
-import { byKeys } from "../../loaders/loaders";
-import { Organization } from "../organizations";
-import { StaffListener, StaffMember } from "../staff";
-import { TimeOffPolicy } from "./policy.entity";
-import { TimeOffSettingsService } from "./settings.service";
-import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput } from "./worker-policy.inputs";
+import { ServiceDeps } from "../../../common/services";
+import { Actor, can, ownRecordsOnly } from "../../../auth/actor";
+import { requireUuid } from "../../../common/ids";
+import { Page, PageArgs, paginate } from "../../../common/pagination";
+import { TenantRecords } from "../../../common/tenant-records";
+import { localDate } from "../../../common/time";
+import { rejectNulls } from "../../../common/validation";
+import { inTransaction } from "../../../database/transaction";
+import { conflict, forbidden, invalidField, notFound } from "../../../errors/app-error";
+import { byKeys } from "../../../loaders/loaders";
+import { Organization } from "../../organizations";
+import { StaffListener, StaffMember } from "../../staff";
+import { TimeOffPolicy } from "../policies/policy.entity";
+import { TimeOffSettingsService } from "../settings/settings.service";
+import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput } from "./worker-policy.graphql";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
 import {
   assignedCountRows,
@@ -28,7 +28,7 @@ import {
   selectStaffMemberPolicies,
   selectWorkerPoliciesByPair,
   whereWorkerPoliciesListed,
-} from "./timeoff.store";
+} from "./worker-policy.store";
 
 /** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
 export interface Balance {

@@ -1,9 +1,9 @@
 import { IsOptional, MaxLength } from "class-validator";
 import { Field, InputType } from "type-graphql";
 import { EntityManager } from "typeorm";
-import { requireInOrganization } from "../../common/tenant-records";
-import { invalidField } from "../../errors/app-error";
-import { staffIdsWhere } from "./timeoff.store";
+import { requireInOrganization } from "../../../common/tenant-records";
+import { invalidField } from "../../../errors/app-error";
+import { staffIdsWhere } from "../balances/worker-policy.store";
 
 /** A staff member named as the HR or payroll system knows them. */
 @InputType()

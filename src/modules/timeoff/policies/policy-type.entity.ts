@@ -1,6 +1,6 @@
 import { Field, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
-import { TenantRecord } from "../../common/entity-columns";
+import { TenantRecord } from "../../../common/entity-columns";
 
 /** The kinds of time off; each organization starts with one policy type of each. */
 export const POLICY_TYPE_KINDS = ["Vacation", "Sick", "Personal", "Bereavement", "Holiday", "Unpaid", "Other"] as const;

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
-import { invalidField } from "../../errors/app-error";
-import { addDays, localDate, MAX_RANGE_DAYS, startOfLocalDay } from "../../common/time";
+import { invalidField } from "../../../errors/app-error";
+import { addDays, localDate, MAX_RANGE_DAYS, startOfLocalDay } from "../../../common/time";
 import { DayHours } from "./request.entity";
 
 const HOUR_MS = 3_600_000;

@@ -1,8 +1,8 @@
 import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
 import { ArgsType, Field, Float, ID, InputType } from "type-graphql";
-import { AtMostDecimals, NullRefused } from "../../common/validation";
-import { MAX_POLICY_HOURS } from "./policy.entity";
-import { PageArgs } from "../../common/pagination";
+import { AtMostDecimals, NullRefused } from "../../../common/validation";
+import { MAX_POLICY_HOURS } from "../policies/policy.entity";
+import { PageArgs } from "../../../common/pagination";
 
 /** Setting one worker's balance: the difference to the ledger's sum becomes an adjustment row. */
 @InputType()

@@ -1,7 +1,7 @@
 import { EntityManager, SelectQueryBuilder } from "typeorm";
-import type { Queryable } from "../../database/queryable";
-import { updateReturning } from "../../database/returning";
-import { LimitSettings } from "./policy.entity";
+import type { Queryable } from "../../../database/queryable";
+import { updateReturning } from "../../../database/returning";
+import { LimitSettings } from "../policies/policy.entity";
 import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 
 /** The SQL of time off: worker policies, the ledger behind balances, accruals and what blocks a removal. */

@@ -1,13 +1,13 @@
 import { EntityManager } from "typeorm";
-import { ScheduledJob, ServiceDeps } from "../../common/services";
-import { addDays, localDate, parseDate, startOfLocalDay } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
-import { notFound } from "../../errors/app-error";
-import { endedShiftMinutes } from "../../common/shift-minutes";
+import { ScheduledJob, ServiceDeps } from "../../../common/services";
+import { addDays, localDate, parseDate, startOfLocalDay } from "../../../common/time";
+import { inTransaction } from "../../../database/transaction";
+import { notFound } from "../../../errors/app-error";
+import { endedShiftMinutes } from "../../../common/shift-minutes";
 import { fixedAccrualsDue } from "./accrual-schedule";
-import { exactHours } from "./request-hours";
-import { Accruing, accruingWorkerPolicyIds, balanceBefore, LedgerRow, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "./timeoff.store";
-import { WorkerPolicyService } from "./worker-policy.service";
+import { exactHours } from "../requests/request-hours";
+import { Accruing, accruingWorkerPolicyIds, balanceBefore, LedgerRow, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "../balances/worker-policy.store";
+import { WorkerPolicyService } from "../balances/worker-policy.service";
 
 export interface AccrualSummary {
   workerPolicies: number;

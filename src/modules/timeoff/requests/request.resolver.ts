@@ -1,11 +1,11 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import { actorOf, Requires } from "../../graphql/authorization";
-import { round2 } from "../../common/entity-columns";
-import { Page } from "../../common/pagination";
-import { utcOffsetMinutes } from "../../common/time";
-import type { RequestContext } from "../../graphql/context";
-import { staffLoader, StaffMember } from "../staff";
-import { TimeOffPolicy } from "./policy.entity";
+import { actorOf, Requires } from "../../../graphql/authorization";
+import { round2 } from "../../../common/entity-columns";
+import { Page } from "../../../common/pagination";
+import { utcOffsetMinutes } from "../../../common/time";
+import type { RequestContext } from "../../../graphql/context";
+import { staffLoader, StaffMember } from "../../staff";
+import { TimeOffPolicy } from "../policies/policy.entity";
 import {
   ApprovedTimeOffArgs,
   CreateTimeOffRequestInput,
@@ -14,11 +14,11 @@ import {
   TimeOffRequestConnection,
   TimeOffRequestFilterArgs,
   UpdateTimeOffRequestInput,
-} from "./request.inputs";
+} from "./request.graphql";
 import { TimeOffRequest } from "./request.entity";
-import { balanceLoader, policyLoader, workerPolicyByPairLoader } from "./timeoff.loaders";
-import { availableOf } from "./worker-policy.service";
-import { WorkerPolicy } from "./worker-policy.entity";
+import { balanceLoader, policyLoader, workerPolicyByPairLoader } from "../timeoff.loaders";
+import { availableOf } from "../balances/worker-policy.service";
+import { WorkerPolicy } from "../balances/worker-policy.entity";
 
 @Resolver(() => TimeOffRequest)
 export class TimeOffRequestResolver {

@@ -1,7 +1,7 @@
 import { IsBoolean, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from "class-validator";
 import { Field, Float, ID, InputType, ObjectType } from "type-graphql";
 import { Column, DeleteDateColumn, Entity } from "typeorm";
-import { numericColumn, TenantRecord } from "../../common/entity-columns";
+import { numericColumn, TenantRecord } from "../../../common/entity-columns";
 
 export const POLICY_UNITS = ["hours", "days"] as const;
 export const ACCRUAL_CYCLES = ["AllAtOnce", "Periodic"] as const;

@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, Length, Max, Min, ValidateNe
 import { Field, Float, ID, InputType } from "type-graphql";
 import { EmployeeInput } from "./employee-ref";
 import { DefaultSettings, LimitSettings, MAX_POLICY_HOURS, POLICY_UNITS } from "./policy.entity";
-import { AtMostDecimals, NullRefused, NoControlCharacters } from "../../common/validation";
+import { AtMostDecimals, NullRefused, NoControlCharacters } from "../../../common/validation";
 
 /** One worker's line in a policy body: include, exclude, or set the balance (an adjustment in the ledger). */
 @InputType()
