@@ -6,7 +6,8 @@ import { notFound } from "../../../errors/app-error";
 import { endedShiftMinutes } from "../../../common/shift-minutes";
 import { fixedAccrualsDue } from "./accrual-schedule";
 import { exactHours } from "../requests/request-hours";
-import { Accruing, accruingWorkerPolicyIds, balanceBefore, LedgerRow, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "../balances/worker-policy.store";
+import { Accruing, accruingWorkerPolicyIds, balanceBefore, lockAccruing, organizationsToAccrue, shiftsToAccrue } from "./accrual.store";
+import { LedgerRow } from "../balances/worker-policy.store";
 import { WorkerPolicyService } from "../balances/worker-policy.service";
 
 export interface AccrualSummary {

@@ -1,10 +1,8 @@
 import { EntityManager, SelectQueryBuilder } from "typeorm";
 import type { Queryable } from "../../../database/queryable";
-import { updateReturning } from "../../../database/returning";
-import { LimitSettings } from "../policies/policy.entity";
 import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 
-/** The SQL of time off: worker policies, the ledger behind balances, accruals and what blocks a removal. */
+/** The SQL of worker policies and the ledger behind their balances. */
 
 /** A connection or the transaction's manager: reads outside a transaction take the data source. */
 
@@ -22,18 +20,6 @@ export interface LedgerRow {
   recordedAt: Date;
 }
 
-/** A worker policy that accrues, as read (and locked) for one run. */
-export interface Accruing {
-  id: string;
-  staff_id: string;
-  accrues_from: string;
-  accruing_since: string;
-  limit_settings: LimitSettings;
-  full_day_duration: string;
-  carryover_limit: string | null;
-  last_fixed: string | null;
-}
-
 /** Staff a policy's defaultSettings match (`p` the policy, `s` the staff member); never null. */
 const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
      p.assigned_staff_type = 'All'
@@ -41,34 +27,6 @@ const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
   OR (p.assigned_staff_type = 'Role' AND EXISTS (SELECT 1 FROM staff_roles sr WHERE sr.staff_id = s.id AND sr.role_id = ANY (p.assigned_staff_ids)))
   OR (p.assigned_staff_type = 'Location' AND EXISTS (SELECT 1 FROM staff_locations sl WHERE sl.staff_id = s.id AND sl.location_id = ANY (p.assigned_staff_ids)))
 ), false)`;
-
-/** One policy type of each kind and the default settings row, where not there yet. */
-export async function insertTimeOffDefaults(manager: EntityManager, organizationId: string, kinds: readonly string[]): Promise<void> {
-  await manager.query(
-    `INSERT INTO time_off_policy_types (organization_id, name, type) SELECT $1, kind, kind FROM unnest($2::text[]) AS kind ON CONFLICT DO NOTHING`,
-    [organizationId, kinds],
-  );
-  await manager.query(`INSERT INTO time_off_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [organizationId]);
-}
-
-/** Ids of the staff (not deleted) whose `column` (a fixed column name, never input) equals `value`. */
-export async function staffIdsWhere(manager: EntityManager, organizationId: string, column: string, value: string): Promise<string[]> {
-  const rows: { id: string }[] = await manager.query(
-    `SELECT id FROM staff_members WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL`,
-    [organizationId, value],
-  );
-  return rows.map((r) => r.id);
-}
-
-/** How many pending or approved requests use a policy, and the ids of the first `listed` of them. */
-export async function requestsUsingPolicy(manager: EntityManager, organizationId: string, policyId: string, listed: number): Promise<{ count: string; ids: string[] | null }> {
-  const [row]: { count: string; ids: string[] | null }[] = await manager.query(
-    `SELECT count(*) AS count, (array_agg(id ORDER BY start_time, id))[1:${listed}] AS ids
-     FROM time_off_requests WHERE organization_id = $1 AND policy_id = $2 AND status IN ('pending', 'approved')`,
-    [organizationId, policyId],
-  );
-  return row;
-}
 
 /**
  * Includes matching staff (from `today`) and excludes default rows that no longer match, for one
@@ -168,86 +126,6 @@ export function assignedCountRows(db: Queryable, organizationId: string, policyI
   );
 }
 
-/** Every organization, or the one with `organizationId` (none when there is no such). */
-export function organizationsToAccrue(db: Queryable, organizationId: string | "all"): Promise<{ id: string; timezone: string }[]> {
-  return organizationId === "all"
-    ? db.query(`SELECT id, timezone FROM organizations ORDER BY id`)
-    : db.query(`SELECT id, timezone FROM organizations WHERE id::text = $1`, [organizationId.toLowerCase()]);
-}
-
-/** Ids of the included worker policies of active policies in the organization. */
-export function accruingWorkerPolicyIds(db: Queryable, organizationId: string): Promise<{ id: string }[]> {
-  return db.query(
-    `SELECT w.id FROM worker_policies w
-     JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
-     WHERE w.organization_id = $1 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL ORDER BY w.id`,
-    [organizationId],
-  );
-}
-
-/** The worker policy, locked until commit, where it still accrues (included, active policy, staff member still there). */
-export async function lockAccruing(manager: EntityManager, organizationId: string, workerPolicyId: string): Promise<Accruing | undefined> {
-  const [wp]: Accruing[] = await manager.query(
-    `SELECT w.id, w.worker_id AS staff_id, w.accrues_from, p.accruing_since, p.limit_settings, p.full_day_duration, p.carryover_limit,
-            (SELECT max(l.effective_date) FROM time_off_ledger l
-             WHERE l.worker_policy_id = w.id AND l.kind IN ('grant', 'accrual') AND l.shift_id IS NULL) AS last_fixed
-     FROM worker_policies w
-     JOIN time_off_policies p ON p.organization_id = w.organization_id AND p.id = w.policy_id
-     JOIN staff_members s ON s.organization_id = w.organization_id AND s.id = w.worker_id
-     WHERE w.organization_id = $1 AND w.id = $2 AND w.is_included AND p.status = 'Active' AND p.deleted_at IS NULL AND p.accruing_since IS NOT NULL
-       AND s.active AND s.deleted_at IS NULL
-     FOR UPDATE OF w`,
-    [organizationId, workerPolicyId],
-  );
-  return wp;
-}
-
-/** Closed shifts of the worker ending in [from, to) and by `now`, not yet counted for the worker policy. */
-export function shiftsToAccrue(
-  manager: EntityManager,
-  organizationId: string,
-  wp: Accruing,
-  from: Date,
-  to: Date,
-  now: Date,
-): Promise<{ id: string; end_time: Date; start_ms: string; end_ms: string; unpaid_break_ms: string }[]> {
-  return manager.query(
-    // The times and the unpaid break total kept with the shift: payable minutes are counted from them by the timesheets' rule.
-    `SELECT s.id, s.end_time, epoch_ms(s.start_time) AS start_ms, epoch_ms(s.end_time) AS end_ms, s.unpaid_break_ms
-     FROM shifts s
-     WHERE s.organization_id = $1 AND s.employee_id = $2 AND s.deleted_at IS NULL AND s.end_time IS NOT NULL
-       AND s.end_time >= $3 AND s.end_time < $4 AND s.end_time <= $5
-       AND NOT EXISTS (SELECT 1 FROM time_off_ledger l WHERE l.worker_policy_id = $6 AND l.kind = 'accrual' AND l.shift_id = s.id)
-     ORDER BY s.end_time, s.id`,
-    [organizationId, wp.staff_id, from, to, now, wp.id],
-  );
-}
-
-/** The ledger's sum before `date`. */
-export async function balanceBefore(manager: EntityManager, workerPolicyId: string, date: string): Promise<string> {
-  const [{ balance }]: { balance: string }[] = await manager.query(
-    `SELECT COALESCE(sum(hours), 0) AS balance FROM time_off_ledger WHERE worker_policy_id = $1 AND effective_date < $2`,
-    [workerPolicyId, date],
-  );
-  return balance;
-}
-
-/**
- * Moves a request from status `from` to `to`, setting the columns of `set` (fixed names, never
- * input) with it; false when the request no longer had status `from`.
- */
-export async function moveRequestStatus(manager: EntityManager, organizationId: string, requestId: string, from: string, to: string, set: Record<string, unknown>): Promise<boolean> {
-  const columns = Object.keys(set);
-  const assignments = columns.map((c, i) => `${c} = $${i + 5}`).join(", ");
-  const rows = await updateReturning<{ id: string }>(
-    manager,
-    `UPDATE time_off_requests SET status = $3, updated_at = now()${assignments ? `, ${assignments}` : ""}
-       WHERE organization_id = $1 AND id = $2 AND status = $4 RETURNING id`,
-    [organizationId, requestId, to, from, ...columns.map((c) => set[c])],
-  );
-  return rows.length > 0;
-}
-
 /** The worker policy of a staff member in a policy, locked until the transaction ends. */
 export function lockWorkerPolicy(manager: EntityManager, organizationId: string, policyId: string, staffId: string): Promise<WorkerPolicy | null> {
   return manager
@@ -298,22 +176,4 @@ export function selectWorkerPoliciesByPair(db: Queryable, organizationId: string
     .where("w.organization_id = :org", { org: organizationId })
     .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :staffIds::uuid[]))", { policies: policyIds, staffIds })
     .getMany();
-}
-
-/** Approved time off of some staff members overlapping [from, until), by start. */
-export async function selectApprovedTimeOff(
-  manager: Queryable,
-  organizationId: string,
-  staffIds: readonly string[],
-  from: Date,
-  until: Date,
-): Promise<{ id: string; staffId: string; start: Date; end: Date }[]> {
-  if (staffIds.length === 0) return [];
-  const rows: { id: string; staff_id: string; start_time: Date; end_time: Date }[] = await manager.query(
-    `SELECT id, worker_id AS staff_id, start_time, end_time FROM time_off_requests
-      WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3
-      ORDER BY start_time, id`,
-    [organizationId, [...staffIds], from, until],
-  );
-  return rows.map((r) => ({ id: r.id, staffId: r.staff_id, start: new Date(r.start_time), end: new Date(r.end_time) }));
 }

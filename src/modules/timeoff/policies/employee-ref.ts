@@ -3,7 +3,7 @@ import { Field, InputType } from "type-graphql";
 import { EntityManager } from "typeorm";
 import { requireInOrganization } from "../../../common/tenant-records";
 import { invalidField } from "../../../errors/app-error";
-import { staffIdsWhere } from "../balances/worker-policy.store";
+import { staffIdsWhere } from "./policy.store";
 
 /** A staff member named as the HR or payroll system knows them. */
 @InputType()

@@ -10,9 +10,8 @@ import { resolveStaffMember } from "./employee-ref";
 import { TimeOffPolicyType } from "./policy-type.entity";
 import { CreateTimeOffPolicyInput, UpdateTimeOffPolicyInput, WorkerPolicyInput } from "./policy.graphql";
 import { DefaultSettings, FixedAmountSettings, LimitSettings, PerHourEarnings, TimeOffPolicy } from "./policy.entity";
-import { selectPolicies, selectPoliciesWithRemoved } from "./policy.store";
+import { requestsUsingPolicy, selectPolicies, selectPoliciesWithRemoved } from "./policy.store";
 import { TimeOffSettingsService } from "../settings/settings.service";
-import { requestsUsingPolicy } from "../balances/worker-policy.store";
 import { WorkerPolicyService } from "../balances/worker-policy.service";
 
 const FIELD = "limitSettings";

@@ -17,7 +17,7 @@ import { checkHourConfiguration, defaultHourConfiguration, totalOf } from "./req
 import { ApprovedTimeOffArgs, CreateTimeOffRequestInput, TimeOffRequestFilterArgs, UpdateTimeOffRequestInput } from "./request.graphql";
 import { RequestStatus, TimeOffRequest } from "./request.entity";
 import { TimeOffSettingsService } from "../settings/settings.service";
-import { moveRequestStatus } from "../balances/worker-policy.store";
+import { moveRequestStatus } from "./request.store";
 import { availableOf, WorkerPolicyService } from "../balances/worker-policy.service";
 import { WorkerPolicy } from "../balances/worker-policy.entity";
 

@@ -5,7 +5,7 @@ import { definedFields, rejectNulls } from "../../../common/validation";
 import { POLICY_TYPE_KINDS } from "../policies/policy-type.entity";
 import { UpdateTimeOffSettingsInput } from "./settings.graphql";
 import { TimeOffSettings } from "./settings.entity";
-import { insertTimeOffDefaults } from "../balances/worker-policy.store";
+import { insertTimeOffDefaults } from "./settings.store";
 
 /** What every organization starts with: one policy type of each kind and default settings. */
 export async function seedTimeOff(manager: EntityManager, organizationId: string): Promise<void> {
