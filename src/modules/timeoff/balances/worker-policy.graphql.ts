@@ -1,8 +1,9 @@
 import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
-import { ArgsType, Field, Float, ID, InputType } from "type-graphql";
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AtMostDecimals, NullRefused } from "../../../common/validation";
 import { MAX_POLICY_HOURS } from "../policies/policy.entity";
-import { PageArgs } from "../../../common/pagination";
+import { Connection, PageArgs } from "../../../common/pagination";
+import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
 
 /** Setting one worker's balance: the difference to the ledger's sum becomes an adjustment row. */
 @InputType()
@@ -50,4 +51,19 @@ export class WorkerPolicyFilterArgs extends PageArgs {
 
   @Field(() => ID, { nullable: true })
   workerId?: string;
+}
+
+@ObjectType()
+export class WorkerPolicyConnection extends Connection(WorkerPolicy) {}
+
+@ObjectType()
+export class LedgerConnection extends Connection(LedgerEntry) {}
+
+@ObjectType()
+export class AccrualSummaryView {
+  @Field(() => Int)
+  workerPolicies: number;
+
+  @Field(() => Int, { description: "Ledger rows added (0 when everything due was there already)" })
+  entries: number;
 }

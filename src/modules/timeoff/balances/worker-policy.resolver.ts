@@ -8,8 +8,7 @@ import { TimeOffPolicy } from "../policies/policy.entity";
 import { balanceLoader, policyLoader } from "../timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
-import { SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyFilterArgs } from "./worker-policy.graphql";
-import { AccrualSummaryView, LedgerConnection, WorkerPolicyConnection } from "./worker-policy.types";
+import { AccrualSummaryView, LedgerConnection, SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyConnection, WorkerPolicyFilterArgs } from "./worker-policy.graphql";
 
 @Resolver(() => WorkerPolicy)
 export class WorkerPolicyResolver {
