@@ -30,12 +30,21 @@ async function timeReads(app: Parameters<typeof request>[0], path: string, reads
  * (the text, its VTIMEZONE and its ETag are made afresh on each read).
  */
 export async function calendarFeedsAlone(): Promise<string[]> {
-  const runtime = await startRuntime(loadConfig({ DATA_DIR: "memory://", PLATFORM_API_KEY: "wfp_bench_calendar_feeds_platform_key", LOG_LEVEL: "warn", RATE_LIMIT_POINTS: "0", SCHEDULED_JOBS: "off" }));
+  const runtime = await startRuntime(
+    loadConfig({
+      DATA_DIR: "memory://",
+      PLATFORM_API_KEY: "wfp_bench_calendar_feeds_platform_key",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_POINTS: "0",
+      SCHEDULED_JOBS: "off",
+    }),
+  );
   try {
     const { organization, apiKey } = await runtime.services.organizations.createTrusted({ name: "Bench feeds", timezone: "America/New_York" });
     const http = request(runtime.app);
     const token = (await http.post("/api/auth/token-exchange").send({ apiKey })).body.accessToken as string;
-    const api = (method: "post", path: string, body: object = {}) => request(runtime.app)[method](`/api/organizations/${organization.id}${path}`).set("Authorization", `Bearer ${token}`).send(body);
+    const api = (method: "post", path: string, body: object = {}) =>
+      request(runtime.app)[method](`/api/organizations/${organization.id}${path}`).set("Authorization", `Bearer ${token}`).send(body);
     const locationId = (await api("post", "/locations", { name: "Main St", timezone: "America/New_York" })).body.id as string;
     const roleId = (await api("post", "/roles", { name: "Cook", hourlyWage: 20 })).body.id as string;
     const staffIds: string[] = [];

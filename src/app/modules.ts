@@ -26,6 +26,7 @@ import { timeOffModule } from "../modules/timeoff";
 import { webhooksModule } from "../modules/webhooks";
 import { scheduleGenerationModule } from "../workflows/schedule-generation";
 import { RawRestRoute } from "../rest/raw-routes";
+import { shiftRequestsModule } from "../workflows/shift-requests";
 import { workflowsModule } from "../workflows/workflows.module";
 import { RestRoute } from "../rest/route";
 
@@ -55,6 +56,7 @@ export const modules: DomainModule[] = [
   timeOffModule,
   complianceModule,
   availabilityModule,
+  shiftRequestsModule,
   calendarFeedsModule,
   scheduleGenerationModule,
   workflowsModule,

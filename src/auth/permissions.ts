@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   "availability:manage": "Write and approve anyone's availability and set whether workers' rules need approval",
   "calendar:self": "Make and revoke one's own calendar feed",
   "calendar:manage": "Make and revoke the calendar feeds of anyone and of locations",
+  "shiftrequests:self": "Offer one's own shifts (swap, cover, drop), answer requests addressed to one, take open covers one is eligible for",
+  "shiftrequests:manage": "Read every shift request, approve, reject and cancel them, and set whether they need approval",
   "audit:read": "Read the audit trail",
   "events:read": "Read the event list and subscribe to every event",
   "webhooks:manage": "Manage webhook endpoints and their deliveries",
@@ -75,6 +77,7 @@ export const SYSTEM_ACCESS_ROLES: { name: string; permissions: Permission[] }[] 
       "payperiods:self",
       "availability:self",
       "calendar:self",
+      "shiftrequests:self",
     ],
   },
 ];

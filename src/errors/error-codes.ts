@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   ENDPOINT_DISABLED: { status: 409, meaning: "The webhook endpoint is disabled: enable it before recovering its events" },
   OPEN_SHIFT_FULL: { status: 409, meaning: "Every place of the open shift is taken" },
   NOT_ELIGIBLE: { status: 409, meaning: "The worker may not take the shift; `details` gives the reasons" },
+  REQUEST_EXPIRED: { status: 409, meaning: "The shift request's entry started, changed or went away before it was decided" },
   SHIFT_LOCKED: { status: 409, meaning: "A day of the shift is locked for payroll" },
   TIMESHEET_APPROVED: { status: 409, meaning: "The shift belongs to an approved timesheet; reopen it first" },
   OPEN_EXCEPTIONS: { status: 409, meaning: "The timesheet cannot be approved while an OPEN critical attendance exception remains" },

@@ -44,7 +44,8 @@ function operationsFor(schema: GraphQLSchema, operations: Record<string, Guarded
     requireOperationPermission(op, context);
     return op;
   };
-  const run = (name: string, variables: Record<string, unknown>) => runGuardedOperation(guarded(name), { ...context, loaders: new Loaders() }, given(variables));
+  const run = (name: string, variables: Record<string, unknown>) =>
+    runGuardedOperation(guarded(name), { ...context, loaders: new Loaders() }, given(variables));
   return Object.assign(run, {
     async check(name: string, variables: Record<string, unknown>) {
       const checked = getVariableValues(schema, [...guarded(name).variables.values()], given(variables), { maxErrors: 20 });
@@ -72,7 +73,10 @@ function offered(tool: McpTool, operations: Record<string, GuardedOperation>, co
 export function mcpHandler(options: McpOptions): RequestHandler {
   const { schema } = options;
   const compiled = new Map(
-    MCP_TOOLS.map((tool) => [tool.name, Object.fromEntries(Object.entries(tool.operations).map(([name, text]) => [name, compileGuardedOperation(schema, text, `MCP tool ${tool.name}`)]))]),
+    MCP_TOOLS.map((tool) => [
+      tool.name,
+      Object.fromEntries(Object.entries(tool.operations).map(([name, text]) => [name, compileGuardedOperation(schema, text, `MCP tool ${tool.name}`)])),
+    ]),
   );
   return async (req: Request, res: Response) => {
     const context = res.locals.context as RequestContext;
@@ -89,17 +93,21 @@ export function mcpHandler(options: McpOptions): RequestHandler {
     for (const tool of MCP_TOOLS) {
       const operations = compiled.get(tool.name)!;
       if (!offered(tool, operations, context)) continue;
-      server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: annotationsOf(tool) }, async (args) => {
-        try {
-          const answer = await tool.run(operationsFor(schema, operations, context), args as never);
-          return { structuredContent: answer, content: [{ type: "text" as const, text: JSON.stringify(answer) }] };
-        } catch (error) {
-          const refused = toClientError(error as Error);
-          if (refused.internal) options.onInternalError(req, error);
-          const body = { error: { code: refused.code, message: refused.message, details: refused.details, requestId: req.id } };
-          return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(body) }] };
-        }
-      });
+      server.registerTool(
+        tool.name,
+        { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: annotationsOf(tool) },
+        async (args) => {
+          try {
+            const answer = await tool.run(operationsFor(schema, operations, context), args as never);
+            return { structuredContent: answer, content: [{ type: "text" as const, text: JSON.stringify(answer) }] };
+          } catch (error) {
+            const refused = toClientError(error as Error);
+            if (refused.internal) options.onInternalError(req, error);
+            const body = { error: { code: refused.code, message: refused.message, details: refused.details, requestId: req.id } };
+            return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(body) }] };
+          }
+        },
+      );
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {

@@ -50,7 +50,11 @@ export const nextCursor = z.string().nullable().describe("Pass as cursor for the
 
 export const dryRun = z.boolean().default(true).describe("true (the default): answer what would change and change nothing; false: make the change");
 
-export const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD").describe(what);
+export const date = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")
+    .describe(what);
 
 /** A page of a list the service answers whole (coverage lines, eligibility): `cursor` is the offset of the page. */
 export function slicePage<T>(all: T[], limit: number, cursor: string | undefined): { items: T[]; nextCursor: string | null } {
@@ -60,6 +64,9 @@ export function slicePage<T>(all: T[], limit: number, cursor: string | undefined
 }
 
 /** A connection's page in a tool's words: its nodes mapped, and the cursor of the next page. */
-export function pageOf<T, R>(connection: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }, map: (node: T) => R): { items: R[]; nextCursor: string | null } {
+export function pageOf<T, R>(
+  connection: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } },
+  map: (node: T) => R,
+): { items: R[]; nextCursor: string | null } {
   return { items: connection.nodes.map(map), nextCursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null };
 }

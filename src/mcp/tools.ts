@@ -21,23 +21,55 @@ const plannedShift = z.object({
   endTime: z.string(),
   note: z.string().nullable(),
 });
-type PlannedShiftNode = { id: string; workerId: string; worker: { name: string } | null; roleId: string; role: { name: string } | null; startTime: string; endTime: string; note: string | null };
+type PlannedShiftNode = {
+  id: string;
+  workerId: string;
+  worker: { name: string } | null;
+  roleId: string;
+  role: { name: string } | null;
+  startTime: string;
+  endTime: string;
+  note: string | null;
+};
 const PLANNED_SHIFT = "id workerId worker { name } roleId role { name } startTime endTime note";
-const plannedShiftOf = (n: PlannedShiftNode) => ({ id: n.id, workerId: n.workerId, workerName: n.worker?.name ?? null, roleId: n.roleId, roleName: n.role?.name ?? null, startTime: n.startTime, endTime: n.endTime, note: n.note });
+const plannedShiftOf = (n: PlannedShiftNode) => ({
+  id: n.id,
+  workerId: n.workerId,
+  workerName: n.worker?.name ?? null,
+  roleId: n.roleId,
+  roleName: n.role?.name ?? null,
+  startTime: n.startTime,
+  endTime: n.endTime,
+  note: n.note,
+});
 
 const schedule = tool({
   name: "get_schedule",
   title: "Schedule of a location",
-  description: "The published schedule entries of a location that start in a date range (the location's calendar days), by start; optionally one worker's. A worker sees their own.",
+  description:
+    "The published schedule entries of a location that start in a date range (the location's calendar days), by start; optionally one worker's. A worker sees their own.",
   operations: {
     scheduleEntries: `query scheduleEntries($locationId: ID!, $startDate: String, $endDate: String, $workerId: ID, $first: Int, $after: String) {
       scheduleEntries(locationId: $locationId, startDate: $startDate, endDate: $endDate, workerId: $workerId, first: $first, after: $after) { nodes { ${PLANNED_SHIFT} } ${PAGE_INFO} } }`,
   },
   offeredWith: "scheduleEntries",
-  input: { locationId: id("The location"), startDate: date("First day"), endDate: date("Last day (inclusive)"), workerId: id("Only this worker's entries").optional(), ...page },
+  input: {
+    locationId: id("The location"),
+    startDate: date("First day"),
+    endDate: date("Last day (inclusive)"),
+    workerId: id("Only this worker's entries").optional(),
+    ...page,
+  },
   output: { entries: z.array(plannedShift), nextCursor },
   async run(operation, a) {
-    const connection = await operation("scheduleEntries", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate, workerId: a.workerId, first: a.limit, after: a.cursor });
+    const connection = await operation("scheduleEntries", {
+      locationId: a.locationId,
+      startDate: a.startDate,
+      endDate: a.endDate,
+      workerId: a.workerId,
+      first: a.limit,
+      after: a.cursor,
+    });
     const { items, nextCursor } = pageOf(connection, plannedShiftOf);
     return { entries: items, nextCursor };
   },
@@ -46,7 +78,8 @@ const schedule = tool({
 const balances = tool({
   name: "get_time_off_balances",
   title: "Time-off balances",
-  description: "Time-off balances in hours, per worker and policy; optionally one worker's. A worker sees their own (null where the organization hides balances).",
+  description:
+    "Time-off balances in hours, per worker and policy; optionally one worker's. A worker sees their own (null where the organization hides balances).",
   operations: {
     workerPolicies: `query workerPolicies($workerId: ID, $first: Int, $after: String) {
       workerPolicies(workerId: $workerId, first: $first, after: $after) { nodes { id workerId worker { name } policyId name hoursBalance availableBalance } ${PAGE_INFO} } }`,
@@ -71,7 +104,15 @@ const balances = tool({
     const connection = await operation("workerPolicies", { workerId: a.workerId, first: a.limit, after: a.cursor });
     const { items, nextCursor } = pageOf(
       connection,
-      (n: { id: string; workerId: string; worker: { name: string } | null; policyId: string; name: string; hoursBalance: number | null; availableBalance: number | null }) => ({
+      (n: {
+        id: string;
+        workerId: string;
+        worker: { name: string } | null;
+        policyId: string;
+        name: string;
+        hoursBalance: number | null;
+        availableBalance: number | null;
+      }) => ({
         workerPolicyId: n.id,
         workerId: n.workerId,
         workerName: n.worker?.name ?? null,
@@ -99,7 +140,19 @@ const timeOffRequest = z.object({
   remainingBalance: z.number().nullable().describe("The balance left once this and the worker's other pending requests on the policy are approved"),
   note: z.string().nullable(),
 });
-type RequestNode = { id: string; status: string; workerId: string; worker: { name: string } | null; policyId: string; policy: { name: string }; startTime: string; endTime: string; totalHours: number; remainingBalance: number | null; note: string | null };
+type RequestNode = {
+  id: string;
+  status: string;
+  workerId: string;
+  worker: { name: string } | null;
+  policyId: string;
+  policy: { name: string };
+  startTime: string;
+  endTime: string;
+  totalHours: number;
+  remainingBalance: number | null;
+  note: string | null;
+};
 const requestOf = (n: RequestNode) => ({
   id: n.id,
   status: n.status,
@@ -171,7 +224,15 @@ const attendanceExceptions = tool({
     nextCursor,
   },
   async run(operation, a) {
-    const connection = await operation("attendanceExceptions", { startDate: a.startDate, endDate: a.endDate, locationId: a.locationId, staffId: a.staffId, kind: a.kind, first: a.limit, after: a.cursor });
+    const connection = await operation("attendanceExceptions", {
+      startDate: a.startDate,
+      endDate: a.endDate,
+      locationId: a.locationId,
+      staffId: a.staffId,
+      kind: a.kind,
+      first: a.limit,
+      after: a.cursor,
+    });
     const { items, nextCursor } = pageOf(connection, (n: z.infer<typeof attendanceException>) => n);
     return { exceptions: items, nextCursor };
   },
@@ -186,7 +247,8 @@ const coverageGap = z.object({
   missing: z.number().int(),
 });
 type CoverageLine = { date: string; templateId: string; count: number; assigned: number; missing: number };
-const COVERAGE = "query coverage($locationId: ID!, $startDate: String, $endDate: String) { coverage(locationId: $locationId, startDate: $startDate, endDate: $endDate) { date templateId count assigned missing } }";
+const COVERAGE =
+  "query coverage($locationId: ID!, $startDate: String, $endDate: String) { coverage(locationId: $locationId, startDate: $startDate, endDate: $endDate) { date templateId count assigned missing } }";
 
 const coverageGaps = tool({
   name: "get_coverage_gaps",
@@ -202,16 +264,28 @@ const coverageGaps = tool({
   output: { gaps: z.array(coverageGap), totalMissing: z.number().int(), nextCursor },
   async run(operation, a) {
     const lines: CoverageLine[] = await operation("coverage", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate });
-    const names = new Map(((await operation("shiftTemplates", { locationId: a.locationId })).nodes as { id: string; name: string }[]).map((t) => [t.id, t.name]));
+    const names = new Map(
+      ((await operation("shiftTemplates", { locationId: a.locationId })).nodes as { id: string; name: string }[]).map((t) => [t.id, t.name]),
+    );
     const gaps = lines
       .filter((l) => l.missing > 0)
-      .map((l) => ({ date: l.date, templateId: l.templateId, templateName: names.get(l.templateId) ?? null, required: l.count, assigned: l.assigned, missing: l.missing }));
+      .map((l) => ({
+        date: l.date,
+        templateId: l.templateId,
+        templateName: names.get(l.templateId) ?? null,
+        required: l.count,
+        assigned: l.assigned,
+        missing: l.missing,
+      }));
     const { items, nextCursor } = slicePage(gaps, a.limit, a.cursor);
     return { gaps: items, totalMissing: gaps.reduce((sum, g) => sum + g.missing, 0), nextCursor };
   },
 });
 
-const finding = z.object({ code: z.string().describe("INACTIVE, ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, PREFER_OFF, or a compliance rule"), message: z.string() });
+const finding = z.object({
+  code: z.string().describe("INACTIVE, ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, PREFER_OFF, or a compliance rule"),
+  message: z.string(),
+});
 
 const eligibleStaff = tool({
   name: "check_eligibility",
@@ -247,8 +321,13 @@ const eligibleStaff = tool({
   },
   async run(operation, a) {
     const input = { locationId: a.locationId, roleId: a.roleId, startTime: a.startTime, endTime: a.endTime, staffIds: a.staffIds, templateId: a.templateId };
-    const all: { staffId: string; eligible: boolean; reasons: { code: string; message: string }[]; warnings: { code: string; message: string }[]; premiums: { ruleId: string; hours: number; amount: number }[] }[] =
-      await operation("eligibility", { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) });
+    const all: {
+      staffId: string;
+      eligible: boolean;
+      reasons: { code: string; message: string }[];
+      warnings: { code: string; message: string }[];
+      premiums: { ruleId: string; hours: number; amount: number }[];
+    }[] = await operation("eligibility", { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) });
     const ordered = [...all.filter((s) => s.eligible), ...all.filter((s) => !s.eligible)];
     const { items, nextCursor } = slicePage(ordered, a.limit, a.cursor);
     return { staff: items, eligibleCount: all.filter((s) => s.eligible).length, nextCursor };
@@ -280,18 +359,33 @@ const generate = tool({
   output: {
     dryRun: z.boolean(),
     generation: z
-      .object({ id: z.string(), status: z.enum(["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]), mode: z.string(), startDate: z.string(), endDate: z.string(), timeLimitSeconds: z.number().int() })
+      .object({
+        id: z.string(),
+        status: z.enum(["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]),
+        mode: z.string(),
+        startDate: z.string(),
+        endDate: z.string(),
+        timeLimitSeconds: z.number().int(),
+      })
       .nullable()
       .describe("The generation started (null on a dry run)"),
     missingBefore: z.number().int().describe("People the coverage requirements of the range still miss"),
     draftsReplaced: z.number().int().describe("Drafts of the range REPLACE_DRAFTS would replace (0 for FILL)"),
   },
   async run(operation, a) {
-    const input = { startDate: a.startDate, endDate: a.endDate, mode: a.mode, ...(a.timeLimitSeconds !== undefined ? { timeLimitSeconds: a.timeLimitSeconds } : {}) };
+    const input = {
+      startDate: a.startDate,
+      endDate: a.endDate,
+      mode: a.mode,
+      ...(a.timeLimitSeconds !== undefined ? { timeLimitSeconds: a.timeLimitSeconds } : {}),
+    };
     const variables = { locationId: a.locationId, input };
     if (a.dryRun) await operation.check("generateSchedule", variables);
     const lines: CoverageLine[] = await operation("coverage", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate });
-    const drafts = a.mode === "REPLACE_DRAFTS" ? (await operation("scheduleDrafts", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate })).nodes.length : 0;
+    const drafts =
+      a.mode === "REPLACE_DRAFTS"
+        ? (await operation("scheduleDrafts", { locationId: a.locationId, startDate: a.startDate, endDate: a.endDate })).nodes.length
+        : 0;
     const missingBefore = lines.reduce((sum, l) => sum + l.missing, 0);
     if (a.dryRun) return { dryRun: true, generation: null, missingBefore, draftsReplaced: drafts };
     return { dryRun: false, generation: await operation("generateSchedule", variables), missingBefore, draftsReplaced: drafts };
@@ -337,8 +431,17 @@ const createDraft = tool({
     const end = parseTimestamp(a.endTime, location.timezone, "endTime");
     if (end <= start) throw invalidField("endTime", "endTime must be after startTime");
     // Entries are listed by the day they start: one that started the day before may still overlap.
-    const days = { locationId: a.locationId, workerId: a.workerId, startDate: addDays(localDate(start, location.timezone), -1), endDate: localDate(end, location.timezone) };
-    const nearby = [...(await operation("scheduleEntries", days)).nodes, ...(await operation("scheduleDrafts", days)).nodes] as { id: string; utcStartTime: string; utcEndTime: string }[];
+    const days = {
+      locationId: a.locationId,
+      workerId: a.workerId,
+      startDate: addDays(localDate(start, location.timezone), -1),
+      endDate: localDate(end, location.timezone),
+    };
+    const nearby = [...(await operation("scheduleEntries", days)).nodes, ...(await operation("scheduleDrafts", days)).nodes] as {
+      id: string;
+      utcStartTime: string;
+      utcEndTime: string;
+    }[];
     const overlaps = nearby.filter((n) => new Date(n.utcStartTime) < end && new Date(n.utcEndTime) > start).map((n) => n.id);
     const variables = { locationId: a.locationId, input };
     if (!a.dryRun) return { dryRun: false, draft: plannedShiftOf(await operation("createScheduleDraft", variables)), overlaps };
@@ -347,7 +450,16 @@ const createDraft = tool({
     const zone = location.timezone;
     return {
       dryRun: true,
-      draft: { id: "", workerId: worker.id, workerName: worker.name, roleId: role.id, roleName: role.name, startTime: formatLocal(start, zone), endTime: formatLocal(end, zone), note: a.note ?? null },
+      draft: {
+        id: "",
+        workerId: worker.id,
+        workerName: worker.name,
+        roleId: role.id,
+        roleName: role.name,
+        startTime: formatLocal(start, zone),
+        endTime: formatLocal(end, zone),
+        note: a.note ?? null,
+      },
       overlaps,
     };
   },
@@ -372,7 +484,11 @@ function decideTimeOff(decision: "approve" | "decline"): McpTool {
     },
     offeredWith: mutation,
     writes: { destructive: decision === "decline", idempotent: false },
-    input: { requestId: id("The time-off request"), ...(decision === "decline" ? { reason: z.string().max(2000).optional().describe("Told to the worker") } : {}), dryRun },
+    input: {
+      requestId: id("The time-off request"),
+      ...(decision === "decline" ? { reason: z.string().max(2000).optional().describe("Told to the worker") } : {}),
+      dryRun,
+    },
     output: {
       dryRun: z.boolean(),
       request: timeOffRequest.describe("The request after the decision, or as it is now on a dry run"),
@@ -388,5 +504,61 @@ function decideTimeOff(decision: "approve" | "decline"): McpTool {
   });
 }
 
+const SHIFT_REQUEST = "id type status requesterStaffId recipientStaffId entryId recipientEntryId locationId note preview { people { staffId entryId eligible reasons { code message } warnings { code message } premiums { ruleId hours amount } } }";
+const shiftRequest = z.object({
+  id: z.string(),
+  type: z.string().describe("SWAP, COVER or DROP"),
+  status: z.string(),
+  requesterStaffId: z.string(),
+  recipientStaffId: z.string().nullable(),
+  entryId: z.string(),
+  recipientEntryId: z.string().nullable(),
+  locationId: z.string(),
+  note: z.string().nullable(),
+  people: z.array(z.object({ staffId: z.string(), entryId: z.string(), eligible: z.boolean(), reasons: z.array(finding), warnings: z.array(finding), premiums: z.array(z.object({ ruleId: z.string(), hours: z.number(), amount: z.number() })) })).describe("Per person affected: eligibility, compliance and premiums of the change, worked out now"),
+});
+type ShiftRequestNode = Omit<z.infer<typeof shiftRequest>, "people"> & { preview: { people: z.infer<typeof shiftRequest>["people"] } };
+const shiftRequestOf = ({ preview, ...rest }: ShiftRequestNode) => ({ ...rest, people: preview.people });
+
+const approveShiftRequest = tool({
+  name: "approve_shift_request",
+  title: "Approve a shift request",
+  description:
+    "Approves a swap, cover or drop waiting for a manager (PENDING_APPROVAL): the entries change hands (a drop becomes an open shift), everything re-checked at that moment. Compliance errors block it unless acknowledged with a reason. With dryRun (the default) it answers the request with its preview (who is eligible, what it breaks, what it costs), changing nothing.",
+  operations: {
+    approveShiftRequest: `mutation approveShiftRequest($id: ID!, $input: ApproveShiftRequestInput) { approveShiftRequest(id: $id, input: $input) { ${SHIFT_REQUEST} } }`,
+    shiftRequest: `query shiftRequest($id: ID!) { shiftRequest(id: $id) { ${SHIFT_REQUEST} } }`,
+  },
+  offeredWith: "approveShiftRequest",
+  writes: { destructive: false, idempotent: false },
+  input: {
+    requestId: id("The shift request"),
+    acknowledge: z.boolean().optional().describe("Approve despite compliance errors (needs reason)"),
+    reason: z.string().max(2000).optional(),
+    dryRun,
+  },
+  output: { dryRun: z.boolean(), request: shiftRequest, wouldBecome: z.string().nullable().describe("On a dry run: APPROVED when it is waiting for approval, else null") },
+  async run(operation, a) {
+    const input = a.acknowledge !== undefined || a.reason !== undefined ? { acknowledge: a.acknowledge, reason: a.reason } : undefined;
+    const variables = { id: a.requestId, input };
+    if (!a.dryRun) return { dryRun: false, request: shiftRequestOf(await operation("approveShiftRequest", variables)), wouldBecome: null };
+    await operation.check("approveShiftRequest", variables);
+    const request = shiftRequestOf(await operation("shiftRequest", { id: a.requestId }));
+    return { dryRun: true, request, wouldBecome: request.status === "PENDING_APPROVAL" ? "APPROVED" : null };
+  },
+});
+
 /** Every tool, in the order a client lists them. */
-export const MCP_TOOLS: McpTool[] = [schedule, balances, pendingRequests, attendanceExceptions, coverageGaps, eligibleStaff, createDraft, generate, decideTimeOff("approve"), decideTimeOff("decline")];
+export const MCP_TOOLS: McpTool[] = [
+  schedule,
+  balances,
+  pendingRequests,
+  attendanceExceptions,
+  coverageGaps,
+  eligibleStaff,
+  createDraft,
+  generate,
+  decideTimeOff("approve"),
+  decideTimeOff("decline"),
+  approveShiftRequest,
+];

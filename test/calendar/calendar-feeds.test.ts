@@ -114,7 +114,11 @@ describe("calendar feeds", () => {
     expect(second.summary).toBe("Cook at Main St");
     expect(first.status).toBe("CONFIRMED");
     const timeOff = events.get(`time-off-${timeOffId}@workforce`)!;
-    expect([timeOff.start.toISOString(), timeOff.end.toISOString(), timeOff.status]).toEqual(["2026-03-20T13:00:00.000Z", "2026-03-20T17:00:00.000Z", "CONFIRMED"]);
+    expect([timeOff.start.toISOString(), timeOff.end.toISOString(), timeOff.status]).toEqual([
+      "2026-03-20T13:00:00.000Z",
+      "2026-03-20T17:00:00.000Z",
+      "CONFIRMED",
+    ]);
 
     // The same data answers the same tag, and a 304 to a program that has it.
     const tag = read.headers.etag;
@@ -197,7 +201,9 @@ describe("calendar feeds", () => {
     expect(location.status).toBe(201);
     const events = parseFeed((await t.http.get(feedPath(location.body.url))).text).events;
     // The location's feed names whose shift each entry is.
-    expect([...events.values()].filter((e) => e.status === "CONFIRMED").map((e) => e.summary)).toContain(`${(await t.as(w.manager).get(`${base}/staff/${worker.id}`)).body.name}: Cook`);
+    expect([...events.values()].filter((e) => e.status === "CONFIRMED").map((e) => e.summary)).toContain(
+      `${(await t.as(w.manager).get(`${base}/staff/${worker.id}`)).body.name}: Cook`,
+    );
 
     const stranger = await scheduleWorkplace(t, "Elsewhere");
     expect((await t.as(stranger.manager).post(`/api/organizations/${stranger.org.id}/staff/${worker.id}/calendar-feed`)).status).toBe(404);

@@ -41,7 +41,14 @@ describe("a zone's rules over a feed's window", () => {
     expect(text).toContain("BEGIN:DAYLIGHT\nDTSTART:20260308T020000\nTZOFFSETFROM:-0500\nTZOFFSETTO:-0400\nEND:DAYLIGHT");
     expect(text).toContain("BEGIN:STANDARD\nDTSTART:20261101T020000\nTZOFFSETFROM:-0400\nTZOFFSETTO:-0500\nEND:STANDARD");
     expect(ZoneRules.of("Asia/Kolkata", from, to).vtimezone()).toEqual([
-      "BEGIN:VTIMEZONE", "TZID:Asia/Kolkata", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0530", "TZOFFSETTO:+0530", "END:STANDARD", "END:VTIMEZONE",
+      "BEGIN:VTIMEZONE",
+      "TZID:Asia/Kolkata",
+      "BEGIN:STANDARD",
+      "DTSTART:19700101T000000",
+      "TZOFFSETFROM:+0530",
+      "TZOFFSETTO:+0530",
+      "END:STANDARD",
+      "END:VTIMEZONE",
     ]);
   });
 });

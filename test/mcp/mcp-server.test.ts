@@ -34,9 +34,13 @@ describe("the MCP server at /mcp", () => {
     }
     expect((await api.post(`${base}/publish`, { startDate: "2026-03-05", endDate: "2026-03-09" })).status).toBe(200);
     // Two people wanted on a "Day" template on the 5th and 6th; the entries there carry no template, so four are missing.
-    templateId = (await api.post(`${w.orgBase}/locations/${w.locationId}/shift-templates`, { name: "Day", roleId: w.roleId, startTime: "09:00", endTime: "17:00" })).body.id;
+    templateId = (
+      await api.post(`${w.orgBase}/locations/${w.locationId}/shift-templates`, { name: "Day", roleId: w.roleId, startTime: "09:00", endTime: "17:00" })
+    ).body.id;
     const requirements = ["2026-03-05", "2026-03-06"].map((date) => ({ date, templateId, count: 2 }));
-    expect((await api.put(`${w.orgBase}/locations/${w.locationId}/coverage`, { startDate: "2026-03-05", endDate: "2026-03-06", requirements })).status).toBe(200);
+    expect((await api.put(`${w.orgBase}/locations/${w.locationId}/coverage`, { startDate: "2026-03-05", endDate: "2026-03-06", requirements })).status).toBe(
+      200,
+    );
     entryIds.push(...(await api.get(`${base}?startDate=2026-03-01&endDate=2026-03-31`)).body.map((e: { id: string }) => e.id));
     // Clocking in with nothing scheduled leaves an open exception, once the organization has an attendance policy.
     expect((await api.put(`${w.orgBase}/attendance-policy`, { lateGraceMinutes: 5 })).status).toBe(200);
@@ -59,7 +63,7 @@ describe("the MCP server at /mcp", () => {
   const errorOf = (answer: ToolAnswer) => JSON.parse(answer.content[0].text!).error as { code: string };
   const auditCount = async () => Number((await t.runtime.db.query("SELECT count(*) AS n FROM audit_events WHERE organization_id = $1", [w.org.id]))[0].n);
 
-  const WRITE_TOOLS = ["create_schedule_draft", "generate_schedule", "approve_time_off_request", "decline_time_off_request"];
+  const WRITE_TOOLS = ["create_schedule_draft", "generate_schedule", "approve_time_off_request", "decline_time_off_request", "approve_shift_request"];
   const WORKER_TOOLS = ["get_schedule", "get_time_off_balances", "list_pending_time_off_requests", "list_open_attendance_exceptions"];
   const READ_TOOLS = [...WORKER_TOOLS, "get_coverage_gaps", "check_eligibility"];
 
@@ -98,7 +102,13 @@ describe("the MCP server at /mcp", () => {
     expect(first.isError ? first.content[0].text : undefined).toBeUndefined();
     expect(first.structuredContent!.entries.map((e: { id: string }) => e.id)).toEqual(entryIds.slice(0, 2));
     expect(first.structuredContent!.entries[0]).toMatchObject({ workerId: w.workerId, roleName: "Cashier", startTime: "2026-03-05T09:00:00.000-05:00" });
-    const second = await call(manager, "get_schedule", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31", limit: 2, cursor: first.structuredContent!.nextCursor });
+    const second = await call(manager, "get_schedule", {
+      locationId: w.locationId,
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+      limit: 2,
+      cursor: first.structuredContent!.nextCursor,
+    });
     expect(second.structuredContent).toMatchObject({ entries: [{ id: entryIds[2], startTime: "2026-03-09T09:00:00.000-04:00" }], nextCursor: null });
 
     const balances = await call(manager, "get_time_off_balances", { workerId: w.workerId });
@@ -110,11 +120,24 @@ describe("the MCP server at /mcp", () => {
     expect(pending.structuredContent!.requests[0]).toMatchObject({ status: "pending", totalHours: 8 });
 
     const exceptions = await call(manager, "list_open_attendance_exceptions", { startDate: "2026-03-01", endDate: "2026-03-31", kind: "UNSCHEDULED_SHIFT" });
-    expect(exceptions.structuredContent).toMatchObject({ exceptions: [{ kind: "UNSCHEDULED_SHIFT", staffId: w.workerId, locationId: w.locationId, date: "2026-03-02" }], nextCursor: null });
+    expect(exceptions.structuredContent).toMatchObject({
+      exceptions: [{ kind: "UNSCHEDULED_SHIFT", staffId: w.workerId, locationId: w.locationId, date: "2026-03-02" }],
+      nextCursor: null,
+    });
 
     const gaps = await call(manager, "get_coverage_gaps", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31", limit: 1 });
-    expect(gaps.structuredContent).toEqual({ gaps: [{ date: "2026-03-05", templateId, templateName: "Day", required: 2, assigned: 0, missing: 2 }], totalMissing: 4, nextCursor: "1" });
-    const moreGaps = await call(manager, "get_coverage_gaps", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31", limit: 1, cursor: "1" });
+    expect(gaps.structuredContent).toEqual({
+      gaps: [{ date: "2026-03-05", templateId, templateName: "Day", required: 2, assigned: 0, missing: 2 }],
+      totalMissing: 4,
+      nextCursor: "1",
+    });
+    const moreGaps = await call(manager, "get_coverage_gaps", {
+      locationId: w.locationId,
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+      limit: 1,
+      cursor: "1",
+    });
     expect(moreGaps.structuredContent).toMatchObject({ gaps: [{ date: "2026-03-06" }], nextCursor: null });
 
     const shift = { locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-05T12:00", endTime: "2026-03-05T20:00" };
@@ -124,7 +147,10 @@ describe("the MCP server at /mcp", () => {
     const free = (await call(manager, "check_eligibility", { ...shift, startTime: "2026-03-10T09:00", endTime: "2026-03-10T17:00" })).structuredContent!;
     // Eligible people first: the worker with the role; the manager, without it, after.
     expect(free.staff[0]).toMatchObject({ staffId: w.workerId, eligible: true, reasons: [] });
-    expect(free.staff.find((s: { staffId: string }) => s.staffId === w.manager!.id)).toMatchObject({ eligible: false, reasons: expect.arrayContaining([expect.objectContaining({ code: "ROLE" })]) });
+    expect(free.staff.find((s: { staffId: string }) => s.staffId === w.manager!.id)).toMatchObject({
+      eligible: false,
+      reasons: expect.arrayContaining([expect.objectContaining({ code: "ROLE" })]),
+    });
 
     // A worker's own schedule answers through the same operation, with the worker's own limits.
     const own = await call(await connect(w.workerToken), "get_schedule", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31" });
@@ -142,12 +168,21 @@ describe("the MCP server at /mcp", () => {
     expect(wouldDecline.structuredContent).toMatchObject({ dryRun: true, wouldBecome: "declined" });
     const draft = { locationId: w.locationId, workerId: w.workerId, roleId: w.roleId, startTime: "2026-03-10T09:00", endTime: "2026-03-10T17:00" };
     const wouldCreate = await call(manager, "create_schedule_draft", draft);
-    expect(wouldCreate.structuredContent).toMatchObject({ dryRun: true, draft: { id: "", workerId: w.workerId, startTime: "2026-03-10T09:00:00.000-04:00" }, overlaps: [] });
+    expect(wouldCreate.structuredContent).toMatchObject({
+      dryRun: true,
+      draft: { id: "", workerId: w.workerId, startTime: "2026-03-10T09:00:00.000-04:00" },
+      overlaps: [],
+    });
     const wouldOverlap = await call(manager, "create_schedule_draft", { ...draft, startTime: "2026-03-09T16:00", endTime: "2026-03-09T20:00" });
     expect(wouldOverlap.structuredContent!.overlaps).toEqual([entryIds[2]]);
     expect(errorOf(await call(manager, "create_schedule_draft", { ...draft, endTime: "2026-03-10T08:00" })).code).toBe("VALIDATION_FAILED");
 
-    const wouldGenerate = await call(manager, "generate_schedule", { locationId: w.locationId, startDate: "2026-03-05", endDate: "2026-03-06", mode: "REPLACE_DRAFTS" });
+    const wouldGenerate = await call(manager, "generate_schedule", {
+      locationId: w.locationId,
+      startDate: "2026-03-05",
+      endDate: "2026-03-06",
+      mode: "REPLACE_DRAFTS",
+    });
     expect(wouldGenerate.structuredContent).toEqual({ dryRun: true, generation: null, missingBefore: 4, draftsReplaced: 0 });
 
     expect(await auditCount()).toBe(audited);
@@ -159,7 +194,11 @@ describe("the MCP server at /mcp", () => {
     const draftId = created.structuredContent!.draft.id;
     expect(draftId).toMatch(/^[0-9a-f-]{36}$/);
     const generated = await call(manager, "generate_schedule", { locationId: w.locationId, startDate: "2026-03-05", endDate: "2026-03-06", dryRun: false });
-    expect(generated.structuredContent).toMatchObject({ dryRun: false, generation: { status: "QUEUED", mode: "FILL", startDate: "2026-03-05" }, missingBefore: 4 });
+    expect(generated.structuredContent).toMatchObject({
+      dryRun: false,
+      generation: { status: "QUEUED", mode: "FILL", startDate: "2026-03-05" },
+      missingBefore: 4,
+    });
     const trail: { resource_type: string; actor_staff_id: string | null }[] = await t.runtime.db.query(
       `SELECT resource_type, actor_staff_id FROM audit_events
         WHERE organization_id = $1 AND ((resource_id = $2 AND action = 'update') OR (resource_id = ANY ($3) AND action = 'insert'))`,
@@ -177,21 +216,52 @@ describe("the MCP server at /mcp", () => {
     expect(errorOf(await call(stranger, "get_schedule", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31" })).code).toBe("NOT_FOUND");
     expect(errorOf(await call(stranger, "approve_time_off_request", { requestId })).code).toBe("NOT_FOUND");
     expect(errorOf(await call(stranger, "decline_time_off_request", { requestId, dryRun: false })).code).toBe("NOT_FOUND");
-    expect(errorOf(await call(stranger, "create_schedule_draft", { locationId: w.locationId, workerId: w.workerId, roleId: w.roleId, startTime: "2026-03-10T09:00", endTime: "2026-03-10T17:00" })).code).toBe("NOT_FOUND");
+    // A shift request id that names nothing of the caller's, whether looked at or approved.
+    const nowhere = "0b5e8f9c-1d2a-4c3b-9e8f-7a6b5c4d3e2f";
+    expect(errorOf(await call(stranger, "approve_shift_request", { requestId: nowhere })).code).toBe("NOT_FOUND");
+    expect(errorOf(await call(stranger, "approve_shift_request", { requestId: nowhere, dryRun: false })).code).toBe("NOT_FOUND");
+    expect(
+      errorOf(
+        await call(stranger, "create_schedule_draft", {
+          locationId: w.locationId,
+          workerId: w.workerId,
+          roleId: w.roleId,
+          startTime: "2026-03-10T09:00",
+          endTime: "2026-03-10T17:00",
+        }),
+      ).code,
+    ).toBe("NOT_FOUND");
     expect((await call(stranger, "list_pending_time_off_requests", { workerId: w.workerId })).structuredContent).toEqual({ requests: [], nextCursor: null });
-    expect(errorOf(await call(stranger, "get_coverage_gaps", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31" })).code).toBe("NOT_FOUND");
-    expect(errorOf(await call(stranger, "check_eligibility", { locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-10T09:00", endTime: "2026-03-10T17:00" })).code).toBe("NOT_FOUND");
-    expect(errorOf(await call(stranger, "generate_schedule", { locationId: w.locationId, startDate: "2026-03-05", endDate: "2026-03-06", dryRun: false })).code).toBe("NOT_FOUND");
-    expect((await call(stranger, "list_open_attendance_exceptions", { startDate: "2026-03-01", endDate: "2026-03-31", locationId: w.locationId })).structuredContent).toEqual({ exceptions: [], nextCursor: null });
+    expect(errorOf(await call(stranger, "get_coverage_gaps", { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-31" })).code).toBe(
+      "NOT_FOUND",
+    );
+    expect(
+      errorOf(
+        await call(stranger, "check_eligibility", { locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-10T09:00", endTime: "2026-03-10T17:00" }),
+      ).code,
+    ).toBe("NOT_FOUND");
+    expect(
+      errorOf(await call(stranger, "generate_schedule", { locationId: w.locationId, startDate: "2026-03-05", endDate: "2026-03-06", dryRun: false })).code,
+    ).toBe("NOT_FOUND");
+    expect(
+      (await call(stranger, "list_open_attendance_exceptions", { startDate: "2026-03-01", endDate: "2026-03-31", locationId: w.locationId })).structuredContent,
+    ).toEqual({ exceptions: [], nextCursor: null });
   });
 
   it("spends the caller's rate limit like any other call: a tool call its page size", async () => {
     const post = (message: object) =>
-      t.http.post("/mcp").set("Authorization", `Bearer ${w.workerToken}`).set("Accept", "application/json, text/event-stream").send({ jsonrpc: "2.0", id: 1, ...message });
+      t.http
+        .post("/mcp")
+        .set("Authorization", `Bearer ${w.workerToken}`)
+        .set("Accept", "application/json, text/event-stream")
+        .send({ jsonrpc: "2.0", id: 1, ...message });
     const left = (answer: { headers: Record<string, string> }) => Number(/;r=(\d+);/.exec(answer.headers.ratelimit)![1]);
     const listed = await post({ method: "tools/list" });
     expect(listed.status).toBe(200);
-    const called = await post({ method: "tools/call", params: { name: "get_schedule", arguments: { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-02", limit: 7 } } });
+    const called = await post({
+      method: "tools/call",
+      params: { name: "get_schedule", arguments: { locationId: w.locationId, startDate: "2026-03-01", endDate: "2026-03-02", limit: 7 } },
+    });
     expect(called.status).toBe(200);
     expect(left(listed) - left(called)).toBe(7);
   });

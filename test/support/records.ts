@@ -48,6 +48,7 @@ export async function victimRecords(t: TestService, org: TestOrganization, label
   ids.startDate = "2026-03-02";
   ids.availabilityRule = (await api.post(`${base}/staff/${ids.staff}/availability`, { kind: "PREFER_OFF", weekdays: ["MON"], startTime: "22:00", endTime: "06:00", note: `${label} rule` })).body.id;
   ids.calendarFeed = (await api.post(`${base}/staff/${ids.staff}/calendar-feed`)).body.id;
+  ids.shiftRequest = (await api.post(`${base}/shift-requests`, { type: "COVER", entryId: ids.entry, note: `${label} request` })).body.id;
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`record ${name} was not created`);
   return ids;
 }
@@ -76,6 +77,7 @@ const RECORD_OF_COLLECTION: Record<string, string> = {
   "clock-devices": "clockDevice",
   "attendance-exceptions": "attendanceException",
   availability: "availabilityRule",
+  "shift-requests": "shiftRequest",
 };
 
 /** A route's path with `{org}` and every other parameter filled with the records in `ids`. */

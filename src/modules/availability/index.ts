@@ -9,3 +9,5 @@ export type { EligibilityService } from "./eligibility/eligibility.service";
 export { evaluateShiftEligibility, notEligible, refuseUnavailable, requireEligible } from "./eligibility/eligibility";
 export type { EligibilityQuery } from "./eligibility/eligibility";
 export type { EligibilityFinding, EligibilityPremium, StaffEligibility } from "./eligibility/eligibility.rules";
+export { EligibilityFindingView, PremiumView, StaffEligibilityView } from "./eligibility/eligibility.graphql";
+export { ELIGIBILITY_FIELDS } from "./eligibility/eligibility.routes";

@@ -5,7 +5,17 @@ import { ServiceDeps } from "../../common/services";
 import { inTransaction } from "../../database/transaction";
 import { notFound } from "../../errors/app-error";
 import { feedCalendar, feedTag, feedWindow } from "./calendar-feed.rules";
-import { deleteFeed, FeedRow, FeedSubject, selectDepartures, selectEntries, selectFeedBySecret, selectTimeOff, subjectExists, upsertFeed } from "./calendar-feed.store";
+import {
+  deleteFeed,
+  FeedRow,
+  FeedSubject,
+  selectDepartures,
+  selectEntries,
+  selectFeedBySecret,
+  selectTimeOff,
+  subjectExists,
+  upsertFeed,
+} from "./calendar-feed.store";
 import { CalendarFeedLink } from "./calendar-feed.types";
 
 /** The path a feed is read at; the secret in it is the only credential a calendar program can send. */
@@ -64,7 +74,11 @@ export class CalendarFeedService {
   /** The feed's calendar as it is now. */
   async render(feed: FeedRow): Promise<RenderedFeed> {
     const window = feedWindow(this.deps.clock.now());
-    const [entries, departures, timeOff] = await Promise.all([selectEntries(this.deps.db, feed, window), selectDepartures(this.deps.db, feed, window), selectTimeOff(this.deps.db, feed, window)]);
+    const [entries, departures, timeOff] = await Promise.all([
+      selectEntries(this.deps.db, feed, window),
+      selectDepartures(this.deps.db, feed, window),
+      selectTimeOff(this.deps.db, feed, window),
+    ]);
     const text = feedCalendar(feed, { entries, departures, timeOff }, window);
     return { text, etag: feedTag(text) };
   }

@@ -83,7 +83,10 @@ export async function upsertFeed(manager: EntityManager, organizationId: string,
 
 /** Deletes the subject's feed; false when it had none. */
 export async function deleteFeed(manager: EntityManager, organizationId: string, subject: FeedSubject): Promise<boolean> {
-  const rows = await updateReturning(manager, `DELETE FROM calendar_feeds WHERE organization_id = $1 AND ${subjectColumn(subject)} = $2 RETURNING id`, [organizationId, subjectId(subject)]);
+  const rows = await updateReturning(manager, `DELETE FROM calendar_feeds WHERE organization_id = $1 AND ${subjectColumn(subject)} = $2 RETURNING id`, [
+    organizationId,
+    subjectId(subject),
+  ]);
   return rows.length > 0;
 }
 

@@ -37,7 +37,10 @@ export function foldLine(line: string): string {
 
 /** A UTC DATE-TIME value: `20260302T140000Z`. */
 export function utcStamp(instant: Date): string {
-  return instant.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return instant
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /** A DATE value: `20260302`. */
@@ -138,7 +141,13 @@ export class ZoneRules {
     for (const change of this.changes) {
       const kind = change.to > standard ? "DAYLIGHT" : "STANDARD";
       // The onset is the wall time just before the change, read in the offset it changes from.
-      lines.push(`BEGIN:${kind}`, `DTSTART:${wallStamp(change.at, change.from)}`, `TZOFFSETFROM:${utcOffset(change.from)}`, `TZOFFSETTO:${utcOffset(change.to)}`, `END:${kind}`);
+      lines.push(
+        `BEGIN:${kind}`,
+        `DTSTART:${wallStamp(change.at, change.from)}`,
+        `TZOFFSETFROM:${utcOffset(change.from)}`,
+        `TZOFFSETTO:${utcOffset(change.to)}`,
+        `END:${kind}`,
+      );
     }
     return [...lines, "END:VTIMEZONE"];
   }

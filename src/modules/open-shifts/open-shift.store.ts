@@ -62,3 +62,14 @@ export function selectPreferences(manager: EntityManager, organizationId: string
     .addOrderBy("p.id")
     .getMany();
 }
+
+/** A published open shift of one place, in the caller's transaction: what a dropped entry becomes. */
+export function insertPublishedOpenShift(
+  manager: EntityManager,
+  organizationId: string,
+  shift: { locationId: string; roleId: string; startsAt: Date; endsAt: Date; breakTypeIds: string[]; note: string | null },
+  now: Date,
+): Promise<OpenShift> {
+  const repo = manager.getRepository(OpenShift);
+  return repo.save(repo.create({ organizationId, ...shift, staffCountRequired: 1, acceptedCount: 0, requireApproval: true, publishedAt: now }));
+}

@@ -262,3 +262,12 @@ export async function insertGeneratedDrafts(manager: EntityManager, organization
 export async function deleteDraftsStartingWithin(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }): Promise<void> {
   await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND location_id = $2 AND start_time >= $3 AND start_time < $4", [organizationId, locationId, bounds.from, bounds.to]);
 }
+
+/** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds at commit. */
+export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
+  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
+  for (const move of moves) {
+    await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [organizationId, move.entryId, move.staffId, now]);
+  }
+  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
+}

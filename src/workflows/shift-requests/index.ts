@@ -1,0 +1,2 @@
+/** The shift-request workflow's front door. */
+export { shiftRequestsModule } from "./shift-requests.module";
