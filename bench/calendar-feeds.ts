@@ -1,7 +1,6 @@
 import "reflect-metadata";
 import request from "supertest";
-import { startRuntime } from "../src/app/runtime";
-import { loadConfig } from "../src/config";
+import { embeddedOrganization } from "./embedded-organization";
 import { loadAverage } from "./hostile-documents";
 
 const WORKERS = 20;
@@ -30,21 +29,8 @@ async function timeReads(app: Parameters<typeof request>[0], path: string, reads
  * (the text, its VTIMEZONE and its ETag are made afresh on each read).
  */
 export async function calendarFeedsAlone(): Promise<string[]> {
-  const runtime = await startRuntime(
-    loadConfig({
-      DATA_DIR: "memory://",
-      PLATFORM_API_KEY: "wfp_bench_calendar_feeds_platform_key",
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_POINTS: "0",
-      SCHEDULED_JOBS: "off",
-    }),
-  );
+  const { runtime, organizationId, call: api } = await embeddedOrganization("Bench feeds", "America/New_York");
   try {
-    const { organization, apiKey } = await runtime.services.organizations.createTrusted({ name: "Bench feeds", timezone: "America/New_York" });
-    const http = request(runtime.app);
-    const token = (await http.post("/api/auth/token-exchange").send({ apiKey })).body.accessToken as string;
-    const api = (method: "post", path: string, body: object = {}) =>
-      request(runtime.app)[method](`/api/organizations/${organization.id}${path}`).set("Authorization", `Bearer ${token}`).send(body);
     const locationId = (await api("post", "/locations", { name: "Main St", timezone: "America/New_York" })).body.id as string;
     const roleId = (await api("post", "/roles", { name: "Cook", hourlyWage: 20 })).body.id as string;
     const staffIds: string[] = [];
@@ -56,9 +42,9 @@ export async function calendarFeedsAlone(): Promise<string[]> {
          FROM unnest($4::uuid[]) AS s,
               generate_series(date_trunc('day', $5::timestamptz) - interval '30 days', date_trunc('day', $5::timestamptz) + interval '${WEEKS * 7 - 30} days', interval '1 day') AS d
         WHERE extract(isodow FROM d) <= 5`,
-      [organization.id, locationId, roleId, staffIds, now],
+      [organizationId, locationId, roleId, staffIds, now],
     );
-    const [{ n }] = await runtime.db.query("SELECT count(*)::int AS n FROM schedule_entries WHERE organization_id = $1", [organization.id]);
+    const [{ n }] = await runtime.db.query("SELECT count(*)::int AS n FROM schedule_entries WHERE organization_id = $1", [organizationId]);
     const staffFeed = new URL((await api("post", `/staff/${staffIds[0]}/calendar-feed`)).body.url).pathname;
     const locationFeed = new URL((await api("post", `/locations/${locationId}/calendar-feed`)).body.url).pathname;
     const before = loadAverage();

@@ -14,6 +14,7 @@ import { addDays } from "../src/common/time";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
+import { eligibilityAlone } from "./eligibility";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
@@ -38,7 +39,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * average beside it, as the figure depends on what else the machine runs). BENCH_ONLY=hostile runs
  * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
  * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
- * BENCH_ONLY=calendar the calendar feeds, on an in-memory database too; BENCH_ONLY=mixed seeds and
+ * BENCH_ONLY=calendar the calendar feeds, and BENCH_ONLY=eligibility the eligibility of 200 staff for
+ * one shift (bench/eligibility.ts), on an in-memory database too; BENCH_ONLY=mixed seeds and
  * runs only the mixed workload.
  */
 const SERVER_URL = process.env.DATABASE_URL;
@@ -244,8 +246,15 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`, `attendance`. */
-const ALONE: Record<string, () => Promise<string[]>> = { hostile: hostileDocumentsAlone, webhooks: webhooksAlone, rostering: rosteringBench, calendar: calendarFeedsAlone, attendance: () => attendanceBench(SERVER_URL) };
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`, `attendance`, `eligibility`. */
+const ALONE: Record<string, () => Promise<string[]>> = {
+  hostile: hostileDocumentsAlone,
+  webhooks: webhooksAlone,
+  rostering: rosteringBench,
+  calendar: calendarFeedsAlone,
+  attendance: () => attendanceBench(SERVER_URL),
+  eligibility: eligibilityAlone,
+};
 
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {

@@ -130,4 +130,24 @@ describe("availability rules and the resolved view", () => {
     const unknownTemplate = await api.post(`${org}/staff/${fay.id}/availability`, { kind: "PREFER_ON", date: "2026-03-12", templateId: "00000000-0000-4000-8000-000000000000" });
     expect([unknownTemplate.status, unknownTemplate.body.error?.details?.[0]?.field]).toEqual([404, "templateId"]);
   });
+  it("narrows a preference only to a template of its own organization, and lets it go with the template", async () => {
+    const hal = await w.worker();
+    const api = t.as(w.manager);
+    const template = async (place: ScheduleWorkplace) =>
+      (await t.as(place.manager).post(`/api/organizations/${place.org.id}/locations/${place.locationId}/shift-templates`, { name: "Opening", roleId: place.roleId, startTime: "07:00", endTime: "15:00" })).body.id as string;
+    const own = await template(w);
+    const foreign = await template(await scheduleWorkplace(t, "Other Diner"));
+    const prefer = (templateId: string) => ({ kind: "PREFER_ON", date: "2026-03-12", templateId });
+    for (const templateId of [foreign, "00000000-0000-4000-8000-000000000000"]) {
+      const res = await api.post(`${org}/staff/${hal.id}/availability`, prefer(templateId));
+      expect([res.status, res.body.error?.details?.[0]?.field]).toEqual([404, "templateId"]);
+      const gql = await t.gql(w.manager, `mutation($s: ID!, $i: CreateAvailabilityRuleInput!) { createAvailabilityRule(staffId: $s, input: $i) { id } }`, { s: hal.id, i: prefer(templateId) });
+      expect(gql.errors?.[0].extensions.code).toBe("NOT_FOUND");
+    }
+    const rule = await api.post(`${org}/staff/${hal.id}/availability`, prefer(own));
+    expect([rule.status, rule.body.templateId]).toEqual([201, own]);
+    expect((await api.patch(`${org}/staff/${hal.id}/availability/${rule.body.id}`, { templateId: foreign })).status).toBe(404);
+    expect((await api.delete(`${org}/locations/${w.locationId}/shift-templates/${own}`)).status).toBe(204);
+    expect((await api.get(`${org}/staff/${hal.id}/availability/${rule.body.id}`)).status).toBe(404);
+  });
 });

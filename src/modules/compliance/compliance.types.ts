@@ -121,6 +121,24 @@ export class Premium {
   amount: number;
 }
 
+@ObjectType({ description: "Predictability pay a change to a published entry inside the notice window recorded for its worker" })
+export class RecordedChangePay {
+  @Field({ description: "NOTICE_WINDOW: the rule that owes it" })
+  ruleId: string;
+
+  @Field({ description: "ADDED, MOVED or REDUCED: what the change did to the shift" })
+  change: string;
+
+  @Field(() => Float, { description: "Hours the pay is counted on (rounded to 2 decimals)" })
+  hours: number;
+
+  @Field(() => Float, { description: "Amount owed (to the cent)" })
+  amount: number;
+
+  @Field({ description: "The law the pay comes from" })
+  citation: string;
+}
+
 @ObjectType({ description: "A labor rule a planned schedule breaks" })
 export class ComplianceViolation {
   @Field({ description: "REST_BETWEEN_SHIFTS, MAX_SHIFT_LENGTH, MAX_DAILY_HOURS, MAX_WEEKLY_HOURS, MEAL_BREAK, TIME_OFF or NOTICE_WINDOW" })

@@ -3,7 +3,7 @@ import { ComplianceFigures } from "./compliance-presets";
 /**
  * Overtime as the profile's figures set it (California Labor Code §510 under US_CA): each minute
  * of a workweek is paid once, at the highest rate that applies to it. Pure: the pay rules of the
- * reports and the export (timesheets/shift-pay.ts) feed it one worker's workweek at a time.
+ * reports and the export (timesheets/pay/shift-pay.ts) feed it one worker's workweek at a time.
  */
 
 /** Minutes of one worker's workday (the payable minutes of the shifts that start on it). */

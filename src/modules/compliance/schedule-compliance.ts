@@ -6,7 +6,7 @@ import { weekdayNumber, Weekday } from "../../common/weekday";
 import { ComplianceRules } from "./compliance-presets";
 import { checkSchedule, predictabilityPay, Violation } from "./compliance-rules";
 import { insertAcknowledgement, insertPredictabilityPay, loadPlannedSchedule, loadProfile, wagesOf } from "./compliance.store";
-import { ComplianceViolation, ViolationSeverity } from "./compliance.types";
+import { ComplianceViolation, RecordedChangePay, ViolationSeverity } from "./compliance.types";
 
 /**
  * What the schedules ask of the labor rules while they write: the violations of a range, the
@@ -111,7 +111,10 @@ export interface EntryChange {
   after: { startsAt: Date; endsAt: Date } | null;
 }
 
-/** Records the predictability pay each change owes under the location's rules (nothing outside the notice window). */
+/**
+ * Records the predictability pay each change owes under the location's rules (nothing outside the
+ * notice window), and answers it per entry, as the API shows it, for the change's answer.
+ */
 export async function recordPredictabilityPay(
   manager: EntityManager,
   organizationId: string,
@@ -119,11 +122,12 @@ export async function recordPredictabilityPay(
   changes: EntryChange[],
   now: Date,
   inForce?: LocationRules,
-): Promise<void> {
+): Promise<Map<string, RecordedChangePay[]>> {
+  const recorded = new Map<string, RecordedChangePay[]>();
   const moved = changes.filter((c) => !c.before || !c.after || c.before.startsAt.getTime() !== c.after.startsAt.getTime() || c.before.endsAt.getTime() !== c.after.endsAt.getTime());
-  if (!moved.length) return;
+  if (!moved.length) return recorded;
   const { rules } = inForce ?? (await rulesOf(manager, organizationId, locationId));
-  if (rules.figures.noticeDays === null) return;
+  if (rules.figures.noticeDays === null) return recorded;
   const wages = await wagesOf(manager, organizationId, moved);
   const rows = moved.flatMap((c, i) => {
     const pay = predictabilityPay({ id: c.entryId, staffId: c.staffId, before: c.before, after: c.after, hourlyWage: wages[i] }, rules, now);
@@ -132,4 +136,9 @@ export async function recordPredictabilityPay(
     return [{ entryId: c.entryId, staffId: c.staffId, shiftStart, change: pay.kind, minutes: pay.minutes, cents: pay.cents, citation: rules.citation("NOTICE_WINDOW") }];
   });
   await insertPredictabilityPay(manager, organizationId, locationId, now, rows);
+  for (const r of rows) {
+    const shown = { ruleId: "NOTICE_WINDOW", change: r.change, hours: round2(r.minutes / 60), amount: r.cents / 100, citation: r.citation };
+    recorded.set(r.entryId, [...(recorded.get(r.entryId) ?? []), shown]);
+  }
+  return recorded;
 }

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Column, Entity, PrimaryGeneratedColumn } from "typeorm";
 import { minutesBetween } from "../../common/time";
+import type { RecordedChangePay } from "../compliance";
 import { PlannedRecord } from "./planned-time";
 
 export enum DraftAction {
@@ -67,6 +68,9 @@ export class ScheduleEntry extends WorkerShiftPlan {
 
   @Column({ name: "deleted_at", type: "timestamptz", nullable: true })
   deletedAt: Date | null;
+
+  /** Set only on the answer of the change that recorded it; never stored with the entry. */
+  recordedChangePay?: RecordedChangePay[];
 }
 
 @ObjectType({ description: "An unpublished change to a location's schedule: a new entry, a change to a published one, or its removal" })

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../graphql/authorization";
 import { Page } from "../../common/pagination";
 import type { RequestContext } from "../../graphql/context";
-import { ComplianceViolation } from "../compliance";
+import { ComplianceViolation, RecordedChangePay } from "../compliance";
 import { Role, roleLoader } from "../roles";
 import { staffLoader, StaffMember } from "../staff";
 import { plannedBreaks } from "./schedule.loaders";
@@ -88,6 +88,13 @@ export class ScheduleEntryResolver {
   @FieldResolver(() => [ComplianceViolation], { description: "The labor rules this entry breaks (its day checked with its worker's week): one check per entry, meant for single reads and writes" })
   violations(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<ComplianceViolation[]> {
     return ctx.services.compliance.violationsOfRecord(actorOf(ctx), entry);
+  }
+
+  @FieldResolver(() => [RecordedChangePay], {
+    description: "The predictability pay the change that answers this entry just recorded (createScheduleEntry, updateScheduleEntry); empty outside the notice window and on reads",
+  })
+  predictabilityPay(@Root() entry: ScheduleEntry): RecordedChangePay[] {
+    return entry.recordedChangePay ?? [];
   }
 }
 

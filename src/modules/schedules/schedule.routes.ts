@@ -15,8 +15,11 @@ const FILTER_ARGS = "startDate: $startDate, endDate: $endDate, workerId: $worker
 /** Creating and changing one answers the labor rules it breaks beside it. */
 const WITH_VIOLATIONS = `violations { ${VIOLATION_FIELDS} }`;
 
-/** List, create, read, change and delete of entries or drafts under `path`. */
-function plannedRoutes(path: string, label: { one: string; many: string }, fields: string, names: { list: string; one: string; type: string }): RestRoute[] {
+/** A published entry's change answers, beside it, the predictability pay it just recorded. */
+const WITH_CHANGE_PAY = `${WITH_VIOLATIONS} predictabilityPay { ruleId change hours amount citation }`;
+
+/** List, create, read, change and delete of entries or drafts under `path` (`changed`: what a create or change answers beside the record). */
+function plannedRoutes(path: string, label: { one: string; many: string }, fields: string, names: { list: string; one: string; type: string }, changed: string): RestRoute[] {
   const locationAndId = "$locationId: ID!, $id: ID!";
   return [
     {
@@ -33,7 +36,7 @@ function plannedRoutes(path: string, label: { one: string; many: string }, field
       summary: `Create a ${label.one}`,
       tag: TAG,
       status: 201,
-      operation: `mutation create${names.type}($locationId: ID!, $input: Create${names.type}Input!) { create${names.type}(locationId: $locationId, input: $input) { ${fields} ${WITH_VIOLATIONS} } }`,
+      operation: `mutation create${names.type}($locationId: ID!, $input: Create${names.type}Input!) { create${names.type}(locationId: $locationId, input: $input) { ${fields} ${changed} } }`,
     },
     {
       method: "GET",
@@ -47,7 +50,7 @@ function plannedRoutes(path: string, label: { one: string; many: string }, field
       path: `${path}/{id}`,
       summary: `Change a ${label.one}`,
       tag: TAG,
-      operation: `mutation update${names.type}(${locationAndId}, $input: Update${names.type}Input!) { update${names.type}(locationId: $locationId, id: $id, input: $input) { ${fields} ${WITH_VIOLATIONS} } }`,
+      operation: `mutation update${names.type}(${locationAndId}, $input: Update${names.type}Input!) { update${names.type}(locationId: $locationId, id: $id, input: $input) { ${fields} ${changed} } }`,
     },
     {
       method: "DELETE",
@@ -60,7 +63,7 @@ function plannedRoutes(path: string, label: { one: string; many: string }, field
   ];
 }
 
-const [listEntries, createPublishedEntry, ...entryById] = plannedRoutes(BASE, { one: "published schedule entry", many: "published schedule entries" }, ENTRY, { list: "scheduleEntries", one: "scheduleEntry", type: "ScheduleEntry" });
+const [listEntries, createPublishedEntry, ...entryById] = plannedRoutes(BASE, { one: "published schedule entry", many: "published schedule entries" }, ENTRY, { list: "scheduleEntries", one: "scheduleEntry", type: "ScheduleEntry" }, WITH_CHANGE_PAY);
 
 /** Written straight to the published schedule: say so, for a client that meant to plan ahead. */
 const createEntry: RestRoute = {
@@ -87,6 +90,6 @@ export const scheduleRoutes: RestRoute[] = [
     tag: TAG,
     operation: `mutation publishSchedule($locationId: ID!, $input: PublishScheduleInput!) { publishSchedule(locationId: $locationId, input: $input) { startDate endDate added { ${ENTRY_SUMMARY} } changed { ${ENTRY_SUMMARY} } removed { ${ENTRY_SUMMARY} } openShiftIds ${WITH_VIOLATIONS} } }`,
   },
-  ...plannedRoutes(`${BASE}/drafts`, { one: "draft schedule entry", many: "draft schedule entries" }, DRAFT, { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" }),
+  ...plannedRoutes(`${BASE}/drafts`, { one: "draft schedule entry", many: "draft schedule entries" }, DRAFT, { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" }, WITH_VIOLATIONS),
   ...entryById,
 ];

@@ -79,8 +79,8 @@ export class ScheduleService {
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
       const entry = await insertEntry(manager, actor.organizationId, location.id, plan);
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
-      return inZone([entry], location.timezone)[0];
+      const recorded = await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
+      return Object.assign(inZone([entry], location.timezone)[0], { recordedChangePay: recorded.get(entry.id) ?? [] });
     });
   }
 
@@ -94,9 +94,9 @@ export class ScheduleService {
       const { breaks: planned, ...fields } = plan;
       const before = { startsAt: entry.startsAt, endsAt: entry.endsAt };
       const saved = await manager.getRepository(ScheduleEntry).save(Object.assign(entry, fields));
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.staffId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
+      const recorded = await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.staffId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
       if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { entryId: entry.id }, planned);
-      return saved;
+      return Object.assign(saved, { recordedChangePay: recorded.get(entry.id) ?? [] });
     });
   }
 

@@ -2,5 +2,5 @@
 export { shiftTemplatesModule } from "./shift-templates.module";
 export { ShiftTemplate, TemplateBreak } from "./shift-template.entity";
 export type { ShiftTemplateService } from "./shift-template.service";
-export { locationTemplates, requireTemplateOf, templateAt } from "./shift-template.service";
+export { locationTemplates, templateAt } from "./shift-template.service";
 export { breakStart, templateMinutes, templateTimes, minuteOfDay } from "./shift-template.rules";

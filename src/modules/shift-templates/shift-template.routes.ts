@@ -39,7 +39,7 @@ export const shiftTemplateRoutes: RestRoute[] = [
   {
     method: "DELETE",
     path: `${BASE}/{id}`,
-    summary: "Delete a shift template (entries and drafts made from it keep their times; its coverage requirements go)",
+    summary: "Delete a shift template (entries and drafts made from it keep their times; its coverage requirements and the availability preferences naming it go)",
     tag: TAG,
     status: 204,
     operation: `mutation deleteShiftTemplate(${IDS}) { deleteShiftTemplate(locationId: $locationId, id: $id) }`,

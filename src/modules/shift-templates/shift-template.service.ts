@@ -128,15 +128,6 @@ export async function templateAt(manager: EntityManager, organizationId: string,
   return template;
 }
 
-/**
- * The shift template `id` names in the organization (at any of its locations), as a reference in
- * another record's input: another organization's template is unknown, 404 naming `field`.
- */
-export async function requireTemplateOf(manager: EntityManager, organizationId: string, id: string, field: string): Promise<string> {
-  const [templateId] = await requireInOrganization(manager, "shift_templates", organizationId, [id], field, { message: () => `${field} does not name a shift template of this organization` });
-  return templateId;
-}
-
 /** Every template of a location, by name: what coverage and generation plan in. */
 export function locationTemplates(manager: EntityManager, organizationId: string, locationId: string): Promise<ShiftTemplate[]> {
   return selectTemplates(manager, organizationId, locationId);

@@ -1,8 +1,8 @@
 import { requestLoader } from "../../graphql/request-loader";
-import { TimeOffPolicyType } from "./policy-type.entity";
-import { TimeOffPolicy } from "./policy.entity";
-import { Balance } from "./worker-policy.service";
-import { WorkerPolicy } from "./worker-policy.entity";
+import { TimeOffPolicyType } from "./policies/policy-type.entity";
+import { TimeOffPolicy } from "./policies/policy.entity";
+import { Balance } from "./balances/worker-policy.service";
+import { WorkerPolicy } from "./balances/worker-policy.entity";
 
 /** Removed policies included: a declined or cancelled request, and the ledger, still name theirs. */
 export const policyLoader = requestLoader<string, TimeOffPolicy | null>("timeOffPolicy", (services, actor, ids) => services.timeOffPolicies.byIdsWithRemoved(actor.organizationId, ids));

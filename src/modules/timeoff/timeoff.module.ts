@@ -1,14 +1,14 @@
 import type { DomainModule } from "../module";
-import { AccrualService } from "./accrual.service";
-import { TimeOffPolicyResolver } from "./policy.resolver";
-import { TimeOffPolicyService } from "./policy.service";
-import { TimeOffRequestResolver } from "./request.resolver";
-import { TimeOffRequestService } from "./request.service";
-import { TimeOffSettingsResolver } from "./settings.resolver";
-import { seedTimeOff, TimeOffSettingsService } from "./settings.service";
+import { AccrualService } from "./accruals/accrual.service";
+import { TimeOffPolicyResolver } from "./policies/policy.resolver";
+import { TimeOffPolicyService } from "./policies/policy.service";
+import { TimeOffRequestResolver } from "./requests/request.resolver";
+import { TimeOffRequestService } from "./requests/request.service";
+import { TimeOffSettingsResolver } from "./settings/settings.resolver";
+import { seedTimeOff, TimeOffSettingsService } from "./settings/settings.service";
 import { timeOffRoutes } from "./timeoff.routes";
-import { LedgerEntryResolver, WorkerPolicyResolver } from "./worker-policy.resolver";
-import { WorkerPolicyService } from "./worker-policy.service";
+import { LedgerEntryResolver, WorkerPolicyResolver } from "./balances/worker-policy.resolver";
+import { WorkerPolicyService } from "./balances/worker-policy.service";
 
 declare module "../../common/services" {
   interface Services {

@@ -1,15 +1,15 @@
 import type { DomainModule } from "../module";
-import { DayLockService } from "./day-lock.service";
-import { ShiftExportResolver } from "./shift-export.resolver";
-import { shiftExportRoutes } from "./shift-export.routes";
-import { ShiftExportService } from "./shift-export";
-import { ShiftNoteResolver } from "./shift-note.resolver";
-import { ShiftReportResolver } from "./shift-report.resolver";
-import { ShiftReportService } from "./shift-report.service";
-import { TimesheetSettingsService } from "./timesheet-settings.service";
-import { ShiftNoteService } from "./shift-note.service";
-import { ShiftResolver, StaffShiftsResolver } from "./shift.resolver";
-import { ShiftService } from "./shift.service";
+import { DayLockService } from "./day-locks/day-lock.service";
+import { ShiftExportResolver } from "./export/shift-export.resolver";
+import { shiftExportRoutes } from "./export/shift-export.routes";
+import { ShiftExportService } from "./export/shift-export.service";
+import { ShiftNoteResolver } from "./notes/shift-note.resolver";
+import { ShiftReportResolver } from "./pay/shift-report.resolver";
+import { ShiftReportService } from "./pay/shift-report.service";
+import { TimesheetSettingsService } from "./settings/timesheet-settings.service";
+import { ShiftNoteService } from "./notes/shift-note.service";
+import { ShiftResolver, StaffShiftsResolver } from "./shifts/shift.resolver";
+import { ShiftService } from "./shifts/shift.service";
 import { timesheetRoutes } from "./timesheet.routes";
 
 declare module "../../common/services" {

@@ -1,12 +1,12 @@
 import { EntityManager } from "typeorm";
 import { Actor, can, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
 import { requireUuid } from "../../../common/ids";
+import { requireInOrganization } from "../../../common/tenant-records";
 import { ServiceDeps } from "../../../common/services";
 import { addDays, formatLocal, parseDate, parseDateRange, startOfLocalDay } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
 import { inTransaction } from "../../../database/transaction";
 import { conflict, invalidField, notFound } from "../../../errors/app-error";
-import { requireTemplateOf } from "../../shift-templates";
 import { AvailabilityKindValue, AvailabilityRule, AvailabilitySettings } from "./availability-rule.entity";
 import {
   AvailabilityRuleListArgs,
@@ -202,11 +202,17 @@ export class AvailabilityRuleService {
     return { date, weekdays: weekdays && weekdays.length ? [...new Set(weekdays)] : null, startMinute, endMinute, effectiveFrom, effectiveUntil };
   }
 
-  /** Only a preference may name a template (unavailability holds for every shift), one of the organization's. */
+  /**
+   * Only a preference may name a template: unavailability holds for every shift. A template of
+   * another organization is unknown here, as one that does not exist.
+   */
   private async templateId(manager: EntityManager, actor: Actor, kind: AvailabilityKindValue, templateId: string | null): Promise<string | null> {
     if (templateId === null) return null;
     if (kind === AvailabilityKindValue.UNAVAILABLE) throw invalidField("templateId", "Only a PREFER_ON or PREFER_OFF rule can name a shift template");
-    return requireTemplateOf(manager, actor.organizationId, templateId, "templateId");
+    const [id] = await requireInOrganization(manager, "shift_templates", actor.organizationId, [requireUuid(templateId, "Shift template")], "templateId", {
+      message: () => `Unknown shift template ${templateId}`,
+    });
+    return id;
   }
 }
 

@@ -1,4 +1,5 @@
 import { HardViolation, ObjectiveParts, OFF, Roster, RosterProblem } from "./roster-problem";
+import { rebuildRow } from "./roster-row";
 import { RosterRules, total } from "./roster-rules";
 
 export interface SearchOptions {
@@ -105,6 +106,24 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
   /** The values person i may take on day d (OFF included), or null on a kept day. */
   const movable = (i: number, d: number) => !rules.fixed[i][d];
   const mayWork = (i: number, d: number, v: number) => v === OFF || (v >= 0 && rules.allowed[i][d * T + v] === 1);
+  /** Person i takes value `to` on day d: the counts follow; answers the change in cover cost. */
+  const assign = (i: number, d: number, to: number): number => {
+    const was = roster[i][d];
+    let delta = 0;
+    if (was === to) return 0;
+    if (was >= 0) {
+      const k = d * T + was;
+      delta += cellCost(k, counts[k] - 1) - cellCost(k, counts[k]);
+      counts[k]--;
+    }
+    if (to >= 0) {
+      const k = d * T + to;
+      delta += cellCost(k, counts[k] + 1) - cellCost(k, counts[k]);
+      counts[k]++;
+    }
+    roster[i][d] = to;
+    return delta;
+  };
 
   const weekendStarts: number[] = [];
   for (let d = 0; d < h; d++) if (rules.weekendOf[d] >= 0 && (d === 0 || rules.weekendOf[d - 1] !== rules.weekendOf[d])) weekendStarts.push(d);
@@ -146,23 +165,7 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
     const old = roster[i][d];
     const v = Math.floor(rnd() * (T + 1)) - 1;
     if (v === old || !mayWork(i, d, v)) return;
-    let coverDelta = 0;
-    if (old >= 0) {
-      const k = d * T + old;
-      coverDelta += cellCost(k, counts[k] - 1) - cellCost(k, counts[k]);
-      counts[k]--;
-    }
-    if (v >= 0) {
-      const k = d * T + v;
-      coverDelta += cellCost(k, counts[k] + 1) - cellCost(k, counts[k]);
-      counts[k]++;
-    }
-    roster[i][d] = v;
-    settle([i], coverDelta, () => {
-      roster[i][d] = old;
-      if (v >= 0) counts[d * T + v]--;
-      if (old >= 0) counts[d * T + old]++;
-    });
+    settle([i], assign(i, d, v), () => assign(i, d, old));
   };
 
   /** One person works one template (or is off) on each of 2–5 days in a row: whole blocks appear and go. */
@@ -180,24 +183,9 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
       differs = true;
     }
     if (!differs) return;
-    const move = (d: number, to: number) => {
-      const was = roster[i][d];
-      if (was === to) return;
-      if (was >= 0) {
-        const k = d * T + was;
-        coverDelta += cellCost(k, counts[k] - 1) - cellCost(k, counts[k]);
-        counts[k]--;
-      }
-      if (to >= 0) {
-        const k = d * T + to;
-        coverDelta += cellCost(k, counts[k] + 1) - cellCost(k, counts[k]);
-        counts[k]++;
-      }
-      roster[i][d] = to;
-    };
-    for (let d = from; d < from + length; d++) move(d, v);
+    for (let d = from; d < from + length; d++) coverDelta += assign(i, d, v);
     settle([i], coverDelta, () => {
-      for (let d = from; d < from + length; d++) move(d, old[d - from]);
+      for (let d = from; d < from + length; d++) assign(i, d, old[d - from]);
     });
   };
 
@@ -209,25 +197,10 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
     const a = roster[i][d];
     const b = roster[i][e];
     if (a === b || !movable(i, d) || !movable(i, e) || !mayWork(i, e, a) || !mayWork(i, d, b)) return;
-    let coverDelta = 0;
-    const place = (day: number, from: number, to: number) => {
-      if (from >= 0) {
-        const k = day * T + from;
-        coverDelta += cellCost(k, counts[k] - 1) - cellCost(k, counts[k]);
-        counts[k]--;
-      }
-      if (to >= 0) {
-        const k = day * T + to;
-        coverDelta += cellCost(k, counts[k] + 1) - cellCost(k, counts[k]);
-        counts[k]++;
-      }
-      roster[i][day] = to;
-    };
-    place(d, a, b);
-    place(e, b, a);
+    const coverDelta = assign(i, d, b) + assign(i, e, a);
     settle([i], coverDelta, () => {
-      place(d, b, a);
-      place(e, a, b);
+      assign(i, d, a);
+      assign(i, e, b);
     });
   };
 
@@ -259,7 +232,36 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
     settle([i, j], 0, exchange);
   };
 
+  /** One person's whole row rebuilt against everyone else's (see rebuildRow): a repair of the hard rules and a large improving move. */
+  const rebuild = (i: number) => {
+    const prefs = rules.preferenceCost[i];
+    const shiftCost = problem.staff[i].shiftCost;
+    const row = roster[i];
+    const rebuilt = rebuildRow(rules, i, row, (d, v) => {
+      if (v < 0) return prefs[d * (T + 1) + T];
+      const k = d * T + v;
+      const others = counts[k] - (row[d] === v ? 1 : 0);
+      return prefs[d * (T + 1) + v] + (shiftCost?.[v] ?? 0) + cellCost(k, others + 1) - cellCost(k, others);
+    });
+    if (!rebuilt) return;
+    const old = row.slice();
+    let coverDelta = 0;
+    for (let d = 0; d < h; d++) coverDelta += assign(i, d, rebuilt[d]);
+    settle([i], coverDelta, () => {
+      for (let d = 0; d < h; d++) assign(i, d, old[d]);
+    });
+  };
+  // Rebuilds cost far more than the other moves: they get about a fifth of the time, people who break a hard rule first.
+  let rebuildMs = 0;
+
   for (;;) {
+    if (n > 0 && rebuildMs < 0.2 * (now() - started)) {
+      const before = now();
+      const breaking: number[] = [];
+      for (let i = 0; i < n; i++) if (personHard[i] > 1e-9) breaking.push(i);
+      rebuild(breaking.length && rnd() < 0.8 ? breaking[Math.floor(rnd() * breaking.length)] : Math.floor(rnd() * n));
+      rebuildMs += now() - before;
+    }
     for (let k = 0; k < 512; k++) {
       const r = rnd();
       if (r < 0.35) change();

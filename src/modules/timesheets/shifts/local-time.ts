@@ -1,0 +1,124 @@
+import { Info, Zone } from "luxon";
+import { formatLocal } from "../../../common/time";
+
+/**
+ * Local times of shifts, exactly as `formatLocal` writes them (`2026-03-02T09:00:00.000-05:00`)
+ * but cheap enough for lists and exports of thousands of shifts: luxon asks Intl for the zone's
+ * offset at every instant, which cost more than everything else a list does. Offsets only change
+ * at a zone's transitions, so they are kept per zone and UTC hour; an hour with a transition in it
+ * is read instant by instant. Written times are kept too (bounded), as lists repeat the same few.
+ */
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+/** Years 1000–9999 print the same through Date#toISOString as through luxon; others go to luxon. */
+const FIRST_MS = Date.UTC(1000, 0, 2);
+const LAST_MS = Date.UTC(9999, 11, 30);
+/** Hours kept per zone before its cache starts afresh: about eleven years of hourly offsets. */
+const MAX_HOURS_PER_ZONE = 100_000;
+/** Written hour prefixes kept, over all zones, before that cache starts afresh. */
+const MAX_HOUR_PREFIXES = 100_000;
+
+/** Local times kept, over all zones, before the caches start afresh (a few megabytes). */
+const MAX_TEXTS = 50_000;
+let textsKept = 0;
+
+interface ZoneOffsets {
+  zone: Zone;
+  /** Offset in minutes by UTC hour number; NaN for an hour in which the offset changes. */
+  byHour: Map<number, number>;
+  /** Local times already written, by instant: a list repeats the same few starts and ends many times. */
+  texts: Map<number, string>;
+}
+
+const zones = new Map<string, ZoneOffsets>();
+
+function offsetsOf(name: string): ZoneOffsets {
+  let entry = zones.get(name);
+  if (!entry) {
+    entry = { zone: Info.normalizeZone(name), byHour: new Map(), texts: new Map() };
+    zones.set(name, entry);
+  }
+  return entry;
+}
+
+/** Minutes east of UTC in `zone` at `ms`, as luxon reads it. */
+function offsetAt(entry: ZoneOffsets, ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = entry.byHour.get(hour);
+  if (offset === undefined) {
+    const start = hour * HOUR_MS;
+    const first = entry.zone.offset(start);
+    offset = entry.zone.offset(start + HOUR_MS - 1) === first ? first : NaN;
+    if (entry.byHour.size >= MAX_HOURS_PER_ZONE) entry.byHour.clear();
+    entry.byHour.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? entry.zone.offset(ms) : offset;
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => pad2(n));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => pad3(n));
+
+/** `YYYY-MM-DDTHH:` of a wall-clock hour (numbered from the epoch), kept: a list repeats a few hours many times. */
+const hourPrefixes = new Map<number, string>();
+function hourPrefix(hour: number): string {
+  let prefix = hourPrefixes.get(hour);
+  if (prefix === undefined) {
+    prefix = new Date(hour * HOUR_MS).toISOString().slice(0, 14);
+    if (hourPrefixes.size >= MAX_HOUR_PREFIXES) hourPrefixes.clear();
+    hourPrefixes.set(hour, prefix);
+  }
+  return prefix;
+}
+
+/** `-05:00` of an offset in minutes; luxon truncates fractions of minutes. */
+const offsetSuffixes = new Map<number, string>();
+function offsetSuffix(offset: number): string {
+  let suffix = offsetSuffixes.get(offset);
+  if (suffix === undefined) {
+    const abs = Math.abs(offset);
+    suffix = `${offset < 0 ? "-" : "+"}${pad2(Math.trunc(abs / 60))}:${pad2(Math.trunc(abs % 60))}`;
+    offsetSuffixes.set(offset, suffix);
+  }
+  return suffix;
+}
+
+/** Minutes east of UTC in `zone` at `instant`; the same as `utcOffsetMinutes`. */
+export function zoneOffsetMinutes(instant: Date, zone: string): number {
+  return offsetAt(offsetsOf(zone), instant.getTime());
+}
+
+/** The local wall time of `instant` in `zone` with milliseconds and offset; the same as `formatLocal`. */
+export function localTime(instant: Date, zone: string): string {
+  return localTimeAt(instant.getTime(), zone);
+}
+
+/** `localTime` of an instant in epoch milliseconds. */
+export function localTimeAt(ms: number, zone: string): string {
+  if (!(ms >= FIRST_MS && ms <= LAST_MS)) return formatLocal(new Date(ms), zone);
+  const entry = offsetsOf(zone);
+  const known = entry.texts.get(ms);
+  if (known !== undefined) return known;
+  const offset = offsetAt(entry, ms);
+  // Wall-clock milliseconds, written from cached pieces rather than through a Date and toISOString.
+  // Offsets before standard time (local mean time) have fractions of a minute: a Date truncates them.
+  const wall = Math.trunc(ms + offset * MINUTE_MS);
+  const hour = Math.floor(wall / HOUR_MS);
+  const inHour = wall - hour * HOUR_MS;
+  const text = hourPrefix(hour) + TWO_DIGITS[Math.floor(inHour / MINUTE_MS)] + ":" + TWO_DIGITS[Math.floor((inHour % MINUTE_MS) / 1000)] + "." + THREE_DIGITS[inHour % 1000];
+  // luxon writes Z for a fixed zero offset (the zone "UTC").
+  const written = text + (offset === 0 && entry.zone.isUniversal ? "Z" : offsetSuffix(offset));
+  if (++textsKept > MAX_TEXTS) {
+    for (const z of zones.values()) z.texts.clear();
+    textsKept = 1;
+  }
+  entry.texts.set(ms, written);
+  return written;
+}
+
+/** An instant in UTC with milliseconds, the same as `Date#toISOString`, kept like local times. */
+export function utcTimeAt(ms: number): string {
+  return ms >= FIRST_MS && ms <= LAST_MS ? localTimeAt(ms, "UTC") : new Date(ms).toISOString();
+}
