@@ -30,7 +30,11 @@ export async function attendanceBench(serverUrl: string | undefined): Promise<st
     databaseUrl = url.toString();
   }
   const clock = new FixedClock(new Date(NOW));
-  const config = { ...loadConfig({ ...process.env, DATA_DIR: "memory://", LOG_LEVEL: "warn", RATE_LIMIT_POINTS: "0", PLATFORM_API_KEY: "wfp_bench_attendance" }), scheduledJobs: false, statementTimeoutMs: 600_000 };
+  const config = {
+    ...loadConfig({ ...process.env, DATA_DIR: "memory://", LOG_LEVEL: "warn", RATE_LIMIT_POINTS: "0", PLATFORM_API_KEY: "wfp_bench_attendance" }),
+    scheduledJobs: false,
+    statementTimeoutMs: 600_000,
+  };
   const runtime = await startRuntime(databaseUrl ? { ...config, databaseUrl } : { ...config, databaseUrl: undefined }, { clock });
   try {
     const { organization, apiKey } = await runtime.services.organizations.createTrusted({ name: "Attendance bench", timezone: "UTC" });
@@ -49,7 +53,8 @@ export async function attendanceBench(serverUrl: string | undefined): Promise<st
     };
     const manager = (await runtime.services.access.exchangeToken({ apiKey })).accessToken;
     const base = `/api/organizations/${org}`;
-    const asManager = (method: "put" | "post", path: string, body: object) => request(runtime.app)[method](path).set("Authorization", `Bearer ${manager}`).send(body);
+    const asManager = (method: "put" | "post", path: string, body: object) =>
+      request(runtime.app)[method](path).set("Authorization", `Bearer ${manager}`).send(body);
     const device = (await asManager("post", `${base}/locations/${locationId}/clock-devices`, { name: "Kiosk" })).body.token as string;
     const fence = { latitude: 40.7128, longitude: -74.006, radiusMeters: 100 };
     await asManager("put", `${base}/locations/${locationId}/clock-rules`, {

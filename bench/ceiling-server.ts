@@ -51,11 +51,26 @@ const server = http.createServer(async (req, res) => {
     totals.totalPaidBreaks += paid;
     totals.totalUnpaidBreaks += unpaid;
     return {
-      id: r.id, employeeId: r.employee_id, locationId: r.location_id, roleId: r.role_id,
-      startTime: local(r.start_time, r.utc_offset), endTime: local(r.end_time, r.utc_offset), breaks: r.breaks,
-      hourlyWage: Number(r.hourly_wage), totalPaidBreaks: paid, totalUnpaidBreaks: unpaid, duration, payableDuration: duration - unpaid,
-      utcOffset: r.utc_offset, utcStartTime: r.start_time.toISOString(), utcEndTime: r.end_time.toISOString(),
-      locked: false, active: r.active, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), deletedAt: null,
+      id: r.id,
+      employeeId: r.employee_id,
+      locationId: r.location_id,
+      roleId: r.role_id,
+      startTime: local(r.start_time, r.utc_offset),
+      endTime: local(r.end_time, r.utc_offset),
+      breaks: r.breaks,
+      hourlyWage: Number(r.hourly_wage),
+      totalPaidBreaks: paid,
+      totalUnpaidBreaks: unpaid,
+      duration,
+      payableDuration: duration - unpaid,
+      utcOffset: r.utc_offset,
+      utcStartTime: r.start_time.toISOString(),
+      utcEndTime: r.end_time.toISOString(),
+      locked: false,
+      active: r.active,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+      deletedAt: null,
     };
   });
   res.setHeader("Content-Type", "application/json");

@@ -60,6 +60,8 @@ export async function benchComplianceCheck(runtime: Runtime, organizationId: str
   }
   times.sort((a, b) => a - b);
   const [p50, worst] = [times[Math.floor(ROUNDS / 2)], times[ROUNDS - 1]];
-  return `compliance check, ${WORKERS} workers × ${DAYS} days (${WORKERS * DAYS} entries, ${(WORKERS * DAYS) / 10} drafts, ${violations} violations), ${ROUNDS} rounds in-process: ` +
-    `median ${p50.toFixed(1)} ms, slowest ${worst.toFixed(1)} ms (target ≤ 200 ms)`;
+  return (
+    `compliance check, ${WORKERS} workers × ${DAYS} days (${WORKERS * DAYS} entries, ${(WORKERS * DAYS) / 10} drafts, ${violations} violations), ${ROUNDS} rounds in-process: ` +
+    `median ${p50.toFixed(1)} ms, slowest ${worst.toFixed(1)} ms (target ≤ 200 ms)`
+  );
 }

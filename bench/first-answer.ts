@@ -52,7 +52,15 @@ async function startOnce(dataDir: string, idleMs: number): Promise<{ ms: number;
   const started = process.hrtime.bigint();
   const npm = spawn("npm", ["start", "--silent"], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", PLATFORM_API_KEY: "wfp_bench_platform_key", SCHEDULED_JOBS: "off" },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      PLATFORM_API_KEY: "wfp_bench_platform_key",
+      SCHEDULED_JOBS: "off",
+    },
     stdio: ["ignore", "pipe", "pipe"],
     // A group of its own: npm, its shell and the service stop together.
     detached: true,
@@ -63,7 +71,10 @@ async function startOnce(dataDir: string, idleMs: number): Promise<{ ms: number;
   try {
     for (;;) {
       if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}:\n${output}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -97,7 +108,10 @@ export async function measureFirstAnswer(): Promise<string> {
     const existing = await startOnce(dataDir, 3000);
     return (
       `npm start to first answer (PGlite): new data directory ${(fresh.ms / 1000).toFixed(2)} s (goal < 4 s), ` +
-      `existing ${(existing.ms / 1000).toFixed(2)} s (goal < 2 s); idle RSS ${existing.idleRssMb} MB (goal < 200 MB); ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} load average`
+      `existing ${(existing.ms / 1000).toFixed(2)} s (goal < 2 s); idle RSS ${existing.idleRssMb} MB (goal < 200 MB); ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")} load average`
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

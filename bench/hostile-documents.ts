@@ -9,7 +9,10 @@ import { ServiceProcess } from "../test/support/service-process";
 function documents(): Record<string, string> {
   const fragments = (n: number) => Array.from({ length: n }, (_, i) => `fragment F${i} on Organization { name }`).join(" ");
   const spreads = (n: number) => Array.from({ length: n }, (_, i) => `...F${i}`).join(" ");
-  const doubling = Array.from({ length: 40 }, (_, i) => `fragment T${i} on __Type { name ${i ? `ofType { ...T${i - 1} } fields { type { ...T${i - 1} } }` : ""} }`).join(" ");
+  const doubling = Array.from(
+    { length: 40 },
+    (_, i) => `fragment T${i} on __Type { name ${i ? `ofType { ...T${i - 1} } fields { type { ...T${i - 1} } }` : ""} }`,
+  ).join(" ");
   const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: name`).join(" ");
   const deep = (n: number) => `${"{ organization ".repeat(n)}${"}".repeat(n)}`;
   const docs: Record<string, string> = {
@@ -89,7 +92,11 @@ function cpuMs(pid: number): number {
 }
 
 async function post(url: string, body: string, token: string | null): Promise<number> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body });
+  const res = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -144,7 +151,10 @@ export async function measureHostileDocuments(service: ServiceProcess, token: st
 
   // WebSocket frames over the 1 MiB limit, before any sign-in: each closes its socket (1009) unread.
   const rssBefore = rssMiB(pid);
-  const senders = new Worker(FRAME_SENDERS, { eval: true, workerData: { url: `${service.url.replace(/^http/, "ws")}/graphql`, ws: require.resolve("ws"), connections: 8 } });
+  const senders = new Worker(FRAME_SENDERS, {
+    eval: true,
+    workerData: { url: `${service.url.replace(/^http/, "ws")}/graphql`, ws: require.resolve("ws"), connections: 8 },
+  });
   const duringFrames = await healthz(service.url, 5);
   const rssDuring = rssMiB(pid);
   const frames = await new Promise<number>((resolve) => {
@@ -152,7 +162,9 @@ export async function measureHostileDocuments(service: ServiceProcess, token: st
     senders.postMessage("stop");
   });
   await senders.terminate();
-  lines.push(`  /healthz while 8 connections send 2 MiB WebSocket frames before signing in (${frames} frames in 5 s, service RSS ${rssBefore} → ${rssDuring} MiB): ${figures(duringFrames)}; target p99 < 50 ms`);
+  lines.push(
+    `  /healthz while 8 connections send 2 MiB WebSocket frames before signing in (${frames} frames in 5 s, service RSS ${rssBefore} → ${rssDuring} MiB): ${figures(duringFrames)}; target p99 < 50 ms`,
+  );
   return lines;
 }
 
@@ -168,10 +180,14 @@ async function healthz(url: string, seconds: number): Promise<number[]> {
   return latencies;
 }
 
-const figures = (l: number[]) => `${l.length} answers, p50 ${percentile(l, 50).toFixed(1)} ms, p99 ${percentile(l, 99).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms`;
+const figures = (l: number[]) =>
+  `${l.length} answers, p50 ${percentile(l, 50).toFixed(1)} ms, p99 ${percentile(l, 99).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms`;
 
 /** The machine's load while the figures were taken: they are CPU times on a shared machine. */
-export const loadAverage = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`;
+export const loadAverage = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} on ${cpus().length} cores`;
 
 /**
  * This part alone (`BENCH_ONLY=hostile npm run bench`, or `node dist/bench/hostile-documents.js`):
@@ -181,8 +197,16 @@ export async function hostileDocumentsAlone(): Promise<string[]> {
   const service = await ServiceProcess.start(process.env.DATABASE_URL || undefined, { LOG_LEVEL: "warn", RATE_LIMIT_POINTS: "0" });
   try {
     const platform = { Authorization: `Bearer ${PLATFORM_KEY}`, "Content-Type": "application/json" };
-    const created = await (await fetch(`${service.url}/api/organizations`, { method: "POST", headers: platform, body: JSON.stringify({ name: "Bench documents", timezone: "UTC" }) })).json();
-    const exchanged = await (await fetch(`${service.url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) })).json();
+    const created = await (
+      await fetch(`${service.url}/api/organizations`, { method: "POST", headers: platform, body: JSON.stringify({ name: "Bench documents", timezone: "UTC" }) })
+    ).json();
+    const exchanged = await (
+      await fetch(`${service.url}/api/auth/token-exchange`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ apiKey: created.apiKey }),
+      })
+    ).json();
     const before = loadAverage();
     const lines = await measureHostileDocuments(service, exchanged.accessToken);
     return [`GraphQL documents up to the 1 MiB body limit (status, server CPU per request); before: ${before}, after: ${loadAverage()}`, ...lines];
@@ -192,8 +216,10 @@ export async function hostileDocumentsAlone(): Promise<string[]> {
 }
 
 if (require.main === module) {
-  hostileDocumentsAlone().then((lines) => console.log(lines.join("\n"))).catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  hostileDocumentsAlone()
+    .then((lines) => console.log(lines.join("\n")))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

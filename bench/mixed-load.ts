@@ -75,7 +75,12 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
           const headers = as(worker.token);
           return out
             ? { ...req, headers, path: "/api/time-tracking/clock-out", body: JSON.stringify({ workerId: worker.id }) }
-            : { ...req, headers, path: "/api/time-tracking/clock-in", body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }) };
+            : {
+                ...req,
+                headers,
+                path: "/api/time-tracking/clock-in",
+                body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }),
+              };
         },
       },
       {
@@ -100,7 +105,12 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
         setupRequest: (req) => {
           const shift = pick(world.openShifts);
           const worker = pick(world.workers.filter((w) => w.locationId === shift.locationId));
-          return { ...req, headers: as(worker.token), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/claim`, body: JSON.stringify({ workerId: worker.id }) };
+          return {
+            ...req,
+            headers: as(worker.token),
+            path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/claim`,
+            body: JSON.stringify({ workerId: worker.id }),
+          };
         },
       },
       {

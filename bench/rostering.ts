@@ -16,7 +16,9 @@ import { ServiceProcess } from "../test/support/service-process";
  * instance (default 60; 600 suits 13–24); BENCH_ROSTERING_WEEK=off skips the location-week.
  */
 const ROOT = path.join(__dirname, "../..");
-const DIR = [process.env.ROSTERING_DIR, path.join(ROOT, "../shared/rostering"), path.join(ROOT, "../../shared/rostering")].find((d) => d && existsSync(path.join(d, "score.mjs")))!;
+const DIR = [process.env.ROSTERING_DIR, path.join(ROOT, "../shared/rostering"), path.join(ROOT, "../../shared/rostering")].find(
+  (d) => d && existsSync(path.join(d, "score.mjs")),
+)!;
 const SECONDS = Number(process.env.BENCH_ROSTERING_SECONDS ?? 60);
 /** Day 0 of every instance is a Monday: 1 January 2029 is one. */
 const FIRST_DAY = "2029-01-01";
@@ -24,23 +26,42 @@ const FIRST_DAY = "2029-01-01";
 interface Instance {
   horizon: number;
   shifts: { id: string; length: number; cannotFollow: string[] }[];
-  staff: { id: string; maxShifts: Record<string, number>; maxTotalMinutes: number; minTotalMinutes: number; maxConsecutiveShifts: number; minConsecutiveShifts: number; minConsecutiveDaysOff: number; maxWeekends: number }[];
+  staff: {
+    id: string;
+    maxShifts: Record<string, number>;
+    maxTotalMinutes: number;
+    minTotalMinutes: number;
+    maxConsecutiveShifts: number;
+    minConsecutiveShifts: number;
+    minConsecutiveDaysOff: number;
+    maxWeekends: number;
+  }[];
   daysOff: Record<string, number[]>;
   shiftOnRequests: { staff: string; day: number; shift: string; weight: number }[];
   shiftOffRequests: { staff: string; day: number; shift: string; weight: number }[];
   cover: { day: number; shift: string; requirement: number; weightUnder: number; weightOver: number }[];
 }
-type Scorer = { parseInstance(text: string): Instance; score(i: Instance, a: { staff: string; day: number; shift: string }[]): { feasible: boolean; violations: unknown[]; objective: number } };
+type Scorer = {
+  parseInstance(text: string): Instance;
+  score(i: Instance, a: { staff: string; day: number; shift: string }[]): { feasible: boolean; violations: unknown[]; objective: number };
+};
 
 const dateOf = (day: number) => new Date(Date.parse(`${FIRST_DAY}T00:00:00Z`) + day * 86_400_000).toISOString().slice(0, 10);
 const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 /** A caller of the service's REST API with a bearer token, failing loudly on anything but the expected status. */
 class Api {
-  constructor(readonly url: string, private readonly token: string) {}
+  constructor(
+    readonly url: string,
+    private readonly token: string,
+  ) {}
 
   async call(method: string, route: string, body?: unknown, expected = [200, 201, 202, 204]): Promise<{ body: any; headers: Headers }> {
-    const res = await fetch(`${this.url}${route}`, { method, headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${this.url}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (!expected.includes(res.status)) throw new Error(`${method} ${route} → ${res.status} ${text.slice(0, 500)}`);
     return { body: text ? JSON.parse(text) : null, headers: res.headers };
@@ -51,7 +72,10 @@ class Api {
     const rows: any[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: any; headers: Headers } = await this.call("GET", `${route}${route.includes("?") ? "&" : "?"}limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const page: { body: any; headers: Headers } = await this.call(
+        "GET",
+        `${route}${route.includes("?") ? "&" : "?"}limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       rows.push(...page.body);
       cursor = page.headers.get("x-next-cursor");
     } while (cursor);
@@ -61,17 +85,27 @@ class Api {
 
 async function organization(url: string, name: string): Promise<{ api: Api; org: string }> {
   const platform = { Authorization: `Bearer ${PLATFORM_KEY}`, "Content-Type": "application/json" };
-  const created = await (await fetch(`${url}/api/organizations`, { method: "POST", headers: platform, body: JSON.stringify({ name, timezone: "UTC" }) })).json();
-  const exchanged = await (await fetch(`${url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) })).json();
+  const created = await (
+    await fetch(`${url}/api/organizations`, { method: "POST", headers: platform, body: JSON.stringify({ name, timezone: "UTC" }) })
+  ).json();
+  const exchanged = await (
+    await fetch(`${url}/api/auth/token-exchange`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ apiKey: created.apiKey }),
+    })
+  ).json();
   return { api: new Api(url, exchanged.accessToken), org: `/api/organizations/${created.organization.id}` };
 }
 
 /** Runs `n` calls at a time. */
 async function inParallel<T>(items: T[], n: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /** Generates and waits for the end; answers the generation and the wall-clock seconds from the request to the end. */
@@ -93,14 +127,27 @@ async function benchInstance(url: string, scorer: Scorer, n: number, best: Recor
   const locationPath = `${org}/locations/${location}`;
   const role = (await api.call("POST", `${org}/roles`, { name: "Nurse" })).body.id;
   const templates = new Map<string, string>();
-  for (const s of instance.shifts) templates.set(s.id, (await api.call("POST", `${locationPath}/shift-templates`, { name: s.id, roleId: role, startTime: "00:00", endTime: hhmm(s.length) })).body.id);
-  for (const s of instance.shifts) await api.call("PATCH", `${locationPath}/shift-templates/${templates.get(s.id)}`, { cannotBeFollowedBy: s.cannotFollow.map((id) => templates.get(id)) });
+  for (const s of instance.shifts)
+    templates.set(
+      s.id,
+      (await api.call("POST", `${locationPath}/shift-templates`, { name: s.id, roleId: role, startTime: "00:00", endTime: hhmm(s.length) })).body.id,
+    );
+  for (const s of instance.shifts)
+    await api.call("PATCH", `${locationPath}/shift-templates/${templates.get(s.id)}`, { cannotBeFollowedBy: s.cannotFollow.map((id) => templates.get(id)) });
   const staff = new Map<string, string>();
-  await inParallel(instance.staff, 4, async (p) => staff.set(p.id, (await api.call("POST", `${org}/staff`, { name: `Staff ${p.id}`, roleIds: [role], locationIds: [location] })).body.id));
+  await inParallel(instance.staff, 4, async (p) =>
+    staff.set(p.id, (await api.call("POST", `${org}/staff`, { name: `Staff ${p.id}`, roleIds: [role], locationIds: [location] })).body.id),
+  );
   const rules = [
     ...Object.entries(instance.daysOff).flatMap(([s, days]) => days.map((day) => ({ s, rule: { kind: "UNAVAILABLE", date: dateOf(day) } }))),
-    ...instance.shiftOnRequests.map((r) => ({ s: r.staff, rule: { kind: "PREFER_ON", date: dateOf(r.day), templateId: templates.get(r.shift), weight: r.weight } })),
-    ...instance.shiftOffRequests.map((r) => ({ s: r.staff, rule: { kind: "PREFER_OFF", date: dateOf(r.day), templateId: templates.get(r.shift), weight: r.weight } })),
+    ...instance.shiftOnRequests.map((r) => ({
+      s: r.staff,
+      rule: { kind: "PREFER_ON", date: dateOf(r.day), templateId: templates.get(r.shift), weight: r.weight },
+    })),
+    ...instance.shiftOffRequests.map((r) => ({
+      s: r.staff,
+      rule: { kind: "PREFER_OFF", date: dateOf(r.day), templateId: templates.get(r.shift), weight: r.weight },
+    })),
   ];
   await inParallel(rules, 4, ({ s, rule }) => api.call("POST", `${org}/staff/${staff.get(s)}/availability`, rule));
   // Four weeks per PUT: a year of a few dozen shift types would pass the body limit in one.
@@ -122,11 +169,21 @@ async function benchInstance(url: string, scorer: Scorer, n: number, best: Recor
     maxWeekends: p.maxWeekends,
   }));
   const loadSeconds = (Date.now() - loadStarted) / 1000;
-  const { generation, seconds } = await generate(api, locationPath, org, { startDate: dateOf(0), endDate: dateOf(instance.horizon - 1), timeLimitSeconds: SECONDS, limits, seed: n });
+  const { generation, seconds } = await generate(api, locationPath, org, {
+    startDate: dateOf(0),
+    endDate: dateOf(instance.horizon - 1),
+    timeLimitSeconds: SECONDS,
+    limits,
+    seed: n,
+  });
   const shiftOf = new Map([...templates].map(([shift, id]) => [id, shift]));
   const staffOf = new Map([...staff].map(([s, id]) => [id, s]));
   const drafts = await api.all(`${locationPath}/schedules/drafts?startDate=${dateOf(0)}&endDate=${dateOf(instance.horizon - 1)}`);
-  const assignments = drafts.map((d) => ({ staff: staffOf.get(d.workerId)!, day: Math.round((Date.parse(d.utcStartTime) - Date.parse(`${FIRST_DAY}T00:00:00Z`)) / 86_400_000), shift: shiftOf.get(d.templateId)! }));
+  const assignments = drafts.map((d) => ({
+    staff: staffOf.get(d.workerId)!,
+    day: Math.round((Date.parse(d.utcStartTime) - Date.parse(`${FIRST_DAY}T00:00:00Z`)) / 86_400_000),
+    shift: shiftOf.get(d.templateId)!,
+  }));
   const scored = scorer.score(instance, assignments);
   const known = best[String(n)].best;
   const cells = [
@@ -155,22 +212,49 @@ async function locationWeek(url: string): Promise<string> {
   const location = (await api.call("POST", `${org}/locations`, { name: "Main St", timezone: "America/Los_Angeles" })).body.id;
   const locationPath = `${org}/locations/${location}`;
   await api.call("PATCH", `${locationPath}/compliance`, { preset: "US_OR", maxWeeklyHours: 40 });
-  const roles = [(await api.call("POST", `${org}/roles`, { name: "Cook", hourlyWage: 22 })).body.id, (await api.call("POST", `${org}/roles`, { name: "Server", hourlyWage: 18 })).body.id];
-  const shapes: [string, number, string, string][] = [["Open", 0, "06:00", "14:00"], ["Mid", 0, "11:00", "19:00"], ["Close", 0, "16:00", "23:30"], ["Breakfast", 1, "07:00", "13:00"], ["Lunch", 1, "11:00", "17:00"], ["Dinner", 1, "17:00", "23:00"]];
+  const roles = [
+    (await api.call("POST", `${org}/roles`, { name: "Cook", hourlyWage: 22 })).body.id,
+    (await api.call("POST", `${org}/roles`, { name: "Server", hourlyWage: 18 })).body.id,
+  ];
+  const shapes: [string, number, string, string][] = [
+    ["Open", 0, "06:00", "14:00"],
+    ["Mid", 0, "11:00", "19:00"],
+    ["Close", 0, "16:00", "23:30"],
+    ["Breakfast", 1, "07:00", "13:00"],
+    ["Lunch", 1, "11:00", "17:00"],
+    ["Dinner", 1, "17:00", "23:00"],
+  ];
   const templates: string[] = [];
-  for (const [name, r, startTime, endTime] of shapes) templates.push((await api.call("POST", `${locationPath}/shift-templates`, { name, roleId: roles[r], startTime, endTime })).body.id);
+  for (const [name, r, startTime, endTime] of shapes)
+    templates.push((await api.call("POST", `${locationPath}/shift-templates`, { name, roleId: roles[r], startTime, endTime })).body.id);
   const staff: string[] = [];
-  for (let i = 0; i < 40; i++) staff.push((await api.call("POST", `${org}/staff`, { name: `Person ${i}`, roleIds: [roles[i % 2]], locationIds: [location] })).body.id);
+  for (let i = 0; i < 40; i++)
+    staff.push((await api.call("POST", `${org}/staff`, { name: `Person ${i}`, roleIds: [roles[i % 2]], locationIds: [location] })).body.id);
   const week = Array.from({ length: 7 }, (_, d) => dateOf(d + 7 * 52));
   for (const [i, id] of staff.entries()) {
     if (i % 5 === 0) await api.call("POST", `${org}/staff/${id}/availability`, { kind: "UNAVAILABLE", weekdays: ["SAT", "SUN"] });
     if (i % 7 === 1) await api.call("POST", `${org}/staff/${id}/availability`, { kind: "PREFER_OFF", date: week[2], weight: 5 });
-    if (i % 3 === 2) await api.call("POST", `${org}/staff/${id}/availability`, { kind: "PREFER_ON", date: week[4], templateId: templates[i % 2 ? 4 : 1], weight: 3 });
+    if (i % 3 === 2)
+      await api.call("POST", `${org}/staff/${id}/availability`, { kind: "PREFER_ON", date: week[4], templateId: templates[i % 2 ? 4 : 1], weight: 3 });
   }
   const policyType = (await api.call("GET", `${org}/policy-types`)).body.find((x: { type: string }) => x.type === "Vacation").id;
-  const policy = (await api.call("POST", `${org}/policies`, { name: "Vacation", typeId: policyType, allowNegativeBalance: true, requiresApproval: false, defaultSettings: { assignedStaff: { type: "All" } } })).body.id;
+  const policy = (
+    await api.call("POST", `${org}/policies`, {
+      name: "Vacation",
+      typeId: policyType,
+      allowNegativeBalance: true,
+      requiresApproval: false,
+      defaultSettings: { assignedStaff: { type: "All" } },
+    })
+  ).body.id;
   await api.call("PATCH", `${org}/policies/${policy}/activate`);
-  for (const i of [3, 8, 13, 21]) await api.call("POST", `${org}/time-off-requests`, { workerId: staff[i], policyId: policy, startTime: `${week[1]}T00:00:00-08:00`, endTime: `${week[3]}T23:59:00-08:00` });
+  for (const i of [3, 8, 13, 21])
+    await api.call("POST", `${org}/time-off-requests`, {
+      workerId: staff[i],
+      policyId: policy,
+      startTime: `${week[1]}T00:00:00-08:00`,
+      endTime: `${week[3]}T23:59:00-08:00`,
+    });
   const counts = [3, 3, 4, 2, 4, 4];
   await api.call("PUT", `${locationPath}/coverage`, {
     startDate: week[0],
@@ -188,15 +272,23 @@ async function locationWeek(url: string): Promise<string> {
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  const { generation, seconds } = await generate(api, locationPath, org, { startDate: week[0], endDate: week[6], timeLimitSeconds: 3, costWeight: 0.01, defaultLimits: { maxConsecutiveShifts: 5, maxMinutes: 2400 } });
+  const { generation, seconds } = await generate(api, locationPath, org, {
+    startDate: week[0],
+    endDate: week[6],
+    timeLimitSeconds: 3,
+    costWeight: 0.01,
+    defaultLimits: { maxConsecutiveShifts: 5, maxMinutes: 2400 },
+  });
   running = false;
   await probe;
   health.sort((a, b) => a - b);
   const p99 = health[Math.min(health.length - 1, Math.floor(health.length * 0.99))];
   const r = generation.result;
-  return `location-week (40 staff, 6 templates, Oregon rest + 40 h weeks, availability, time off): ${generation.status} in ${seconds.toFixed(1)} s from request to drafts (target < 5 s); ` +
+  return (
+    `location-week (40 staff, 6 templates, Oregon rest + 40 h weeks, availability, time off): ${generation.status} in ${seconds.toFixed(1)} s from request to drafts (target < 5 s); ` +
     `objective ${r?.objective?.toFixed(1)} (under ${r?.coverUnder}, over ${r?.coverOver}, preferences ${r?.preferenceOn}+${r?.preferenceOff}, cost ${r?.cost?.toFixed(1)}), ${r?.draftIds?.length} drafts, hard violations ${r?.hardViolations?.length}; ` +
-    `/healthz meanwhile: ${health.length} calls, p50 ${health[Math.floor(health.length / 2)]?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms (target < 50 ms)`;
+    `/healthz meanwhile: ${health.length} calls, p50 ${health[Math.floor(health.length / 2)]?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms (target < 50 ms)`
+  );
 }
 
 function instanceList(spec: string): number[] {
@@ -212,8 +304,10 @@ export async function rosteringBench(): Promise<string[]> {
   const scorer: Scorer = await (new Function("u", "return import(u)") as (u: string) => Promise<Scorer>)(pathToFileURL(path.join(DIR, "score.mjs")).href);
   const best = JSON.parse(readFileSync(path.join(DIR, "best-known.json"), "utf8"));
   const service = await ServiceProcess.start(process.env.DATABASE_URL || undefined, { LOG_LEVEL: "warn", RATE_LIMIT_POINTS: "0", SCHEDULED_JOBS: "on" });
-  const lines = [`Employee Shift Scheduling Benchmark through the REST API, ${SECONDS} s per instance (gap: objective over best known)`,
-    "instance    staff  days status    hard objective   best      gap  gen. s  load s"];
+  const lines = [
+    `Employee Shift Scheduling Benchmark through the REST API, ${SECONDS} s per instance (gap: objective over best known)`,
+    "instance    staff  days status    hard objective   best      gap  gen. s  load s",
+  ];
   try {
     for (const n of instanceList(process.env.BENCH_ROSTERING_INSTANCES ?? "1-12")) {
       const line = await benchInstance(service.url, scorer, n, best).catch((e: Error) => `Instance${n} failed: ${e.message}`);
@@ -228,8 +322,10 @@ export async function rosteringBench(): Promise<string[]> {
 }
 
 if (require.main === module) {
-  rosteringBench().then((lines) => console.log(`\n${lines.join("\n")}`)).catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  rosteringBench()
+    .then((lines) => console.log(`\n${lines.join("\n")}`))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

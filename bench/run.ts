@@ -96,10 +96,12 @@ async function countStatements(work: () => Promise<unknown>): Promise<number> {
   return count;
 }
 
-
 /** The ceiling runs with the service's Node.js options, so the ratios compare code, not heap settings. */
 function startCeiling(url: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...START_OPTIONS, path.join(__dirname, "ceiling-server.js")], { env: { ...process.env, DATABASE_URL: url, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...START_OPTIONS, path.join(__dirname, "ceiling-server.js")], {
+    env: { ...process.env, DATABASE_URL: url, PORT: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve) => {
     child.stdout!.on("data", (d) => {
       const m = /listening on (http:\/\/localhost:\d+)/.exec(String(d));
@@ -114,14 +116,20 @@ function exportAll(service: ServiceProcess, token: string, startDate: string, en
     const started = process.hrtime.bigint();
     let firstRowMs = -1;
     let lines = 0;
-    http.get(`${service.url}/api/timesheets/export?startDate=${startDate}&endDate=${endDate}&format=csv`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
-      res.on("data", (chunk: Buffer) => {
-        if (firstRowMs < 0) firstRowMs = Number(process.hrtime.bigint() - started) / 1e6;
-        for (const byte of chunk) if (byte === 10) lines++;
-      });
-      res.on("end", () => resolve({ rows: lines - 1, seconds: Number(process.hrtime.bigint() - started) / 1e9, firstRowMs }));
-    }).on("error", reject);
+    http
+      .get(
+        `${service.url}/api/timesheets/export?startDate=${startDate}&endDate=${endDate}&format=csv`,
+        { headers: { Authorization: `Bearer ${token}` } },
+        (res) => {
+          if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
+          res.on("data", (chunk: Buffer) => {
+            if (firstRowMs < 0) firstRowMs = Number(process.hrtime.bigint() - started) / 1e6;
+            for (const byte of chunk) if (byte === 10) lines++;
+          });
+          res.on("end", () => resolve({ rows: lines - 1, seconds: Number(process.hrtime.bigint() - started) / 1e9, firstRowMs }));
+        },
+      )
+      .on("error", reject);
   });
 }
 
@@ -134,7 +142,13 @@ function peakMemoryMb(pid: number): number {
 const MIXED_MANAGERS = 200;
 
 /** What the mixed workload acts on: workers and managers with their tokens, a time-off policy that includes everyone, published open shifts. */
-async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: string, locationIds: string[], generationLocation: string): Promise<MixedLoadWorld> {
+async function mixedLoadWorld(
+  runtime: Runtime,
+  organizationId: string,
+  apiKey: string,
+  locationIds: string[],
+  generationLocation: string,
+): Promise<MixedLoadWorld> {
   const actor: Actor = { organizationId, apiKeyId: "bench", staffId: null, permissions: new Set(ALL_PERMISSIONS) };
   const tokenOf = async (staffId: string) => (await runtime.services.access.exchangeToken({ apiKey, staffId })).accessToken;
   const staff: { id: string; locationId: string; roleId: string }[] = await runtime.db.query(
@@ -165,7 +179,13 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: 
   for (const locationId of locationIds) {
     const roleId = workers.find((w) => w.locationId === locationId)!.roleId;
     for (let day = 10; day < 20; day++) {
-      const shift = await runtime.services.openShifts.create(actor, locationId, { roleId, startDate: `2026-12-${day}T10:00:00`, endDate: `2026-12-${day}T16:00:00`, staffCountRequired: 3, requireApproval: false });
+      const shift = await runtime.services.openShifts.create(actor, locationId, {
+        roleId,
+        startDate: `2026-12-${day}T10:00:00`,
+        endDate: `2026-12-${day}T16:00:00`,
+        staffCountRequired: 3,
+        requireApproval: false,
+      });
       openShifts.push({ locationId, id: shift.id });
     }
     await runtime.services.schedulePublishing.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
@@ -174,7 +194,10 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: 
   const app = request(runtime.app);
   const auth = { Authorization: `Bearer ${(await runtime.services.access.exchangeToken({ apiKey })).accessToken}` };
   for (const locationId of locationIds) {
-    const rules = await app.put(`/api/organizations/${organizationId}/locations/${locationId}/clock-rules`).set(auth).send({ allowedNetworks: ["127.0.0.0/8", "::1/128"], enforcement: "BLOCK" });
+    const rules = await app
+      .put(`/api/organizations/${organizationId}/locations/${locationId}/clock-rules`)
+      .set(auth)
+      .send({ allowedNetworks: ["127.0.0.0/8", "::1/128"], enforcement: "BLOCK" });
     if (rules.status !== 200) throw new Error(`clock rules: ${rules.status} ${JSON.stringify(rules.body)}`);
   }
   const calendarFeeds = [];
@@ -185,25 +208,47 @@ async function mixedLoadWorld(runtime: Runtime, organizationId: string, apiKey: 
   }
   // A week to plan at a location of its own: shift templates of its workers' roles and coverage of each every day.
   const planned = `/api/organizations/${organizationId}/locations/${generationLocation}`;
-  const roleIds: string[] = (await runtime.db.query("SELECT DISTINCT sr.role_id AS id FROM staff_locations sl JOIN staff_roles sr ON sr.staff_id = sl.staff_id WHERE sl.location_id = $1", [generationLocation])).map((r: { id: string }) => r.id);
+  const roleIds: string[] = (
+    await runtime.db.query(
+      "SELECT DISTINCT sr.role_id AS id FROM staff_locations sl JOIN staff_roles sr ON sr.staff_id = sl.staff_id WHERE sl.location_id = $1",
+      [generationLocation],
+    )
+  ).map((r: { id: string }) => r.id);
   const templates: string[] = [];
-  for (const [i, [startTime, endTime]] of [["07:00", "15:00"], ["15:00", "23:00"]].entries()) {
+  for (const [i, [startTime, endTime]] of [
+    ["07:00", "15:00"],
+    ["15:00", "23:00"],
+  ].entries()) {
     for (const roleId of roleIds.slice(0, 3)) {
-      const template = await app.post(`${planned}/shift-templates`).set(auth).send({ name: `Bench ${i} ${roleId.slice(0, 4)}`, roleId, startTime, endTime });
+      const template = await app
+        .post(`${planned}/shift-templates`)
+        .set(auth)
+        .send({ name: `Bench ${i} ${roleId.slice(0, 4)}`, roleId, startTime, endTime });
       if (template.status !== 201) throw new Error(`shift template: ${template.status} ${JSON.stringify(template.body)}`);
       templates.push(template.body.id);
     }
   }
   const week = Array.from({ length: 7 }, (_, d) => addDays("2027-03-01", d));
-  const coverage = await app.put(`${planned}/coverage`).set(auth).send({ startDate: week[0], endDate: week[6], requirements: week.flatMap((date) => templates.map((templateId) => ({ date, templateId, count: 2 }))) });
+  const coverage = await app
+    .put(`${planned}/coverage`)
+    .set(auth)
+    .send({ startDate: week[0], endDate: week[6], requirements: week.flatMap((date) => templates.map((templateId) => ({ date, templateId, count: 2 }))) });
   if (coverage.status !== 200) throw new Error(`coverage: ${coverage.status} ${JSON.stringify(coverage.body)}`);
-  const generation = { path: `${planned}/schedules/generate`, body: { startDate: week[0], endDate: week[6], timeLimitSeconds: Math.max(1, Math.min(60, Math.floor(MIXED_SECONDS / 2))) } };
+  const generation = {
+    path: `${planned}/schedules/generate`,
+    body: { startDate: week[0], endDate: week[6], timeLimitSeconds: Math.max(1, Math.min(60, Math.floor(MIXED_SECONDS / 2))) },
+  };
   return { organizationId, locationIds, workers, managerTokens, policyId: policy.id, openShifts, calendarFeeds, generation };
 }
 
 /** Service processes of the mixed workload: with the default rate limits on, as users run it. */
 // Scheduled jobs on: background work (a schedule generation) runs in them.
-const MIXED_SERVICE_ENV = { ...BENCH_SERVICE_ENV, SCHEDULED_JOBS: "on", RATE_LIMIT_POINTS: String(loadConfig({}).rateLimitPoints), RATE_LIMIT_WINDOW_SECONDS: String(loadConfig({}).rateLimitWindowSeconds) };
+const MIXED_SERVICE_ENV = {
+  ...BENCH_SERVICE_ENV,
+  SCHEDULED_JOBS: "on",
+  RATE_LIMIT_POINTS: String(loadConfig({}).rateLimitPoints),
+  RATE_LIMIT_WINDOW_SECONDS: String(loadConfig({}).rateLimitWindowSeconds),
+};
 
 /** The mixed workload against two service processes at once. */
 async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed: MixedLoadResult[]; generation: string }> {
@@ -220,7 +265,10 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
       await new Promise((resolve) => setTimeout(resolve, 1000));
       status = await read();
     }
-    return { mixed, generation: `schedule generation in the background: ${queued.status} then ${status.status}, ${status.result?.draftIds?.length ?? 0} drafts` };
+    return {
+      mixed,
+      generation: `schedule generation in the background: ${queued.status} then ${status.status}, ${status.result?.draftIds?.length ?? 0} drafts`,
+    };
   } finally {
     for (const p of processes) await p.stop();
   }
@@ -233,9 +281,18 @@ function mixedLoadLines({ mixed, generation }: { mixed: MixedLoadResult[]; gener
       `clock-ins and -outs under clock rules, time-off requests, open-shift claims and calendar feeds of workers, each with their own token); ${loadAverage()}:`,
   ];
   for (const [i, m] of mixed.entries()) {
-    lines.push(`  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`);
+    lines.push(
+      `  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`,
+    );
   }
-  const serverErrors = mixed.reduce((n, m) => n + Object.entries(m.byStatus).filter(([code]) => code.startsWith("5")).reduce((k, [, c]) => k + c, 0), 0);
+  const serverErrors = mixed.reduce(
+    (n, m) =>
+      n +
+      Object.entries(m.byStatus)
+        .filter(([code]) => code.startsWith("5"))
+        .reduce((k, [, c]) => k + c, 0),
+    0,
+  );
   lines.push(`  5xx answers: ${serverErrors} (goal 0); ${generation}`);
   return lines.join("\n");
 }
@@ -303,14 +360,28 @@ async function main(): Promise<void> {
   const statements = {
     rest10: await countStatements(() => app.get(tenShifts).set(auth)),
     rest1000: await countStatements(() => app.get(thousandShifts).set(auth)),
-    gqlNested10: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-02" } })),
-    gqlNested1000: await countStatements(() => app.post("/graphql").set(auth).send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-26" } })),
+    gqlNested10: await countStatements(() =>
+      app
+        .post("/graphql")
+        .set(auth)
+        .send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-02" } }),
+    ),
+    gqlNested1000: await countStatements(() =>
+      app
+        .post("/graphql")
+        .set(auth)
+        .send({ query: nested, variables: { loc: location, from: "2026-03-02", to: "2026-03-26" } }),
+    ),
   };
   const weekSize = (await app.get(restPath).set(auth)).body.shifts.length;
   const mayLag = {
     [`location-week list (${weekSize} shifts)`]: { path: restPath, connections: 10 },
     // The report reads the whole organization's week (overtime counts every location), then keeps one location.
-    "employee report, one location-week": { path: `/api/timesheets/reports/employees?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`, connections: 1, amount: 5 },
+    "employee report, one location-week": {
+      path: `/api/timesheets/reports/employees?startDate=${week.startDate}&endDate=${week.endDate}&locationId=${location}`,
+      connections: 1,
+      amount: 5,
+    },
   };
   if (ONLY === "scale") {
     await runtime.close();
@@ -333,9 +404,20 @@ async function main(): Promise<void> {
     // Rounds alternate the three so that a slow spell of a shared machine does not fall on one of them.
     const runs: Record<"rest" | "graphql" | "ceiling", LoadResult[]> = { rest: [], graphql: [], ceiling: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      runs.ceiling.push(await load(ceiling.child.pid!, { url: `${ceiling.url}/?organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}` }));
+      runs.ceiling.push(
+        await load(ceiling.child.pid!, {
+          url: `${ceiling.url}/?organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}`,
+        }),
+      );
       runs.rest.push(await load(service.child.pid!, { url: `${service.url}${restPath}`, headers: auth }));
-      runs.graphql.push(await load(service.child.pid!, { url: `${service.url}/graphql`, method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: gqlBody }));
+      runs.graphql.push(
+        await load(service.child.pid!, {
+          url: `${service.url}/graphql`,
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json" },
+          body: gqlBody,
+        }),
+      );
     }
     const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
     const documents = await measureHostileDocuments(service, token);
@@ -349,22 +431,30 @@ async function main(): Promise<void> {
     await exporter.stop();
 
     const limiter = await rateLimiterFigures(url, organization.id, token);
-    const throughReplica = REPLICA_SERVER_URL ? await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag) : "reads through a replica: not measured (BENCH_REPLICA_URL not set)";
+    const throughReplica = REPLICA_SERVER_URL
+      ? await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag)
+      : "reads through a replica: not measured (BENCH_REPLICA_URL not set)";
 
     const mixed = await runMixedLoad(url, world);
 
     const line = loadLine;
     const versus = (r: LoadResult, target: string) =>
       `${(r.rps / ceilingResult.rps).toFixed(2)}× ceiling (goal ≥ ${target}; by CPU per request ${(ceilingResult.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)}×)`;
-    console.log(`\nlocation-week list (${weekSize} shifts with breaks), median of ${ROUNDS} rounds of ${SECONDS} s, 10 connections; all rounds (req/s): ` +
-      `ceiling ${runs.ceiling.map((r) => r.rps).join(" ")}, REST ${runs.rest.map((r) => r.rps).join(" ")}, GraphQL ${runs.graphql.map((r) => r.rps).join(" ")}`);
+    console.log(
+      `\nlocation-week list (${weekSize} shifts with breaks), median of ${ROUNDS} rounds of ${SECONDS} s, 10 connections; all rounds (req/s): ` +
+        `ceiling ${runs.ceiling.map((r) => r.rps).join(" ")}, REST ${runs.rest.map((r) => r.rps).join(" ")}, GraphQL ${runs.graphql.map((r) => r.rps).join(" ")}`,
+    );
     console.log(line("hand-written SQL + JSON.stringify", ceilingResult));
     console.log(`${line("REST GET /api/timesheets", rest)}   ${versus(rest, "1.0")}`);
     console.log(`${line("GraphQL timesheets", graphql)}   ${versus(graphql, "1.0")}`);
-    console.log(`\nSQL statements per request: REST list of 10 shifts ${statements.rest10}, of 1000 shifts ${statements.rest1000}; ` +
-      `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`);
-    console.log(`\nexport (CSV, streamed): ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rows / exported.seconds)} rows/s ` +
-      `(goal ≥ 150000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (goal < 200 MB)`);
+    console.log(
+      `\nSQL statements per request: REST list of 10 shifts ${statements.rest10}, of 1000 shifts ${statements.rest1000}; ` +
+        `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`,
+    );
+    console.log(
+      `\nexport (CSV, streamed): ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rows / exported.seconds)} rows/s ` +
+        `(goal ≥ 150000); first bytes after ${Math.round(exported.firstRowMs)} ms; service peak memory ${peak} MB (goal < 200 MB)`,
+    );
     console.log(`\n${limiter}`);
     console.log(`\n${throughReplica}`);
     console.log(`\n${mixedLoadLines(mixed)}`);

@@ -5,7 +5,11 @@ import { ServiceProcess } from "../test/support/service-process";
 import { load, loadLine, LoadResult, median, ROUNDS, SECONDS } from "./load";
 
 /** The machine's load average (1, 5, 15 minutes): figures of a shared machine mean little without it. */
-export const loadAverage = () => `load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`;
+export const loadAverage = () =>
+  `load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`;
 
 async function queryOn<R>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const client = new Client({ connectionString: url });
@@ -25,7 +29,11 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 export async function rateLimiterOverhead(url: string, env: Record<string, string>, organizationId: string, token: string): Promise<string> {
   const auth = { Authorization: `Bearer ${token}` };
   const defaults = loadConfig({});
-  const limited = await ServiceProcess.start(url, { ...env, RATE_LIMIT_POINTS: String(defaults.rateLimitPoints), RATE_LIMIT_WINDOW_SECONDS: String(defaults.rateLimitWindowSeconds) });
+  const limited = await ServiceProcess.start(url, {
+    ...env,
+    RATE_LIMIT_POINTS: String(defaults.rateLimitPoints),
+    RATE_LIMIT_WINDOW_SECONDS: String(defaults.rateLimitWindowSeconds),
+  });
   const unlimited = await ServiceProcess.start(url, env);
   const smallRead = `/api/organizations/${organizationId}/locations?limit=5`;
   const runs: Record<"on" | "off", LoadResult[]> = { on: [], off: [] };
@@ -77,7 +85,11 @@ export async function replicaReads(
       runs.primary.push(await load(primary.child.pid!, { url: `${primary.url}${path}`, ...options }));
       runs.replica.push(await load(replica.child.pid!, { url: `${replica.url}${path}`, ...options }));
     }
-    lines.push(`${name}, ${connections} connection(s)${amount ? `, ${amount} requests a round` : ""}:`, loadLine("  primary alone", median(runs.primary)), loadLine("  through the replica", median(runs.replica)));
+    lines.push(
+      `${name}, ${connections} connection(s)${amount ? `, ${amount} requests a round` : ""}:`,
+      loadLine("  primary alone", median(runs.primary)),
+      loadLine("  through the replica", median(runs.replica)),
+    );
   }
   await Promise.all([primary.stop(), replica.stop()]);
   lines.push(`(${loadAverage()} after)`);

@@ -26,10 +26,7 @@ export async function seedBenchOrganization(
        SELECT $1, 'Location ' || g, ($2::text[])[1 + g % array_length($2::text[], 1)], 'LOC-' || g FROM generate_series(1, $3) g`,
       [organizationId, ZONES, sizes.locations],
     );
-    await m.query(
-      `INSERT INTO roles (organization_id, name, hourly_wage) SELECT $1, 'Role ' || g, 14 + g FROM generate_series(1, 10) g`,
-      [organizationId],
-    );
+    await m.query(`INSERT INTO roles (organization_id, name, hourly_wage) SELECT $1, 'Role ' || g, 14 + g FROM generate_series(1, 10) g`, [organizationId]);
     const [{ id: workerRole }] = await m.query("SELECT id FROM access_roles WHERE organization_id = $1 AND name = 'Worker'", [organizationId]);
     await m.query(
       `INSERT INTO staff_members (organization_id, name, external_employee_id, payroll_id, email, access_role_id)

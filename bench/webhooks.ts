@@ -11,7 +11,11 @@ import { startRuntime } from "../src/app/runtime";
  * with no endpoint and with one subscribed, then deliveries per second to a local receiver (a
  * backlog of events queued again with `recover`, sent by one service process).
  */
-export async function webhookBench(serverUrl: string, writes = Number(process.env.BENCH_EVENT_WRITES ?? 300), backlog = Number(process.env.BENCH_DELIVERIES ?? 5000)): Promise<string> {
+export async function webhookBench(
+  serverUrl: string,
+  writes = Number(process.env.BENCH_EVENT_WRITES ?? 300),
+  backlog = Number(process.env.BENCH_DELIVERIES ?? 5000),
+): Promise<string> {
   const name = "wf_bench_events";
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -30,7 +34,14 @@ export async function webhookBench(serverUrl: string, writes = Number(process.en
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const config = loadConfig({ ...process.env, DATABASE_URL: url.toString(), LOG_LEVEL: "warn", SCHEDULED_JOBS: "off", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_POLL_MS: "50" });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    LOG_LEVEL: "warn",
+    SCHEDULED_JOBS: "off",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    WEBHOOK_POLL_MS: "50",
+  });
   const runtime = await startRuntime(config);
   try {
     const { organization, apiKey } = await runtime.services.organizations.createTrusted({ name: "Events Co", timezone: "UTC" });
@@ -40,7 +51,12 @@ export async function webhookBench(serverUrl: string, writes = Number(process.en
     const org = `/api/organizations/${organization.id}`;
     const locationId = (await app.post(`${org}/locations`).set(auth).send({ name: "Main", timezone: "UTC" })).body.id;
     const roleId = (await app.post(`${org}/roles`).set(auth).send({ name: "Cook", hourlyWage: 20 })).body.id;
-    const employeeId = (await app.post(`${org}/staff`).set(auth).send({ name: "Ann", roleIds: [roleId], locationIds: [locationId] })).body.id;
+    const employeeId = (
+      await app
+        .post(`${org}/staff`)
+        .set(auth)
+        .send({ name: "Ann", roleIds: [roleId], locationIds: [locationId] })
+    ).body.id;
     let day = 0;
     const createShifts = async (): Promise<number> => {
       const times: number[] = [];
@@ -48,14 +64,20 @@ export async function webhookBench(serverUrl: string, writes = Number(process.en
         day += 1;
         const date = new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
         const started = performance.now();
-        const res = await app.post("/api/timesheets").set(auth).send({ employeeId, locationId, roleId, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
+        const res = await app
+          .post("/api/timesheets")
+          .set(auth)
+          .send({ employeeId, locationId, roleId, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
         times.push(performance.now() - started);
         if (res.status !== 201) throw new Error(`shift: ${res.status} ${JSON.stringify(res.body)}`);
       }
       return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
     };
     const without = await createShifts();
-    const endpoint = await app.post(`${org}/webhook-endpoints`).set(auth).send({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, eventTypes: ["shift.created"] });
+    const endpoint = await app
+      .post(`${org}/webhook-endpoints`)
+      .set(auth)
+      .send({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, eventTypes: ["shift.created"] });
     const withEndpoint = await createShifts();
     while (received < writes) await new Promise((r) => setTimeout(r, 20));
 

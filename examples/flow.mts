@@ -49,7 +49,10 @@ export async function runFlow(apiUrl: string, platformKey: string): Promise<Flow
   const api = createClient<paths>({ baseUrl: apiUrl, headers: { Authorization: `${token.tokenType} ${token.accessToken}` } });
   const inOrg = { path: { org } };
 
-  const location = must("location", await api.POST("/api/organizations/{org}/locations", { params: inOrg, body: { name: "Main Street", timezone: "America/New_York" } }));
+  const location = must(
+    "location",
+    await api.POST("/api/organizations/{org}/locations", { params: inOrg, body: { name: "Main Street", timezone: "America/New_York" } }),
+  );
   const role = must("role", await api.POST("/api/organizations/{org}/roles", { params: inOrg, body: { name: "Baker", hourlyWage: 21.5 } }));
   const baker = must(
     "staff member",
@@ -80,7 +83,10 @@ export async function runFlow(apiUrl: string, platformKey: string): Promise<Flow
       },
     }),
   );
-  const week = must("week", await api.GET("/api/timesheets", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01", locationId: location.id } } }));
+  const week = must(
+    "week",
+    await api.GET("/api/timesheets", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01", locationId: location.id } } }),
+  );
 
   const vacation = must("policy types", await api.GET("/api/organizations/{org}/policy-types", { params: inOrg })).find((t) => t.type === "Vacation");
   if (!vacation) throw new Error("the organization has no Vacation policy type");
@@ -109,11 +115,17 @@ export async function runFlow(apiUrl: string, platformKey: string): Promise<Flow
   );
   const request = must("approve", await api.POST("/api/organizations/{org}/time-off-requests/{id}/approve", { params: { path: { org, id: filed.id } } }));
 
-  const exported = must("export", await api.GET("/api/timesheets/export", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01", format: "json" } } }));
+  const exported = must(
+    "export",
+    await api.GET("/api/timesheets/export", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01", format: "json" } } }),
+  );
   // The document declares CSV (a string) and JSON rows for this path; format=json answers the rows.
   if (!Array.isArray(exported)) throw new Error("the JSON export did not answer rows");
   // CSV, the default, is text: openapi-fetch parses every answer as JSON unless `parseAs` says otherwise.
-  const csv = must("CSV export", await api.GET("/api/timesheets/export", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01" } }, parseAs: "text" }));
+  const csv = must(
+    "CSV export",
+    await api.GET("/api/timesheets/export", { params: { query: { startDate: "2026-02-23", endDate: "2026-03-01" } }, parseAs: "text" }),
+  );
 
   return {
     organizationId: org,

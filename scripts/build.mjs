@@ -27,7 +27,9 @@ function isStale() {
 
 if (process.argv.includes("--if-stale") && !isStale()) process.exit(0);
 const started = Date.now();
-const tsc = spawnSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(root, "tsconfig.json")], { stdio: "inherit" });
+const tsc = spawnSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(root, "tsconfig.json")], {
+  stdio: "inherit",
+});
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);
 console.error(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

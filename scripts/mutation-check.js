@@ -17,7 +17,16 @@ const MUTANT = "dist-mutant";
 const rules = JSON.parse(fs.readFileSync(path.join(__dirname, "mutation-rules.json"), "utf8"));
 const only = process.argv[2];
 
-const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
+const config = ts.getParsedCommandLineOfConfigFile(
+  path.join(root, "tsconfig.json"),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
+  },
+);
 const compilerOptions = { ...config.options, sourceMap: false, inlineSourceMap: false, incremental: false };
 
 /** dist/ with the rule's file compiled from its broken source. */
@@ -37,11 +46,15 @@ function buildMutant(rule) {
 
 function testsPass(rule) {
   const files = rule.tests.map((t) => path.join(MUTANT, t.replace(/\.ts$/, ".js")));
-  const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings=ExperimentalWarning", "node_modules/jest/bin/jest.js", "--silent", ...files], {
-    cwd: root,
-    env: { ...process.env, ...rule.env, JEST_DIST: MUTANT },
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    process.execPath,
+    ["--experimental-vm-modules", "--no-warnings=ExperimentalWarning", "node_modules/jest/bin/jest.js", "--silent", ...files],
+    {
+      cwd: root,
+      env: { ...process.env, ...rule.env, JEST_DIST: MUTANT },
+      encoding: "utf8",
+    },
+  );
   const summary = /Tests:.*$/m.exec(`${run.stdout}${run.stderr}`)?.[0] ?? "no summary";
   // Killed means a test ran and failed; a suite that could not run proves nothing either way.
   if (run.status !== 0 && !/\d+ failed/.test(summary)) {

@@ -101,7 +101,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
-    replicaUrls: (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean),
+    replicaUrls: (env.DATABASE_REPLICA_URLS ?? "")
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean),
     replicaMaxLagMs: Number(env.REPLICA_MAX_LAG_MS ?? 5000),
     dataDir: env.DATA_DIR || "./.data",
     platformApiKey: env.PLATFORM_API_KEY || undefined,

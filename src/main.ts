@@ -8,7 +8,10 @@ async function main(): Promise<void> {
   const { logger, server } = runtime;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const port = (server.address() as { port: number }).port;
-  logger.info({ port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` }, `listening on http://localhost:${port} (GraphiQL at /graphql)`);
+  logger.info(
+    { port, database: config.databaseUrl ? "postgresql" : `pglite:${config.dataDir}` },
+    `listening on http://localhost:${port} (GraphiQL at /graphql)`,
+  );
   // A parent process that started this one with PORT=0 (tests, the bench) learns the port the system gave.
   process.send?.({ listening: port });
 

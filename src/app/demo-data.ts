@@ -52,13 +52,21 @@ export async function seedDemoOrganization(services: Services, now: Date): Promi
   }
 
   for (const location of [boston, berlin]) {
-    await services.breakTypes.create(actor, { locationId: location.id, name: "Lunch", durationMinutes: 30, frequencyMinutes: 360, paid: false, mandatory: true });
+    await services.breakTypes.create(actor, {
+      locationId: location.id,
+      name: "Lunch",
+      durationMinutes: 30,
+      frequencyMinutes: 360,
+      paid: false,
+      mandatory: true,
+    });
     await services.breakTypes.create(actor, { locationId: location.id, name: "Rest", durationMinutes: 15, paid: true });
   }
 
   // Last week's shifts, 09:00–17:00 local with a 30-minute lunch, and next week as a published schedule.
   const lastMonday = DateTime.fromJSDate(now, { zone: "America/New_York" }).startOf("week").minus({ weeks: 1 });
-  const day = (weekOffset: number, weekday: number, hour: number) => lastMonday.plus({ weeks: weekOffset, days: weekday }).set({ hour }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+  const day = (weekOffset: number, weekday: number, hour: number) =>
+    lastMonday.plus({ weeks: weekOffset, days: weekday }).set({ hour }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
   for (const { member, role, location } of staff) {
     for (let weekday = 0; weekday < 5; weekday++) {
       await services.shifts.create(actor, {
@@ -69,12 +77,24 @@ export async function seedDemoOrganization(services: Services, now: Date): Promi
         endTime: day(0, weekday, 17),
         breaks: [{ startTime: day(0, weekday, 12), endTime: `${day(0, weekday, 12).slice(0, 14)}30:00` }],
       });
-      await services.scheduleDrafts.create(actor, location.id, { workerId: member.id, roleId: role.id, startTime: day(2, weekday, 9), endTime: day(2, weekday, 17), note: "Regular shift" });
+      await services.scheduleDrafts.create(actor, location.id, {
+        workerId: member.id,
+        roleId: role.id,
+        startTime: day(2, weekday, 9),
+        endTime: day(2, weekday, 17),
+        note: "Regular shift",
+      });
     }
   }
   for (const location of [boston, berlin]) {
     const next = lastMonday.plus({ weeks: 2 });
-    await services.openShifts.create(actor, location.id, { roleId: roles[1].id, startDate: day(2, 5, 10), endDate: day(2, 5, 16), staffCountRequired: 2, requireApproval: false });
+    await services.openShifts.create(actor, location.id, {
+      roleId: roles[1].id,
+      startDate: day(2, 5, 10),
+      endDate: day(2, 5, 16),
+      staffCountRequired: 2,
+      requireApproval: false,
+    });
     await services.schedulePublishing.publish(actor, location.id, { startDate: next.toISODate()!, endDate: next.plus({ days: 6 }).toISODate()! });
   }
   // Time off: 80 h of vacation for everyone, sick leave accruing per hour worked, and requests.

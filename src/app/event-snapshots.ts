@@ -64,12 +64,17 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
   // on a busy connection). A write outside a transaction (a repository's update) gets one of
   // TypeORM's own, so that its events are read before it commits too.
   const lines = new WeakMap<QueryRunner, Promise<unknown>>();
-  const inLine = (shared: QueryRunner) => (...args: unknown[]) => {
-    const previous = lines.get(shared) ?? Promise.resolve();
-    const sent = previous.then(() => (shared.query as (...a: unknown[]) => Promise<unknown>)(...args));
-    lines.set(shared, sent.catch(() => undefined));
-    return sent;
-  };
+  const inLine =
+    (shared: QueryRunner) =>
+    (...args: unknown[]) => {
+      const previous = lines.get(shared) ?? Promise.resolve();
+      const sent = previous.then(() => (shared.query as (...a: unknown[]) => Promise<unknown>)(...args));
+      lines.set(
+        shared,
+        sent.catch(() => undefined),
+      );
+      return sent;
+    };
   const createQueryRunner = db.createQueryRunner.bind(db);
   db.createQueryRunner = ((mode?: "master" | "slave") => {
     const shared = transaction.getStore();
@@ -98,7 +103,12 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
   }) as DataSource["createQueryRunner"];
 
   /** The resource's last rendering before this transaction's (or earlier in it). */
-  const lastRendering = async (runner: QueryRunner, event: PendingEvent, key: string, last: Map<string, unknown>): Promise<Record<string, unknown> | undefined> => {
+  const lastRendering = async (
+    runner: QueryRunner,
+    event: PendingEvent,
+    key: string,
+    last: Map<string, unknown>,
+  ): Promise<Record<string, unknown> | undefined> => {
     if (!last.has(key)) {
       // Committed events only: this transaction's are numbered at its commit, and rendered here in order.
       const [previous] = await runner.query(
@@ -124,7 +134,10 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
       const requestId = randomUUID();
       const variables = Object.fromEntries([...route.variables.keys()].map((name) => [name, read.params[name]]));
       const result = await transaction.run(runner, () =>
-        route.run({ requestId, actor, presentedKey: null, services: parts.services, loaders: new Loaders(), logger: parts.logger.child({ reqId: requestId }) }, variables),
+        route.run(
+          { requestId, actor, presentedKey: null, services: parts.services, loaders: new Loaders(), logger: parts.logger.child({ reqId: requestId }) },
+          variables,
+        ),
       );
       if (result.errors?.length) {
         parts.logger.warn({ eventId: event.id, type: event.type, err: result.errors[0] }, "event resource: the GET refused; the stored row stands in");
@@ -137,7 +150,8 @@ export function snapshotEventResources(db: DataSource, parts: { schema: GraphQLS
     // The changed fields' old values as the resource's GET answered them before; the stored row's
     // where there was no earlier reading. An event of a part (a break) carries its whole: no old values.
     let previous: Record<string, unknown> | null = null;
-    const changed = resource.id === event.object.id ? parts.services.events.presenter.present(event.source_table, event.previous_attributes, resource) : undefined;
+    const changed =
+      resource.id === event.object.id ? parts.services.events.presenter.present(event.source_table, event.previous_attributes, resource) : undefined;
     if (changed) previous = before ? Object.fromEntries(Object.keys(changed).map((name) => [name, before[name]])) : changed;
     await runner.query("UPDATE events SET resource = $2, resource_key = $3, previous_attributes = $4 WHERE id = $1", [
       event.id,

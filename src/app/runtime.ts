@@ -42,12 +42,23 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");
     if (warning) logger.warn(warning);
     const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
-    const reads = await ReadRouting.start(db, config, (health) => logger[health.status === "ok" ? "info" : "warn"]({ database: health }, "replica state changed"));
+    const reads = await ReadRouting.start(db, config, (health) =>
+      logger[health.status === "ok" ? "info" : "warn"]({ database: health }, "replica state changed"),
+    );
     const deps = { db, clock, config, reads };
     const services = createServices({ ...deps, platform });
     snapshotEventResources(db, { schema: graphqlSchema(), services, logger });
     const rateLimits = RateLimits.open(config);
-    const running = await createApp({ db, services, api: { schema: graphqlSchema(), restRoutes, rawRestRoutes }, logger, rateLimits, reads, timeouts: config, trustProxy: config.trustProxy });
+    const running = await createApp({
+      db,
+      services,
+      api: { schema: graphqlSchema(), restRoutes, rawRestRoutes },
+      logger,
+      rateLimits,
+      reads,
+      timeouts: config,
+      trustProxy: config.trustProxy,
+    });
     const events = await startEventDelivery(deps, services, logger);
     const subscriptions = serveSubscriptions({
       server: running.server,

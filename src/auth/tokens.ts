@@ -15,7 +15,10 @@ export interface TokenClaims {
 export class TokenSigner {
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly ttlSeconds: number) {
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -51,7 +54,8 @@ export class TokenSigner {
         staffId: sub.startsWith("apikey:") ? null : sub,
       };
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw unauthenticated("The access token has expired: exchange the API key again (POST /api/auth/token-exchange) for a new one");
+      if (error instanceof joseErrors.JWTExpired)
+        throw unauthenticated("The access token has expired: exchange the API key again (POST /api/auth/token-exchange) for a new one");
       throw unauthenticated("The access token is invalid: exchange the API key again (POST /api/auth/token-exchange) for a new one");
     }
   }

@@ -106,7 +106,8 @@ export async function paginate<T extends ObjectLiteral & { id: string }>(
     const column = query.expressionMap.mainAlias?.metadata.findColumnWithPropertyName(sortColumn.property);
     // The kind the cursor's sort value was written as (a bigint arrives from the driver as text).
     const type = String(column?.type ?? "");
-    const kind: SortKind = column?.type === Date || /time|date/.test(type) ? "timestamp" : column?.type === Number || /^(int|integer|smallint)$/.test(type) ? "number" : "text";
+    const kind: SortKind =
+      column?.type === Date || /time|date/.test(type) ? "timestamp" : column?.type === Number || /^(int|integer|smallint)$/.test(type) ? "number" : "text";
     const [sortValue, id] = decodeCursor(args.after, kind);
     query.andWhere(`(${alias}.${sortColumn.column}, ${alias}.id) > (:cursorSort, :cursorId)`, {
       cursorSort: sortValue,

@@ -38,7 +38,13 @@ export class TenantRecords<T extends TenantRecord> {
   }
 
   /** A page of the organization's records sorted by `sort`; `filter` narrows the query; `source` is where it runs (a replica for a read that may lag). */
-  list(actor: Actor, page: PageArgs, sort: { property: keyof T & string; column: string }, filter?: (q: SelectQueryBuilder<T>) => void, source: DataSource = this.db): Promise<Page<T>> {
+  list(
+    actor: Actor,
+    page: PageArgs,
+    sort: { property: keyof T & string; column: string },
+    filter?: (q: SelectQueryBuilder<T>) => void,
+    source: DataSource = this.db,
+  ): Promise<Page<T>> {
     const query = source.getRepository(this.entity).createQueryBuilder("r").where("r.organization_id = :org", { org: actor.organizationId });
     filter?.(query);
     return paginate(query, page, sort);

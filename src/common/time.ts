@@ -37,9 +37,7 @@ export function parseTimestamp(value: string, zone: string, field: string): Date
     throw invalidField(field, `${field} must be an ISO 8601 timestamp such as 2026-03-02T09:00:00-05:00`);
   }
   const text = value.trim();
-  const parsed = HAS_OFFSET.test(text)
-    ? DateTime.fromISO(text, { setZone: true })
-    : DateTime.fromISO(text, { zone });
+  const parsed = HAS_OFFSET.test(text) ? DateTime.fromISO(text, { setZone: true }) : DateTime.fromISO(text, { zone });
   if (!parsed.isValid) throw invalidField(field, `${field}: ${impossibleDateOrTime(text)}`);
   return parsed.toJSDate();
 }

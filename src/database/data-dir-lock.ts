@@ -45,7 +45,14 @@ export class DataDirLock {
   static acquire(dataDir: string): DataDirLock {
     const file = `${path.resolve(dataDir)}.lock`;
     mkdirSync(path.dirname(file), { recursive: true });
-    const holder: Holder = { pid: process.pid, command: process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a).join(" "), since: new Date().toISOString() };
+    const holder: Holder = {
+      pid: process.pid,
+      command: process.argv
+        .slice(1)
+        .map((a) => path.relative(process.cwd(), a) || a)
+        .join(" "),
+      since: new Date().toISOString(),
+    };
     // Written whole to a file of our own first, then linked into place: linking fails if a lock
     // exists, so no process ever reads a half-written lock of a live one.
     const draft = `${file}.${process.pid}`;

@@ -42,7 +42,7 @@ export async function migrate(db: DataSource, config: Pick<Config, "statementTim
     const applied = (await db.runMigrations({ transaction: "each" })).map((m) => m.name);
     // A table a migration created without the version guard gets it (GuardEveryRecordVersion).
     if (applied.length) await db.query("SELECT guard_missing_versions()");
-    if (!isServer) await ((db.options as { driver: { database: PGliteDatabase } }).driver.database).keepAsTemplate();
+    if (!isServer) await (db.options as { driver: { database: PGliteDatabase } }).driver.database.keepAsTemplate();
     const warning = isServer ? await keepTimeouts(lockRunner, config) : undefined;
     if (isServer) await lockRunner.commitTransaction();
     return { applied, warning };

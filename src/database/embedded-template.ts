@@ -23,7 +23,9 @@ export class EmbeddedTemplate {
     // The package's main file lies in its dist/ folder; the package does not export its package.json.
     hash.update(JSON.parse(readFileSync(path.join(path.dirname(require.resolve("@electric-sql/pglite")), "..", "package.json"), "utf8")).version);
     hash.update(JSON.stringify(settings));
-    for (const name of readdirSync(migrationsDir).filter((n) => n.endsWith(".js")).sort()) {
+    for (const name of readdirSync(migrationsDir)
+      .filter((n) => n.endsWith(".js"))
+      .sort()) {
       hash.update(name);
       hash.update(readFileSync(path.join(migrationsDir, name)));
     }

@@ -84,7 +84,12 @@ export class PGliteDatabase {
   }
 
   private create(loadDataDir?: Blob): Promise<PGlite> {
-    return PGlite.create(this.dataDir === "memory://" ? undefined : this.dataDir, { extensions: { btree_gist }, parsers, postgresqlconf: EMBEDDED_SETTINGS, loadDataDir });
+    return PGlite.create(this.dataDir === "memory://" ? undefined : this.dataDir, {
+      extensions: { btree_gist },
+      parsers,
+      postgresqlconf: EMBEDDED_SETTINGS,
+      loadDataDir,
+    });
   }
 
   private template(): EmbeddedTemplate | undefined {
@@ -105,7 +110,9 @@ export class PGliteDatabase {
       const tarball = await db.dumpDataDir("gzip");
       if (this.dataDir === "memory://") return await this.template()!.keep(tarball, undefined);
       await db.close();
-      const reopened = this.template()!.keep(tarball, this.dataDir).then(() => this.create());
+      const reopened = this.template()!
+        .keep(tarball, this.dataDir)
+        .then(() => this.create());
       this.opened = reopened;
       await reopened;
     } finally {
@@ -194,7 +201,10 @@ class PGliteClient extends EventEmitter {
     const promise = this.database.run(text, values);
     if (cb) {
       const done = cb;
-      promise.then((r) => done(null, r), (e) => done(e));
+      promise.then(
+        (r) => done(null, r),
+        (e) => done(e),
+      );
       return undefined;
     }
     return promise;
@@ -232,7 +242,10 @@ export function pgliteDriver(database: PGliteDatabase) {
     end(callback?: (err?: unknown) => void) {
       if (this.ending) return callback?.();
       this.ending = true;
-      database.close().then(() => callback?.(), (err) => callback?.(err));
+      database.close().then(
+        () => callback?.(),
+        (err) => callback?.(err),
+      );
     }
   }
   return { Pool, native: null, defaults: {}, types: { setTypeParser() {} }, database };

@@ -30,21 +30,17 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details: ErrorDetail[] = []) =>
-  new AppError("BAD_REQUEST", message, details);
+export const badRequest = (message: string, details: ErrorDetail[] = []) => new AppError("BAD_REQUEST", message, details);
 
-export const validationFailed = (message: string, details: ErrorDetail[] = []) =>
-  new AppError("VALIDATION_FAILED", message, details);
+export const validationFailed = (message: string, details: ErrorDetail[] = []) => new AppError("VALIDATION_FAILED", message, details);
 
 /** A single-field validation failure, the most common kind. */
-export const invalidField = (field: string, message: string) =>
-  validationFailed(message, [{ field, message }]);
+export const invalidField = (field: string, message: string) => validationFailed(message, [{ field, message }]);
 
 export const unauthenticated = (message = "A valid bearer token is required: exchange an API key for one (POST /api/auth/token-exchange)") =>
   new AppError("UNAUTHENTICATED", message);
 
-export const forbidden = (message = "Your access role does not allow this action") =>
-  new AppError("FORBIDDEN", message);
+export const forbidden = (message = "Your access role does not allow this action") => new AppError("FORBIDDEN", message);
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
 
@@ -57,9 +53,7 @@ export const unknownReference = (field: string, message: string) => new AppError
 /** A refusal by the record's state: 409 under `CONFLICT` or a code of the catalog that says more. */
 export const conflict = (message: string, code: ErrorCode = "CONFLICT") => new AppError(code, message);
 
-export const serviceUnavailable = (message = "The database is unavailable; retry shortly") =>
-  new AppError("SERVICE_UNAVAILABLE", message);
+export const serviceUnavailable = (message = "The database is unavailable; retry shortly") => new AppError("SERVICE_UNAVAILABLE", message);
 
 /** An If-Match that does not name the record as it is now, in REST and GraphQL alike. */
-export const ifMatchFailed = () =>
-  new AppError("PRECONDITION_FAILED", "The resource has changed since it was read (If-Match does not match its ETag)");
+export const ifMatchFailed = () => new AppError("PRECONDITION_FAILED", "The resource has changed since it was read (If-Match does not match its ETag)");

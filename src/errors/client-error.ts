@@ -76,7 +76,11 @@ export function capErrorText(text: string): string {
 
 /** An error as it may be sent: its message and details no longer than MAX_ERROR_TEXT each. */
 export function capErrorBody<E extends Pick<ClientError, "message" | "details">>(error: E): E {
-  return { ...error, message: capErrorText(error.message), details: error.details.map((d) => ({ ...d, field: capErrorText(d.field), message: capErrorText(d.message) })) };
+  return {
+    ...error,
+    message: capErrorText(error.message),
+    details: error.details.map((d) => ({ ...d, field: capErrorText(d.field), message: capErrorText(d.message) })),
+  };
 }
 
 export function toClientError(error: GraphQLError | Error): ClientError {
@@ -84,7 +88,7 @@ export function toClientError(error: GraphQLError | Error): ClientError {
 }
 
 function classify(error: GraphQLError | Error): ClientError {
-  const original = error instanceof GraphQLError ? error.originalError ?? undefined : error;
+  const original = error instanceof GraphQLError ? (error.originalError ?? undefined) : error;
   const fromApp = (e: AppError): ClientError => ({ code: e.code, message: e.message, status: e.status, details: e.details, internal: false });
 
   if (original instanceof AppError) return fromApp(original);

@@ -15,7 +15,10 @@ export const ERROR_CODES = {
   GRAPHQL_PARSE_FAILED: { status: 400, meaning: "The GraphQL document does not parse" },
   UNAUTHENTICATED: { status: 401, meaning: "No valid bearer token" },
   FORBIDDEN: { status: 403, meaning: "The caller's access role does not allow the operation" },
-  CLOCK_RULE: { status: 403, meaning: "A punch breaks a clock rule of the location (geofence, network, device, early window, schedule); `details` names each rule" },
+  CLOCK_RULE: {
+    status: 403,
+    meaning: "A punch breaks a clock rule of the location (geofence, network, device, early window, schedule); `details` names each rule",
+  },
   NOT_FOUND: { status: 404, meaning: "No such record in the caller's organization (another organization's too)" },
   METHOD_NOT_ALLOWED: { status: 405, meaning: "The path has no such method; `Allow` lists those it has" },
   CONFLICT: { status: 409, meaning: "The record's state refuses the change (a duplicate, an overlap, a record in use)" },
@@ -26,7 +29,10 @@ export const ERROR_CODES = {
   SHIFT_LOCKED: { status: 409, meaning: "A day of the shift is locked for payroll" },
   TIMESHEET_APPROVED: { status: 409, meaning: "The shift belongs to an approved timesheet; reopen it first" },
   OPEN_EXCEPTIONS: { status: 409, meaning: "The timesheet cannot be approved while an OPEN critical attendance exception remains" },
-  NOT_APPROVED: { status: 409, meaning: "The pay period cannot close while timesheets are not approved; `details` names them (or close with force and a reason)" },
+  NOT_APPROVED: {
+    status: 409,
+    meaning: "The pay period cannot close while timesheets are not approved; `details` names them (or close with force and a reason)",
+  },
   COMPLIANCE_VIOLATION: { status: 409, meaning: "Publishing would break a labor rule; `details` are the violations" },
   INSUFFICIENT_BALANCE: { status: 409, meaning: "The time-off request needs more hours than the balance has" },
   NOT_IN_POLICY: { status: 409, meaning: "The worker is not included in the time-off policy" },

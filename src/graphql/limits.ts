@@ -72,7 +72,10 @@ interface Measure {
 
 /** Raised inside the walk once a document is past a limit that makes the rest of the walk pointless. */
 class TooLarge extends Error {
-  constructor(readonly code: ErrorCode, message: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -177,8 +180,18 @@ export interface OperationSize {
  * repeats of one response name in one place), then depth, cost and aliases; and what it costs. The
  * walk stops at the size limit, so its own work is bounded too however the fragments nest.
  */
-export function sizeOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): OperationSize {
-  const root = operation.operation === "mutation" ? schema.getMutationType() : operation.operation === "subscription" ? schema.getSubscriptionType() : schema.getQueryType();
+export function sizeOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): OperationSize {
+  const root =
+    operation.operation === "mutation"
+      ? schema.getMutationType()
+      : operation.operation === "subscription"
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (!root) return { errors: [], cost: 1 };
   const fragments = fragmentsOf(document);
   let m: Measure;
@@ -190,13 +203,25 @@ export function sizeOf(schema: GraphQLSchema, document: DocumentNode, operation:
   }
   const errors: GraphQLError[] = [];
   if (m.depth > MAX_DEPTH) {
-    errors.push(new GraphQLError(`The query is ${m.depth} levels deep; the limit is ${MAX_DEPTH}`, { nodes: [operation], extensions: { code: "QUERY_TOO_DEEP" } }));
+    errors.push(
+      new GraphQLError(`The query is ${m.depth} levels deep; the limit is ${MAX_DEPTH}`, { nodes: [operation], extensions: { code: "QUERY_TOO_DEEP" } }),
+    );
   }
   if (m.cost > MAX_COST) {
-    errors.push(new GraphQLError(`The query would cost ${m.cost} (fields times page sizes); the limit is ${MAX_COST}. Ask for smaller pages or fewer fields`, { nodes: [operation], extensions: { code: "QUERY_TOO_COSTLY" } }));
+    errors.push(
+      new GraphQLError(`The query would cost ${m.cost} (fields times page sizes); the limit is ${MAX_COST}. Ask for smaller pages or fewer fields`, {
+        nodes: [operation],
+        extensions: { code: "QUERY_TOO_COSTLY" },
+      }),
+    );
   }
   if (m.aliases > MAX_ALIASES) {
-    errors.push(new GraphQLError(`The query uses ${m.aliases} aliases; the limit is ${MAX_ALIASES}`, { nodes: [operation], extensions: { code: "QUERY_TOO_MANY_ALIASES" } }));
+    errors.push(
+      new GraphQLError(`The query uses ${m.aliases} aliases; the limit is ${MAX_ALIASES}`, {
+        nodes: [operation],
+        extensions: { code: "QUERY_TOO_MANY_ALIASES" },
+      }),
+    );
   }
   return { errors, cost: Math.max(1, m.cost) };
 }

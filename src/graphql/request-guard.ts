@@ -1,4 +1,17 @@
-import { ASTNode, DocumentNode, getOperationAST, GraphQLError, GraphQLSchema, Kind, Lexer, OperationDefinitionNode, parse, Source, TokenKind, visit } from "graphql";
+import {
+  ASTNode,
+  DocumentNode,
+  getOperationAST,
+  GraphQLError,
+  GraphQLSchema,
+  Kind,
+  Lexer,
+  OperationDefinitionNode,
+  parse,
+  Source,
+  TokenKind,
+  visit,
+} from "graphql";
 import { isStorableText, unstorableText } from "../common/validation";
 import { AppError, badRequest, unauthenticated } from "../errors/app-error";
 import { sizeOf } from "./limits";
@@ -42,7 +55,9 @@ function fieldOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): string {
 function parseFailure(query: string, error: GraphQLError): RefusedRequest {
   const position = error.positions?.[0];
   const source = position === undefined ? undefined : new Source(query.slice(0, position + 1));
-  return new RefusedRequest(400, [new GraphQLError(error.message, { source, positions: source ? [position!] : undefined, extensions: { code: "GRAPHQL_PARSE_FAILED", details: [] } })]);
+  return new RefusedRequest(400, [
+    new GraphQLError(error.message, { source, positions: source ? [position!] : undefined, extensions: { code: "GRAPHQL_PARSE_FAILED", details: [] } }),
+  ]);
 }
 
 /**
@@ -55,7 +70,10 @@ function countTokens(query: string): void {
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       if (++count > MAX_TOKENS) {
-        throw parseFailure(query, new GraphQLError(`Syntax Error: Document contains more that ${MAX_TOKENS} tokens. Parsing aborted.`, { positions: [token.start] }));
+        throw parseFailure(
+          query,
+          new GraphQLError(`Syntax Error: Document contains more that ${MAX_TOKENS} tokens. Parsing aborted.`, { positions: [token.start] }),
+        );
       }
     }
   } catch (error) {
@@ -96,7 +114,13 @@ export interface GuardedRequest {
  * parsed here once and its limits walked once: the answer carries the tree, the operation and its
  * cost, for the rate limit and the executor.
  */
-export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated: boolean, viaQueryString = false, transport: Transport = "http"): GuardedRequest {
+export function guardRequest(
+  schema: GraphQLSchema,
+  body: unknown,
+  authenticated: boolean,
+  viaQueryString = false,
+  transport: Transport = "http",
+): GuardedRequest {
   if (Array.isArray(body)) throw refusal(badRequest("Batched operations are not supported: send one operation per request"));
   const { query, operationName, variables, extensions } = (body ?? {}) as Record<string, unknown>;
   if (typeof query !== "string") throw refusal(badRequest("The request must carry the operation text as a string in `query`"));
@@ -130,13 +154,20 @@ export function guardRequest(schema: GraphQLSchema, body: unknown, authenticated
   }
   if (!schema.getRootType(operation.operation)) throw refusal(badRequest(`This service has no ${operation.operation} operations`), [operation]);
   if (!RUNS[transport].kinds.includes(operation.operation)) throw refusal(badRequest(RUNS[transport].elsewhere), [operation]);
-  if (!authenticated && (operation.operation !== "mutation" || operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !PUBLIC_FIELDS.has(s.name.value)))) {
+  if (
+    !authenticated &&
+    (operation.operation !== "mutation" || operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !PUBLIC_FIELDS.has(s.name.value)))
+  ) {
     throw refusal(unauthenticated(), [operation]);
   }
   const given = typeof variables === "string" && viaQueryString ? parsedJson(variables) : variables;
   const size = sizeOf(schema, document, operation, typeof given === "object" && given !== null ? (given as Record<string, unknown>) : {});
   const tooLarge = size.errors;
-  if (tooLarge.length) throw new RefusedRequest(400, tooLarge.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, details: [] } })));
+  if (tooLarge.length)
+    throw new RefusedRequest(
+      400,
+      tooLarge.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, details: [] } })),
+    );
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
       if (!isStorableText(node.value)) throw refusal(unstorableText(fieldOf([...ancestors, parent ?? []])), [node]);

@@ -106,7 +106,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = parts.timeouts;
   const server = http.createServer(
     // Node looks for overdue requests every connectionsCheckingInterval (30 s by default): often enough here that the limits hold.
-    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) },
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+    },
     app,
   );
   app.disable("x-powered-by");
@@ -156,7 +161,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
         next(error);
       }
     },
-    rateLimiting(rateLimits, () => 1, sendError, (_req, res) => (res.locals.calendarFeed ? `calendar:${res.locals.calendarFeed.id}` : undefined)),
+    rateLimiting(
+      rateLimits,
+      () => 1,
+      sendError,
+      (_req, res) => (res.locals.calendarFeed ? `calendar:${res.locals.calendarFeed.id}` : undefined),
+    ),
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const feed = res.locals.calendarFeed;
@@ -234,7 +244,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     // Internal errors say nothing of their cause (no SQL, table or stack); the log has them whole.
     formatError: (formatted: GraphQLFormattedError, error: unknown) => {
       const clientError = toClientError(error as Error);
-      return { message: clientError.message, locations: formatted.locations, path: formatted.path, extensions: { code: clientError.code, details: clientError.details } };
+      return {
+        message: clientError.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: clientError.code, details: clientError.details },
+      };
     },
   });
   await apollo.start();
@@ -251,7 +266,10 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
 
   // Text the database cannot store is refused here, once, wherever it comes: path, query string or body.
   app.use(["/graphql", "/api", "/mcp"], (req: Request, res: Response, next: NextFunction) => {
-    const body = req.baseUrl === "/graphql" && req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>).variables : req.body;
+    const body =
+      req.baseUrl === "/graphql" && req.body && typeof req.body === "object" && !Array.isArray(req.body)
+        ? (req.body as Record<string, unknown>).variables
+        : req.body;
     const field = unstorableTextIn(pathSegments(req.path)) !== undefined ? "path" : (unstorableTextIn(req.query) ?? unstorableTextIn(body));
     if (field === undefined) return next();
     refuse(req, res, toClientError(unstorableText(field)));
@@ -277,7 +295,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // Apollo validates it: validation itself is what a hostile document makes slow.
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
     try {
-      const guarded = guardRequest(schema, req.method === "GET" ? req.query : req.body, Boolean((res.locals.context as RequestContext).actor), req.method === "GET");
+      const guarded = guardRequest(
+        schema,
+        req.method === "GET" ? req.query : req.body,
+        Boolean((res.locals.context as RequestContext).actor),
+        req.method === "GET",
+      );
       res.locals.graphqlCost = guarded.cost;
       next();
     } catch (error) {
@@ -314,7 +337,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     if (e?.type === "entity.too.large") return sendError(res, req, refusal("PAYLOAD_TOO_LARGE", `The request body exceeds ${BODY_LIMIT}`));
     if (e?.type === "entity.parse.failed") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid JSON"));
     if (e?.type === "encoding.invalid") return sendError(res, req, refusal("BAD_REQUEST", "The request body is not valid UTF-8"));
-    if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
+    if (e?.status && e.status >= 400 && e.status < 500)
+      return sendError(res, req, { code: "BAD_REQUEST", message: "The request could not be read", status: e.status, details: [] });
     const clientError = toClientError(error as Error);
     if (clientError.internal) onInternalError(req, error);
     sendError(res, req, clientError);

@@ -40,7 +40,9 @@ function principalOf(actor: Actor): Principal {
 }
 
 function fingerprint(req: Request): string {
-  return createHash("sha256").update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
+    .digest("hex");
 }
 
 /** The answer with every credential in it replaced, and whether there was one. */
@@ -113,7 +115,11 @@ export function idempotency(options: IdempotencyOptions): Router {
     const key = req.get("idempotency-key");
     if (key === undefined || principal === undefined) return next("router");
     if (!VALID_KEY.test(key)) {
-      return sendError(res, req, refusal("VALIDATION_FAILED", "Idempotency-Key must be 1 to 255 visible ASCII characters", [{ field: "Idempotency-Key", message: "invalid" }]));
+      return sendError(
+        res,
+        req,
+        refusal("VALIDATION_FAILED", "Idempotency-Key must be 1 to 255 visible ASCII characters", [{ field: "Idempotency-Key", message: "invalid" }]),
+      );
     }
     claim(principal, key, req, res, next).catch((error) => next(error));
   };
@@ -146,7 +152,14 @@ export function idempotency(options: IdempotencyOptions): Router {
         return sendError(res, req, refusal("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed"));
       }
       if (row.response_body === null) {
-        return sendError(res, req, refusal("IDEMPOTENCY_ANSWER_NOT_KEPT", `The first answer to this Idempotency-Key was larger than ${MAX_KEPT_ANSWER_BYTES} bytes and was not kept; it was not run again: read the result instead`));
+        return sendError(
+          res,
+          req,
+          refusal(
+            "IDEMPOTENCY_ANSWER_NOT_KEPT",
+            `The first answer to this Idempotency-Key was larger than ${MAX_KEPT_ANSWER_BYTES} bytes and was not kept; it was not run again: read the result instead`,
+          ),
+        );
       }
       res.setHeader("Idempotent-Replayed", "true");
       if (row.response_redacted) res.setHeader("Idempotent-Redacted", "true");
@@ -163,12 +176,10 @@ export function idempotency(options: IdempotencyOptions): Router {
       const kept = withoutSecrets(text);
       const done = forgotten
         ? db.query("DELETE FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND key = $3", scope)
-        : db.query("UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_redacted = $6 WHERE organization_id = $1 AND principal = $2 AND key = $3", [
-            ...scope,
-            res.statusCode,
-            Buffer.byteLength(kept.text) > MAX_KEPT_ANSWER_BYTES ? null : kept.text,
-            kept.redacted,
-          ]);
+        : db.query(
+            "UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_redacted = $6 WHERE organization_id = $1 AND principal = $2 AND key = $3",
+            [...scope, res.statusCode, Buffer.byteLength(kept.text) > MAX_KEPT_ANSWER_BYTES ? null : kept.text, kept.redacted],
+          );
       done.then(
         () => send(body),
         (error) => {
@@ -208,7 +219,12 @@ function mutationOf(body: unknown): OperationDefinitionNode | undefined {
   if (typeof given?.query !== "string") return undefined;
   try {
     const operations = parse(given.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const operation = typeof given.operationName === "string" ? operations.find((o) => o.name?.value === given.operationName) : operations.length === 1 ? operations[0] : undefined;
+    const operation =
+      typeof given.operationName === "string"
+        ? operations.find((o) => o.name?.value === given.operationName)
+        : operations.length === 1
+          ? operations[0]
+          : undefined;
     return operation?.operation === "mutation" ? operation : undefined;
   } catch {
     return undefined;
@@ -221,7 +237,9 @@ export function idempotencyKeyPruning(db: DataSource): ScheduledJob {
     name: "idempotency-key-pruning",
     intervalMs: 3_600_000,
     run: async () => {
-      const [{ deleted }] = await db.query("WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS deleted FROM gone");
+      const [{ deleted }] = await db.query(
+        "WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS deleted FROM gone",
+      );
       return { deleted };
     },
   };

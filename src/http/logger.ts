@@ -36,5 +36,8 @@ export function loggableUrl(url: string): string {
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, base: { service: "workforce" }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACTED_PATHS, censor: "[Redacted]" } }, destination);
+  return pino(
+    { level, base: { service: "workforce" }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACTED_PATHS, censor: "[Redacted]" } },
+    destination,
+  );
 }

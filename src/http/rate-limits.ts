@@ -71,7 +71,13 @@ export class RateLimits {
         const budget = new MemoryBudget(points, duration);
         return async (key, cost) => budget.spend(key, cost);
       };
-      return new RateLimits(config, inMemory(config.rateLimitPoints), inMemory(config.rateLimitOrganizationPoints), inMemory(config.rateLimitAnonymousPoints), undefined);
+      return new RateLimits(
+        config,
+        inMemory(config.rateLimitPoints),
+        inMemory(config.rateLimitOrganizationPoints),
+        inMemory(config.rateLimitAnonymousPoints),
+        undefined,
+      );
     }
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000 });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
@@ -91,7 +97,8 @@ export class RateLimits {
   async spendCaller(budget: string, organizationId: string | undefined, points: number): Promise<Spent[]> {
     const windowSeconds = this.config.rateLimitWindowSeconds;
     const own = this.tokens(budget, points);
-    const organization = organizationId && this.config.rateLimitOrganizationPoints > 0 ? this.organizations(`organization:${organizationId}`, points) : undefined;
+    const organization =
+      organizationId && this.config.rateLimitOrganizationPoints > 0 ? this.organizations(`organization:${organizationId}`, points) : undefined;
     return [
       { policy: "token", points: this.config.rateLimitPoints, windowSeconds, ...(await own) },
       ...(organization ? [{ policy: "organization", points: this.config.rateLimitOrganizationPoints, windowSeconds, ...(await organization) }] : []),
@@ -101,7 +108,12 @@ export class RateLimits {
   /** Spends one call of each anonymous budget named (client address, key prefix). */
   async spendAnonymous(keys: string[]): Promise<Spent[]> {
     const answers = await Promise.all(keys.map((key) => this.anonymous(key, 1)));
-    return answers.map((answer) => ({ policy: "anonymous", points: this.config.rateLimitAnonymousPoints, windowSeconds: this.config.rateLimitWindowSeconds, ...answer }));
+    return answers.map((answer) => ({
+      policy: "anonymous",
+      points: this.config.rateLimitAnonymousPoints,
+      windowSeconds: this.config.rateLimitWindowSeconds,
+      ...answer,
+    }));
   }
 
   async close(): Promise<void> {
@@ -247,7 +259,6 @@ function spendOnRefusal(limits: RateLimits, key: string, req: Request, res: Resp
     return res;
   };
 }
-
 
 function refuseOverLimit(req: Request, res: Response, refused: Spent, sendError: SendError): void {
   const message = `Rate limit reached: ${refused.points} points per ${refused.windowSeconds} s; retry after ${res.getHeader("Retry-After")} s`;

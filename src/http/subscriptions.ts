@@ -94,7 +94,8 @@ export function serveSubscriptions(parts: {
   const perCaller = new SocketCounts(parts.limits.websocketsPerCaller);
   const expiryTimers = new Set<NodeJS.Timeout>();
   wss.on("connection", (socket, request) => {
-    if (!perAddress.take(addressGroup(clientAddress(request, parts.trustProxy)), socket)) socket.close(CLOSE_TOO_MANY_CONNECTIONS, "Too many connections from this address");
+    if (!perAddress.take(addressGroup(clientAddress(request, parts.trustProxy)), socket))
+      socket.close(CLOSE_TOO_MANY_CONNECTIONS, "Too many connections from this address");
     // A frame over the limit (or any frame ws cannot read) closes the socket itself (1009, 1002…);
     // graphql-ws would also print each such error to the console, which a client could flood.
     process.nextTick(() => {
@@ -146,7 +147,10 @@ export function serveSubscriptions(parts: {
         // The token was verified just above; its expiry ends the socket, with a code of its own.
         const expiresAt = Number(decodeJwt(token).exp) * 1000;
         connections.set(ctx, { actor, token, expiresAt, checkedAt: clock.now().getTime() });
-        const timer = setTimeout(() => socket.close(CLOSE_TOKEN_EXPIRED, "The access token has expired"), Math.max(0, expiresAt - clock.now().getTime())).unref();
+        const timer = setTimeout(
+          () => socket.close(CLOSE_TOKEN_EXPIRED, "The access token has expired"),
+          Math.max(0, expiresAt - clock.now().getTime()),
+        ).unref();
         expiryTimers.add(timer);
         socket.once("close", () => {
           clearTimeout(timer);

@@ -504,7 +504,8 @@ function decideTimeOff(decision: "approve" | "decline"): McpTool {
   });
 }
 
-const SHIFT_REQUEST = "id type status requesterStaffId recipientStaffId entryId recipientEntryId locationId note preview { people { staffId entryId eligible reasons { code message } warnings { code message } premiums { ruleId hours amount } } }";
+const SHIFT_REQUEST =
+  "id type status requesterStaffId recipientStaffId entryId recipientEntryId locationId note preview { people { staffId entryId eligible reasons { code message } warnings { code message } premiums { ruleId hours amount } } }";
 const shiftRequest = z.object({
   id: z.string(),
   type: z.string().describe("SWAP, COVER or DROP"),
@@ -515,7 +516,18 @@ const shiftRequest = z.object({
   recipientEntryId: z.string().nullable(),
   locationId: z.string(),
   note: z.string().nullable(),
-  people: z.array(z.object({ staffId: z.string(), entryId: z.string(), eligible: z.boolean(), reasons: z.array(finding), warnings: z.array(finding), premiums: z.array(z.object({ ruleId: z.string(), hours: z.number(), amount: z.number() })) })).describe("Per person affected: eligibility, compliance and premiums of the change, worked out now"),
+  people: z
+    .array(
+      z.object({
+        staffId: z.string(),
+        entryId: z.string(),
+        eligible: z.boolean(),
+        reasons: z.array(finding),
+        warnings: z.array(finding),
+        premiums: z.array(z.object({ ruleId: z.string(), hours: z.number(), amount: z.number() })),
+      }),
+    )
+    .describe("Per person affected: eligibility, compliance and premiums of the change, worked out now"),
 });
 type ShiftRequestNode = Omit<z.infer<typeof shiftRequest>, "people"> & { preview: { people: z.infer<typeof shiftRequest>["people"] } };
 const shiftRequestOf = ({ preview, ...rest }: ShiftRequestNode) => ({ ...rest, people: preview.people });
@@ -537,7 +549,11 @@ const approveShiftRequest = tool({
     reason: z.string().max(2000).optional(),
     dryRun,
   },
-  output: { dryRun: z.boolean(), request: shiftRequest, wouldBecome: z.string().nullable().describe("On a dry run: APPROVED when it is waiting for approval, else null") },
+  output: {
+    dryRun: z.boolean(),
+    request: shiftRequest,
+    wouldBecome: z.string().nullable().describe("On a dry run: APPROVED when it is waiting for approval, else null"),
+  },
   async run(operation, a) {
     const input = a.acknowledge !== undefined || a.reason !== undefined ? { acknowledge: a.acknowledge, reason: a.reason } : undefined;
     const variables = { id: a.requestId, input };

@@ -72,7 +72,8 @@ export function checkBody(type: GraphQLInputType, value: unknown, path = ""): Er
     return typeof value === "string" && names.includes(value) ? [] : problem(`must be one of ${names.join(", ")}`);
   }
   if (isInputObjectType(inner)) {
-    if (typeof value !== "object" || Array.isArray(value)) return path ? problem("must be an object") : [{ field, message: "The request body must be a JSON object" }];
+    if (typeof value !== "object" || Array.isArray(value))
+      return path ? problem("must be an object") : [{ field, message: "The request body must be a JSON object" }];
     const fields = inner.getFields();
     const names = Object.keys(fields);
     const prefix = path ? `${path}.` : "";
@@ -80,7 +81,10 @@ export function checkBody(type: GraphQLInputType, value: unknown, path = ""): Er
     for (const key of Object.keys(value)) {
       if (fields[key]) continue;
       const suggestion = meant(key, names);
-      details.push({ field: `${prefix}${key}`, message: `${prefix}${key} is not a field of this ${path ? "object" : "body"}${suggestion ? `; did you mean ${prefix}${suggestion}?` : ""}` });
+      details.push({
+        field: `${prefix}${key}`,
+        message: `${prefix}${key} is not a field of this ${path ? "object" : "body"}${suggestion ? `; did you mean ${prefix}${suggestion}?` : ""}`,
+      });
     }
     for (const f of Object.values(fields)) {
       const given = (value as Record<string, unknown>)[f.name];

@@ -2,7 +2,6 @@ import type { Request, Response } from "express";
 import { refusal, SendError } from "../errors/client-error";
 import { HttpMethod } from "./route";
 
-
 /**
  * What /api answers when no route took the request: 405 with `Allow` on a known path called with
  * another method, else 404; both name the path as it was called.

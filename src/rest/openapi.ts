@@ -124,7 +124,12 @@ class Components {
             type: "object",
             additionalProperties: false,
             // A field that may be left out but never sent as null is declared so: optional, not nullable.
-            properties: Object.fromEntries(fields.map((f) => [f.name, described(this.input(refusesNull(obj, f.name) && !isNonNullType(f.type) ? new GraphQLNonNull(f.type) : f.type), f.description)])),
+            properties: Object.fromEntries(
+              fields.map((f) => [
+                f.name,
+                described(this.input(refusesNull(obj, f.name) && !isNonNullType(f.type) ? new GraphQLNonNull(f.type) : f.type), f.description),
+              ]),
+            ),
             required: fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name),
           },
           obj.description,
@@ -166,7 +171,8 @@ class Components {
 
 const ERROR_DETAIL: JsonSchema = {
   type: "object",
-  description: "One field's complaint, the field named as the request gave it. A COMPLIANCE_VIOLATION's details are the violations (`violations.<n>`), each with its rule, severity, worker, entries, citation and premium; a NOT_ELIGIBLE's are the reasons (`reasons.<n>`), each with its code and the rule, time off or entry behind it",
+  description:
+    "One field's complaint, the field named as the request gave it. A COMPLIANCE_VIOLATION's details are the violations (`violations.<n>`), each with its rule, severity, worker, entries, citation and premium; a NOT_ELIGIBLE's are the reasons (`reasons.<n>`), each with its code and the rule, time off or entry behind it",
   additionalProperties: false,
   properties: {
     field: { type: "string" },
@@ -179,7 +185,10 @@ const ERROR_DETAIL: JsonSchema = {
     entryIds: { type: "array", items: { type: "string" } },
     citation: { type: "string" },
     premium: {
-      anyOf: [{ type: "object", additionalProperties: false, properties: { hours: { type: "number" }, amount: { type: "number" } }, required: ["hours", "amount"] }, { type: "null" }],
+      anyOf: [
+        { type: "object", additionalProperties: false, properties: { hours: { type: "number" }, amount: { type: "number" } }, required: ["hours", "amount"] },
+        { type: "null" },
+      ],
     },
   },
   required: ["field", "message"],
@@ -206,13 +215,20 @@ const ERROR: JsonSchema = {
 };
 
 const HEADERS: Record<string, JsonSchema> = {
-  XRequestId: { description: "The request's id (the one given in X-Request-Id, or a new one); the log and the error body carry it", schema: { type: "string" } },
+  XRequestId: {
+    description: "The request's id (the one given in X-Request-Id, or a new one); the log and the error body carry it",
+    schema: { type: "string" },
+  },
   ETag: { description: "The representation's validator, for If-Match", schema: { type: "string" } },
   XNextCursor: { description: "The cursor of the next page (absent on the last page)", schema: { type: "string" } },
   Link: { description: 'The next page as `<…>; rel="next"` (absent on the last page)', schema: { type: "string" } },
-  IdempotentReplayed: { description: "`true` when this is the kept answer of an earlier call with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+  IdempotentReplayed: {
+    description: "`true` when this is the kept answer of an earlier call with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
   IdempotentRedacted: {
-    description: "`true` when this kept answer held a credential (an API key, a signing secret), which was not kept and reads `[redacted]`: revoke or rotate it if its first answer was lost",
+    description:
+      "`true` when this kept answer held a credential (an API key, a signing secret), which was not kept and reads `[redacted]`: revoke or rotate it if its first answer was lost",
     schema: { type: "string", enum: ["true"] },
   },
   RetryAfter: { description: "Seconds to wait before calling again", schema: { type: "integer", minimum: 0 } },
@@ -221,12 +237,27 @@ const HEADERS: Record<string, JsonSchema> = {
       'The budget the call spent from (IETF RateLimit-Policy): `"token";q=<points>;w=<seconds>` (per token or API key), `"organization";q=<points>;w=<seconds>` (every token of the organization together) or `"anonymous";q=<calls>;w=<seconds>` (calls without a token, per client address and per API key prefix)',
     schema: { type: "string" },
   },
-  RateLimit: { description: 'What is left of that budget and in how many seconds it is full again (IETF RateLimit): `"<policy>";r=<remaining>;t=<seconds>`', schema: { type: "string" } },
+  RateLimit: {
+    description: 'What is left of that budget and in how many seconds it is full again (IETF RateLimit): `"<policy>";r=<remaining>;t=<seconds>`',
+    schema: { type: "string" },
+  },
 };
 
 const PARAMETERS: Record<string, JsonSchema> = {
-  XRequestId: { name: "X-Request-Id", in: "header", required: false, description: "An id of the caller's choosing (1–100 of letters, digits and `_.:-`) for this request", schema: { type: "string" } },
-  IfMatch: { name: "If-Match", in: "header", required: false, description: "The ETag read: the change is refused with 412 if the record has changed since", schema: { type: "string" } },
+  XRequestId: {
+    name: "X-Request-Id",
+    in: "header",
+    required: false,
+    description: "An id of the caller's choosing (1–100 of letters, digits and `_.:-`) for this request",
+    schema: { type: "string" },
+  },
+  IfMatch: {
+    name: "If-Match",
+    in: "header",
+    required: false,
+    description: "The ETag read: the change is refused with 412 if the record has changed since",
+    schema: { type: "string" },
+  },
   IdempotencyKey: {
     name: "Idempotency-Key",
     in: "header",
@@ -307,9 +338,14 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     ...(op.list ? { "X-Next-Cursor": headerRef("XNextCursor"), Link: headerRef("Link") } : {}),
     ...(op.method === "POST" ? { "Idempotent-Replayed": headerRef("IdempotentReplayed"), "Idempotent-Redacted": headerRef("IdempotentRedacted") } : {}),
   };
-  const success = op.status === 204
-    ? { description: "Done", headers: successHeaders }
-    : { description: "Success", headers: successHeaders, content: Object.fromEntries(Object.entries(op.content).map(([type, schema]) => [type, { schema }])) };
+  const success =
+    op.status === 204
+      ? { description: "Done", headers: successHeaders }
+      : {
+          description: "Success",
+          headers: successHeaders,
+          content: Object.fromEntries(Object.entries(op.content).map(([type, schema]) => [type, { schema }])),
+        };
   const responses: Record<string, unknown> = {
     [String(op.status)]: success,
     "400": responseRef("BadRequest"),
@@ -430,7 +466,9 @@ function rawOperation(schema: GraphQLSchema, route: RawRestRoute, components: Co
     content: Object.fromEntries(
       Object.entries(route.produces).map(([type, body]) => [
         type,
-        body === "text" ? { type: "string" } : { type: "array", items: components.output(new GraphQLNonNull(schema.getType(body.arrayOf) as GraphQLObjectType), undefined, body.arrayOf) },
+        body === "text"
+          ? { type: "string" }
+          : { type: "array", items: components.output(new GraphQLNonNull(schema.getType(body.arrayOf) as GraphQLObjectType), undefined, body.arrayOf) },
       ]),
     ),
     list: false,
@@ -458,7 +496,11 @@ const DOCUMENT_OPERATION: OperationSpec = {
 export function openApiDocument(schema: GraphQLSchema, routes: CompiledRoute[], rawRoutes: RawRestRoute[]): JsonSchema {
   const components = new Components();
   // Raw routes first, as they are mounted: their fixed paths win over a GraphQL route's {id}.
-  const operations = [DOCUMENT_OPERATION, ...rawRoutes.map((r) => rawOperation(schema, r, components)), ...routes.map((c) => graphqlOperation(schema, c, components))];
+  const operations = [
+    DOCUMENT_OPERATION,
+    ...rawRoutes.map((r) => rawOperation(schema, r, components)),
+    ...routes.map((c) => graphqlOperation(schema, c, components)),
+  ];
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     paths[op.path] ??= {};
@@ -484,7 +526,14 @@ export function openApiDocument(schema: GraphQLSchema, routes: CompiledRoute[], 
       responses: RESPONSES,
       headers: HEADERS,
       parameters: PARAMETERS,
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A token from POST /api/auth/token-exchange (the platform key for POST /api/organizations)" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "A token from POST /api/auth/token-exchange (the platform key for POST /api/organizations)",
+        },
+      },
     },
     security: [{ bearer: [] }],
     paths,

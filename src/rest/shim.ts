@@ -70,7 +70,11 @@ function inPageWords(error: ClientError): ClientError {
   const renamed = error.details.filter((d) => isPageArgument(d.field)).map((d) => d.field);
   if (!renamed.length) return error;
   const words = (text: string) => renamed.reduce((t, name) => t.replace(new RegExp(`\\b${name}\\b`, "g"), PAGE_PARAMETERS[name]), text);
-  return { ...error, message: words(error.message), details: error.details.map((d) => (isPageArgument(d.field) ? { ...d, field: PAGE_PARAMETERS[d.field], message: words(d.message) } : d)) };
+  return {
+    ...error,
+    message: words(error.message),
+    details: error.details.map((d) => (isPageArgument(d.field) ? { ...d, field: PAGE_PARAMETERS[d.field], message: words(d.message) } : d)),
+  };
 }
 
 /** Parses, validates and compiles an operation of one root field; `where` names its user in the error a broken one stops the start with. */
@@ -118,7 +122,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
     const { operation } = guarded;
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const bodyVariables = (operation.variableDefinitions ?? []).filter((v) => !pathParams.includes(v.variable.name.value));
-    const takesBody = route.method !== "GET" && route.method !== "DELETE" && bodyVariables.length > 0 && !bodyVariables.some((v) => v.variable.name.value === "input");
+    const takesBody =
+      route.method !== "GET" && route.method !== "DELETE" && bodyVariables.length > 0 && !bodyVariables.some((v) => v.variable.name.value === "input");
     const bodyType = takesBody
       ? new GraphQLInputObjectType({
           name: `${operation.name!.value.charAt(0).toUpperCase()}${operation.name!.value.slice(1)}Body`,
@@ -163,7 +168,14 @@ function coerceQueryValue(name: string, raw: unknown, definition: VariableDefini
         if (text === "false" || text === "0") return false;
         throw invalidField(name, `${name} must be true or false`);
       default:
-        if (isEnumType(type) && !type.getValue(text)) throw invalidField(name, `${name} must be one of ${type.getValues().map((v) => v.name).join(", ")}`);
+        if (isEnumType(type) && !type.getValue(text))
+          throw invalidField(
+            name,
+            `${name} must be one of ${type
+              .getValues()
+              .map((v) => v.name)
+              .join(", ")}`,
+          );
         return text;
     }
   };
@@ -192,7 +204,8 @@ function variablesFor(compiled: CompiledRoute, req: RestRequest, schema: GraphQL
   const queryNames = Object.fromEntries(Object.entries(aliases).map(([key, name]) => [name, key]));
   for (const [name, definition] of variables) {
     if (name === "input" || compiled.pathParams.includes(name) || values[name] !== undefined) continue;
-    if (definition.type.kind === Kind.NON_NULL_TYPE && !definition.defaultValue) throw invalidField(queryNames[name] ?? name, `${queryNames[name] ?? name} is required`);
+    if (definition.type.kind === Kind.NON_NULL_TYPE && !definition.defaultValue)
+      throw invalidField(queryNames[name] ?? name, `${queryNames[name] ?? name} is required`);
   }
   if (compiled.bodyType) {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -247,7 +260,10 @@ export function entityTag(body: unknown, json?: string, hash = true): string | u
   const record = body as { id?: unknown; updatedAt?: unknown } | null;
   if (record && typeof record.id === "string" && typeof record.updatedAt === "string") return `"${record.id}@${record.updatedAt}"`;
   if (!hash) return undefined;
-  return `"${createHash("sha256").update(json ?? JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
+  return `"${createHash("sha256")
+    .update(json ?? JSON.stringify(body))
+    .digest("base64url")
+    .slice(0, 27)}"`;
 }
 
 /** Mounts every compiled route on an express router. */
@@ -266,7 +282,11 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
       try {
         const context = res.locals.context as RequestContext;
         if ((c.variables.has("input") || c.bodyType) && req.is(["application/json", "application/*+json"]) === false) {
-          return options.sendError(res, req, refusal("UNSUPPORTED_MEDIA_TYPE", `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`));
+          return options.sendError(
+            res,
+            req,
+            refusal("UNSUPPORTED_MEDIA_TYPE", `The request body must be application/json${req.get("content-type") ? `, not ${req.get("content-type")}` : ""}`),
+          );
         }
         const rest: RestRequest = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
         // If-Match guards a change against a lost update: it must name the representation as it is now.
@@ -300,7 +320,7 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
         res.status(status).type("json").send(json);
       } catch (error) {
         const clientError = c.route.list ? inPageWords(toClientError(error as Error)) : toClientError(error as Error);
-        if (clientError.internal) options.onInternalError(req, error instanceof GraphQLError ? error.originalError ?? error : error);
+        if (clientError.internal) options.onInternalError(req, error instanceof GraphQLError ? (error.originalError ?? error) : error);
         options.sendError(res, req, clientError);
       }
     });

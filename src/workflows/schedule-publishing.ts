@@ -51,7 +51,15 @@ export class SchedulePublishing {
         removedEntryIds: removed.map((e) => e.id),
         openShiftIds,
       });
-      return { startDate: start, endDate: end, added: inZone(added, zone), changed: inZone(changed, zone), removed: inZone(removed, zone), openShiftIds, violations };
+      return {
+        startDate: start,
+        endDate: end,
+        added: inZone(added, zone),
+        changed: inZone(changed, zone),
+        removed: inZone(removed, zone),
+        openShiftIds,
+        violations,
+      };
     });
   }
 }

@@ -26,7 +26,11 @@ describe("clock-in rules", () => {
     t.clock.advance(60_000);
   };
   const exceptions = async (query = "") =>
-    (await t.as(w.manager!.token).get(`${w.orgBase}/attendance-exceptions?startDate=2026-03-01&endDate=2026-03-31${query}`)).body as { kind: string; message: string; severity: string }[];
+    (await t.as(w.manager!.token).get(`${w.orgBase}/attendance-exceptions?startDate=2026-03-01&endDate=2026-03-31${query}`)).body as {
+      kind: string;
+      message: string;
+      severity: string;
+    }[];
 
   beforeAll(async () => {
     t = await TestService.start();
@@ -44,7 +48,7 @@ describe("clock-in rules", () => {
     expect(refused.body.error.code).toBe("CLOCK_RULE");
     expect(refused.body.error.details).toEqual([expect.objectContaining({ ruleId: "OUTSIDE_GEOFENCE" })]);
     expect(refused.body.error.details[0].message).toContain("80 m from the location, outside its 50 m geofence");
-    expect((await clockIn({}).then((r) => r.body.error.details[0].message))).toContain("needs latitude and longitude");
+    expect(await clockIn({}).then((r) => r.body.error.details[0].message)).toContain("needs latitude and longitude");
     // Inside once the fix's accuracy is counted: 80 m away, accurate to 35 m.
     const inside = await clockIn({ ...away, accuracyMeters: 35 });
     expect(inside.status).toBe(201);
@@ -62,7 +66,9 @@ describe("clock-in rules", () => {
 
   it("matches the caller's address against IPv6 networks, behind a proxy only where Express trusts it", async () => {
     const api = t.as(w.manager!.token);
-    expect((await api.put(rules, { allowedNetworks: ["2001:DB8::/32", "x"] })).body.error.details).toEqual([expect.objectContaining({ field: "allowedNetworks.1" })]);
+    expect((await api.put(rules, { allowedNetworks: ["2001:DB8::/32", "x"] })).body.error.details).toEqual([
+      expect.objectContaining({ field: "allowedNetworks.1" }),
+    ]);
     expect((await api.put(rules, { allowedNetworks: ["2001:DB8::/32"] })).body.allowedNetworks).toEqual(["2001:db8::/32"]);
     const forwarded = () => clockIn().set("X-Forwarded-For", "2001:db8::7");
     const untrusted = await forwarded();
@@ -113,12 +119,20 @@ describe("clock-in rules", () => {
     expect((await clockIn()).body.error.details[0]).toMatchObject({ ruleId: "NOT_SCHEDULED" });
     const start = new Date(t.clock.now().getTime() + 40 * 60_000);
     const schedules = `${w.orgBase}/locations/${w.locationId}/schedules`;
-    await api.post(`${schedules}/drafts`, { workerId: w.workerId, roleId: w.roleId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 8 * 3_600_000).toISOString() });
+    await api.post(`${schedules}/drafts`, {
+      workerId: w.workerId,
+      roleId: w.roleId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 8 * 3_600_000).toISOString(),
+    });
     const day = start.toISOString().slice(0, 10);
     expect((await api.post(`${schedules}/publish`, { startDate: day, endDate: day })).status).toBe(200);
     const early = await clockIn();
     expect(early.status).toBe(403);
-    expect(early.body.error.details[0]).toMatchObject({ ruleId: "TOO_EARLY", message: "The clock-in is 40 minutes before the scheduled start; the location allows 15" });
+    expect(early.body.error.details[0]).toMatchObject({
+      ruleId: "TOO_EARLY",
+      message: "The clock-in is 40 minutes before the scheduled start; the location allows 15",
+    });
     t.clock.advance(30 * 60_000);
     expect((await clockIn()).status).toBe(201);
     await clockOutLater();
@@ -127,6 +141,11 @@ describe("clock-in rules", () => {
   it("lets a manager read rules and a worker neither read nor change them", async () => {
     expect((await worker().get(rules)).status).toBe(403);
     expect((await worker().put(rules, {})).status).toBe(403);
-    expect((await t.as(w.manager!.token).put(rules, {})).body).toMatchObject({ geofence: null, allowedNetworks: [], requireDevice: false, enforcement: "BLOCK" });
+    expect((await t.as(w.manager!.token).put(rules, {})).body).toMatchObject({
+      geofence: null,
+      allowedNetworks: [],
+      requireDevice: false,
+      enforcement: "BLOCK",
+    });
   });
 });

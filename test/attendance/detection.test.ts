@@ -9,7 +9,8 @@ const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 describe("the detection of what did not happen", () => {
   let t: TestService;
   let w: Workplace;
-  const found = (kind: string) => t.runtime.db.query("SELECT id, subject_id FROM attendance_exceptions WHERE organization_id = $1 AND kind = $2", [w.org.id, kind]);
+  const found = (kind: string) =>
+    t.runtime.db.query("SELECT id, subject_id FROM attendance_exceptions WHERE organization_id = $1 AND kind = $2", [w.org.id, kind]);
 
   afterEach(() => t?.stop());
 
@@ -42,19 +43,31 @@ describe("the detection of what did not happen", () => {
     await manager.put(`${w.orgBase}/attendance-policy`, { noShowAfterMinutes: 15 });
     const start = new Date(now - 60 * 60_000);
     const schedules = `${w.orgBase}/locations/${w.locationId}/schedules`;
-    await manager.post(`${schedules}/drafts`, { workerId: w.workerId, roleId: w.roleId, startTime: start.toISOString(), endTime: new Date(now + 60 * 60_000).toISOString() });
+    await manager.post(`${schedules}/drafts`, {
+      workerId: w.workerId,
+      roleId: w.roleId,
+      startTime: start.toISOString(),
+      endTime: new Date(now + 60 * 60_000).toISOString(),
+    });
     const days = [start.toISOString().slice(0, 10), new Date(now + 60 * 60_000).toISOString().slice(0, 10)];
     expect((await manager.post(`${schedules}/publish`, { startDate: days[0], endDate: days[1] })).status).toBe(200);
 
-    const processes = await Promise.all([ServiceProcess.start(t.databaseUrl, { SCHEDULED_JOBS: "on" }), ServiceProcess.start(t.databaseUrl, { SCHEDULED_JOBS: "on" })]);
+    const processes = await Promise.all([
+      ServiceProcess.start(t.databaseUrl, { SCHEDULED_JOBS: "on" }),
+      ServiceProcess.start(t.databaseUrl, { SCHEDULED_JOBS: "on" }),
+    ]);
     try {
       // Each process runs the job at start; and once more by hand here, at the same moment as theirs.
       await Promise.all([t.runtime.services.attendanceExceptions.detect(), t.runtime.services.attendanceExceptions.detect()]);
       for (const p of processes) await waitFor(() => /attendance-detection/.test(p.output()));
       expect(await found("NO_SHOW")).toHaveLength(1);
-      const events = await t.runtime.db.query("SELECT count(*)::int AS n FROM events WHERE organization_id = $1 AND type = 'attendance.exception.created'", [w.org.id]);
+      const events = await t.runtime.db.query("SELECT count(*)::int AS n FROM events WHERE organization_id = $1 AND type = 'attendance.exception.created'", [
+        w.org.id,
+      ]);
       expect(events[0].n).toBe(1);
-      const listed = await request(processes[1].url).get(`${w.orgBase}/attendance-exceptions?startDate=${days[0]}&endDate=${days[1]}&kind=NO_SHOW`).set("Authorization", `Bearer ${w.manager!.token}`);
+      const listed = await request(processes[1].url)
+        .get(`${w.orgBase}/attendance-exceptions?startDate=${days[0]}&endDate=${days[1]}&kind=NO_SHOW`)
+        .set("Authorization", `Bearer ${w.manager!.token}`);
       expect(listed.body).toEqual([expect.objectContaining({ staffId: w.workerId, status: "OPEN", severity: "critical" })]);
     } finally {
       await Promise.all(processes.map((p) => p.stop()));

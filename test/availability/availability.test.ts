@@ -20,14 +20,34 @@ describe("availability rules and the resolved view", () => {
   const view = async (token: string, staffId: string, startDate: string, endDate: string) => {
     const res = await t.as(token).get(`${org}/availability?startDate=${startDate}&endDate=${endDate}&locationId=${w.locationId}&staffId=${staffId}`);
     if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { date: string; available: boolean; unavailable: { startTime: string; endTime: string; source: string }[]; preferences: { kind: string; startTime: string; weight: number }[] }[];
+    return res.body as {
+      date: string;
+      available: boolean;
+      unavailable: { startTime: string; endTime: string; source: string }[];
+      preferences: { kind: string; startTime: string; weight: number }[];
+    }[];
   };
 
   it("keeps a weekly rule's wall time across the change to daylight saving time", async () => {
     const ann = await w.worker();
-    const created = await t.as(ann.token).post(`${org}/staff/${ann.id}/availability`, { kind: "UNAVAILABLE", weekdays: ["SAT", "SUN", "MON"], startTime: "18:00", endTime: "22:00", effectiveFrom: "2026-03-07", effectiveUntil: "2026-03-09" });
+    const created = await t.as(ann.token).post(`${org}/staff/${ann.id}/availability`, {
+      kind: "UNAVAILABLE",
+      weekdays: ["SAT", "SUN", "MON"],
+      startTime: "18:00",
+      endTime: "22:00",
+      effectiveFrom: "2026-03-07",
+      effectiveUntil: "2026-03-09",
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ staffId: ann.id, kind: "UNAVAILABLE", weekdays: ["SAT", "SUN", "MON"], startTime: "18:00", endTime: "22:00", status: "APPROVED", weight: 1 });
+    expect(created.body).toMatchObject({
+      staffId: ann.id,
+      kind: "UNAVAILABLE",
+      weekdays: ["SAT", "SUN", "MON"],
+      startTime: "18:00",
+      endTime: "22:00",
+      status: "APPROVED",
+      weight: 1,
+    });
     const days = await view(w.manager, ann.id, "2026-03-06", "2026-03-10");
     expect(days.map((d) => [d.date, d.unavailable.map((u) => [u.startTime, u.endTime])])).toEqual([
       ["2026-03-06", []],
@@ -41,7 +61,9 @@ describe("availability rules and the resolved view", () => {
 
   it("runs a window whose end is before its start past midnight, into the next day", async () => {
     const bob = await w.worker();
-    const created = await t.as(w.manager).post(`${org}/staff/${bob.id}/availability`, { kind: "UNAVAILABLE", date: "2026-03-10", startTime: "22:00", endTime: "06:00" });
+    const created = await t
+      .as(w.manager)
+      .post(`${org}/staff/${bob.id}/availability`, { kind: "UNAVAILABLE", date: "2026-03-10", startTime: "22:00", endTime: "06:00" });
     expect(created.status).toBe(201);
     const days = await view(bob.token, bob.id, "2026-03-10", "2026-03-11");
     const window = ["2026-03-10T22:00:00.000-04:00", "2026-03-11T06:00:00.000-04:00"];
@@ -53,7 +75,16 @@ describe("availability rules and the resolved view", () => {
       until: new Date("2026-03-11T09:00:00.000Z"),
       timeZone: "America/New_York",
     });
-    expect(windows).toEqual([expect.objectContaining({ staffId: bob.id, kind: "UNAVAILABLE", source: "RULE", date: "2026-03-10", start: new Date("2026-03-11T02:00:00.000Z"), end: new Date("2026-03-11T10:00:00.000Z") })]);
+    expect(windows).toEqual([
+      expect.objectContaining({
+        staffId: bob.id,
+        kind: "UNAVAILABLE",
+        source: "RULE",
+        date: "2026-03-10",
+        start: new Date("2026-03-11T02:00:00.000Z"),
+        end: new Date("2026-03-11T10:00:00.000Z"),
+      }),
+    ]);
   });
 
   it("counts a worker's rule only once approved when the organization asks for approval", async () => {
@@ -67,7 +98,10 @@ describe("availability rules and the resolved view", () => {
       expect((await t.as(cy.token).post(`${org}/staff/${cy.id}/availability/${pending.body.id}/approve`)).status).toBe(403);
       const approved = await t.as(w.manager).post(`${org}/staff/${cy.id}/availability/${pending.body.id}/approve`);
       expect(approved.body).toMatchObject({ status: "APPROVED", decidedAt: "2026-03-02T17:00:00.000Z" });
-      expect((await view(cy.token, cy.id, "2026-03-12", "2026-03-12"))[0]).toMatchObject({ available: false, unavailable: [{ source: "RULE", startTime: "2026-03-12T00:00:00.000-04:00", endTime: "2026-03-13T00:00:00.000-04:00" }] });
+      expect((await view(cy.token, cy.id, "2026-03-12", "2026-03-12"))[0]).toMatchObject({
+        available: false,
+        unavailable: [{ source: "RULE", startTime: "2026-03-12T00:00:00.000-04:00", endTime: "2026-03-13T00:00:00.000-04:00" }],
+      });
       const again = await t.as(w.manager).post(`${org}/staff/${cy.id}/availability/${pending.body.id}/decline`);
       expect([again.status, again.body.error.code]).toEqual([409, "CONFLICT"]);
       // A manager's rule counts at once; a worker's change of an approved rule waits again.
@@ -78,9 +112,21 @@ describe("availability rules and the resolved view", () => {
       const declined = await t.as(w.manager).post(`${org}/staff/${cy.id}/availability/${managers.body.id}/decline`);
       expect(declined.body.status).toBe("DECLINED");
       expect((await view(cy.token, cy.id, "2026-03-13", "2026-03-13"))[0].preferences).toEqual([]);
-      const events = await t.runtime.db.query("SELECT type FROM events WHERE organization_id = $1 AND type LIKE 'availability_rule.%' AND object->>'worker_id' = $2 ORDER BY sequence", [w.org.id, cy.id]);
-      expect(events.map((e: { type: string }) => e.type)).toEqual(["availability_rule.created", "availability_rule.approved", "availability_rule.created", "availability_rule.pending", "availability_rule.declined"]);
-      const audit = await t.runtime.db.query("SELECT count(*)::int AS n FROM audit_events WHERE organization_id = $1 AND resource_type = 'availability_rules'", [w.org.id]);
+      const events = await t.runtime.db.query(
+        "SELECT type FROM events WHERE organization_id = $1 AND type LIKE 'availability_rule.%' AND object->>'worker_id' = $2 ORDER BY sequence",
+        [w.org.id, cy.id],
+      );
+      expect(events.map((e: { type: string }) => e.type)).toEqual([
+        "availability_rule.created",
+        "availability_rule.approved",
+        "availability_rule.created",
+        "availability_rule.pending",
+        "availability_rule.declined",
+      ]);
+      const audit = await t.runtime.db.query(
+        "SELECT count(*)::int AS n FROM audit_events WHERE organization_id = $1 AND resource_type = 'availability_rules'",
+        [w.org.id],
+      );
       expect(audit[0].n).toBeGreaterThanOrEqual(5);
     } finally {
       await t.as(w.manager).patch(`${org}/availability-settings`, { availabilityRequiresApproval: false });
@@ -92,9 +138,18 @@ describe("availability rules and the resolved view", () => {
   it("shows approved time off as unavailable, and preferences with their weight", async () => {
     const eve = await w.worker();
     const policy = await activePolicy(t, w, { allowNegativeBalance: true, requiresApproval: false, defaultSettings: { assignedStaff: { type: "All" } } });
-    const off = await t.as(w.manager).post(`${org}/time-off-requests`, { workerId: eve.id, policyId: policy, startTime: "2026-03-16T09:00:00-04:00", endTime: "2026-03-16T13:00:00-04:00" });
+    const off = await t
+      .as(w.manager)
+      .post(`${org}/time-off-requests`, { workerId: eve.id, policyId: policy, startTime: "2026-03-16T09:00:00-04:00", endTime: "2026-03-16T13:00:00-04:00" });
     expect(off.body.status).toBe("approved");
-    await t.as(eve.token).post(`${org}/staff/${eve.id}/availability`, { kind: "PREFER_ON", weekdays: ["MON"], startTime: "14:00", endTime: "20:00", weight: 7, effectiveFrom: "2026-03-16" });
+    await t.as(eve.token).post(`${org}/staff/${eve.id}/availability`, {
+      kind: "PREFER_ON",
+      weekdays: ["MON"],
+      startTime: "14:00",
+      endTime: "20:00",
+      weight: 7,
+      effectiveFrom: "2026-03-16",
+    });
     const [day] = await view(eve.token, eve.id, "2026-03-16", "2026-03-16");
     expect(day).toMatchObject({
       available: true,
@@ -127,21 +182,35 @@ describe("availability rules and the resolved view", () => {
     await refused({ kind: "UNAVAILABLE", date: "2026-03-12", templateId: "00000000-0000-4000-8000-000000000000" }, "templateId");
     await refused({ kind: "PREFER_ON", date: "2026-03-12", weight: 101 }, "weight");
     // A preference's template must be one of the organization's: any other id is unknown.
-    const unknownTemplate = await api.post(`${org}/staff/${fay.id}/availability`, { kind: "PREFER_ON", date: "2026-03-12", templateId: "00000000-0000-4000-8000-000000000000" });
+    const unknownTemplate = await api.post(`${org}/staff/${fay.id}/availability`, {
+      kind: "PREFER_ON",
+      date: "2026-03-12",
+      templateId: "00000000-0000-4000-8000-000000000000",
+    });
     expect([unknownTemplate.status, unknownTemplate.body.error?.details?.[0]?.field]).toEqual([404, "templateId"]);
   });
   it("narrows a preference only to a template of its own organization, and lets it go with the template", async () => {
     const hal = await w.worker();
     const api = t.as(w.manager);
     const template = async (place: ScheduleWorkplace) =>
-      (await t.as(place.manager).post(`/api/organizations/${place.org.id}/locations/${place.locationId}/shift-templates`, { name: "Opening", roleId: place.roleId, startTime: "07:00", endTime: "15:00" })).body.id as string;
+      (
+        await t.as(place.manager).post(`/api/organizations/${place.org.id}/locations/${place.locationId}/shift-templates`, {
+          name: "Opening",
+          roleId: place.roleId,
+          startTime: "07:00",
+          endTime: "15:00",
+        })
+      ).body.id as string;
     const own = await template(w);
     const foreign = await template(await scheduleWorkplace(t, "Other Diner"));
     const prefer = (templateId: string) => ({ kind: "PREFER_ON", date: "2026-03-12", templateId });
     for (const templateId of [foreign, "00000000-0000-4000-8000-000000000000"]) {
       const res = await api.post(`${org}/staff/${hal.id}/availability`, prefer(templateId));
       expect([res.status, res.body.error?.details?.[0]?.field]).toEqual([404, "templateId"]);
-      const gql = await t.gql(w.manager, `mutation($s: ID!, $i: CreateAvailabilityRuleInput!) { createAvailabilityRule(staffId: $s, input: $i) { id } }`, { s: hal.id, i: prefer(templateId) });
+      const gql = await t.gql(w.manager, `mutation($s: ID!, $i: CreateAvailabilityRuleInput!) { createAvailabilityRule(staffId: $s, input: $i) { id } }`, {
+        s: hal.id,
+        i: prefer(templateId),
+      });
       expect(gql.errors?.[0].extensions.code).toBe("NOT_FOUND");
     }
     const rule = await api.post(`${org}/staff/${hal.id}/availability`, prefer(own));

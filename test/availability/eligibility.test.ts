@@ -14,7 +14,12 @@ describe("eligibility with reasons", () => {
   let org: string;
   const people: Record<string, { id: string; token: string }> = {};
   const shift = { startTime: "2026-03-12T07:00:00", endTime: "2026-03-12T15:00:00" };
-  const entry = (workerId: string, day: string, from: string, to: string) => ({ workerId, roleId: w.roleId, startTime: `${day}T${from}:00`, endTime: `${day}T${to}:00` });
+  const entry = (workerId: string, day: string, from: string, to: string) => ({
+    workerId,
+    roleId: w.roleId,
+    startTime: `${day}T${from}:00`,
+    endTime: `${day}T${to}:00`,
+  });
 
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-06T17:00:00.000Z" });
@@ -30,12 +35,23 @@ describe("eligibility with reasons", () => {
       if (r.status !== status) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
     };
     await must(api.patch(`${org}/staff/${people.inactive.id}`, { active: false }), 200);
-    await must(api.post(`${org}/staff/${people.unavailable.id}/availability`, { kind: "UNAVAILABLE", date: "2026-03-12", startTime: "06:00", endTime: "09:00" }));
+    await must(
+      api.post(`${org}/staff/${people.unavailable.id}/availability`, { kind: "UNAVAILABLE", date: "2026-03-12", startTime: "06:00", endTime: "09:00" }),
+    );
     const policy = await activePolicy(t, w, { allowNegativeBalance: true, requiresApproval: false, defaultSettings: { assignedStaff: { type: "All" } } });
-    await must(api.post(`${org}/time-off-requests`, { workerId: people.timeOff.id, policyId: policy, startTime: "2026-03-12T00:00:00-04:00", endTime: "2026-03-13T00:00:00-04:00", isAllDay: true }));
+    await must(
+      api.post(`${org}/time-off-requests`, {
+        workerId: people.timeOff.id,
+        policyId: policy,
+        startTime: "2026-03-12T00:00:00-04:00",
+        endTime: "2026-03-13T00:00:00-04:00",
+        isAllDay: true,
+      }),
+    );
     await must(api.post(`${w.base}/schedules`, entry(people.overlap.id, "2026-03-12", "14:00", "16:00")));
     await must(api.post(`${w.base}/schedules`, entry(people.daily.id, "2026-03-12", "16:00", "21:00")));
-    for (const day of ["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-13"]) await must(api.post(`${w.base}/schedules`, entry(people.weekly.id, day, "08:00", "18:00")));
+    for (const day of ["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-13"])
+      await must(api.post(`${w.base}/schedules`, entry(people.weekly.id, day, "08:00", "18:00")));
     await must(api.post(`${w.base}/schedules`, entry(people.rest.id, "2026-03-11", "15:00", "23:00")));
     await must(api.post(`${org}/staff/${people.preferOff.id}/availability`, { kind: "PREFER_OFF", weekdays: ["THU"], weight: 30 }));
   });
@@ -44,7 +60,13 @@ describe("eligibility with reasons", () => {
   const ask = async (staffIds?: string[]) => {
     const res = await t.as(w.manager).post(`${org}/eligibility`, { locationId: w.locationId, roleId: w.roleId, ...shift, ...(staffIds ? { staffIds } : {}) });
     if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { staffId: string; eligible: boolean; reasons: { code: string; message: string; sourceId: string | null }[]; warnings: { code: string; hours: number | null; amount: number | null }[]; premiums: { ruleId: string; hours: number; amount: number; citation: string }[] }[];
+    return res.body as {
+      staffId: string;
+      eligible: boolean;
+      reasons: { code: string; message: string; sourceId: string | null }[];
+      warnings: { code: string; hours: number | null; amount: number | null }[];
+      premiums: { ruleId: string; hours: number; amount: number; citation: string }[];
+    }[];
   };
   const notice = { ruleId: "NOTICE_WINDOW", hours: 1, amount: 20, citation: "ORS 653.436, ORS 653.455" };
 
@@ -52,15 +74,30 @@ describe("eligibility with reasons", () => {
     const answers = await ask(Object.values(people).map((p) => p.id));
     const of = (name: string) => answers.find((a) => a.staffId === people[name].id)!;
     const codes = (name: string) => of(name).reasons.map((r) => r.code);
-    expect(of("ok")).toEqual({ staffId: people.ok.id, eligible: true, reasons: [], warnings: [expect.objectContaining({ code: "NOTICE_WINDOW", hours: 1, amount: 20 })], premiums: [notice] });
+    expect(of("ok")).toEqual({
+      staffId: people.ok.id,
+      eligible: true,
+      reasons: [],
+      warnings: [expect.objectContaining({ code: "NOTICE_WINDOW", hours: 1, amount: 20 })],
+      premiums: [notice],
+    });
     expect(codes("inactive")).toEqual(["INACTIVE"]);
     expect(codes("role")).toEqual(["ROLE"]);
     expect(codes("location")).toEqual(["LOCATION"]);
-    expect(of("unavailable").reasons).toEqual([expect.objectContaining({ code: "UNAVAILABLE", message: "The worker is unavailable from 2026-03-12T06:00:00.000-04:00 to 2026-03-12T09:00:00.000-04:00" })]);
+    expect(of("unavailable").reasons).toEqual([
+      expect.objectContaining({
+        code: "UNAVAILABLE",
+        message: "The worker is unavailable from 2026-03-12T06:00:00.000-04:00 to 2026-03-12T09:00:00.000-04:00",
+      }),
+    ]);
     expect(codes("timeOff")).toEqual(["TIME_OFF"]);
     expect(of("overlap").reasons).toEqual([expect.objectContaining({ code: "OVERLAP", message: expect.stringMatching(/overlaps the shift/) })]);
-    expect(of("daily").reasons).toEqual([expect.objectContaining({ code: "MAX_DAILY_HOURS", message: expect.stringContaining("13 h of work planned on 2026-03-12; the most allowed is 10 h") })]);
-    expect(of("weekly").reasons).toEqual([expect.objectContaining({ code: "MAX_WEEKLY_HOURS", message: expect.stringContaining("48 h of work planned in the workweek") })]);
+    expect(of("daily").reasons).toEqual([
+      expect.objectContaining({ code: "MAX_DAILY_HOURS", message: expect.stringContaining("13 h of work planned on 2026-03-12; the most allowed is 10 h") }),
+    ]);
+    expect(of("weekly").reasons).toEqual([
+      expect.objectContaining({ code: "MAX_WEEKLY_HOURS", message: expect.stringContaining("48 h of work planned in the workweek") }),
+    ]);
     for (const name of Object.keys(people)) expect([name, of(name).eligible]).toEqual([name, ["ok", "rest", "preferOff"].includes(name)]);
     // Warnings keep a person eligible: 8 h of rest where Oregon asks 10; the 2 h inside it at half again $20 = $20.
     expect(of("rest").warnings.map((x) => [x.code, x.hours, x.amount])).toEqual([
@@ -79,7 +116,9 @@ describe("eligibility with reasons", () => {
       input: { locationId: w.locationId, roleId: w.roleId, ...shift, staffIds: [people.weekly.id] },
     });
     expect(gql.data!.eligibility).toEqual([{ staffId: people.weekly.id, eligible: false, reasons: [{ code: "MAX_WEEKLY_HOURS" }] }]);
-    const bad = await t.as(w.manager).post(`${org}/eligibility`, { locationId: w.locationId, roleId: w.roleId, startTime: shift.endTime, endTime: shift.startTime });
+    const bad = await t
+      .as(w.manager)
+      .post(`${org}/eligibility`, { locationId: w.locationId, roleId: w.roleId, startTime: shift.endTime, endTime: shift.startTime });
     expect([bad.status, bad.body.error.details[0].field]).toEqual([400, "endTime"]);
     const worker = await t.as(people.ok.token).post(`${org}/eligibility`, { locationId: w.locationId, roleId: w.roleId, ...shift });
     expect(worker.status).toBe(403);
@@ -101,7 +140,12 @@ describe("eligibility with reasons", () => {
 
   it("answers the open shift and schedule entry paths", async () => {
     const api = t.as(w.manager);
-    const open = await api.post(`${w.base}/open-shifts`, { roleId: w.roleId, startDate: "2026-03-12T07:00:00", endDate: "2026-03-12T15:00:00", staffCountRequired: 1 });
+    const open = await api.post(`${w.base}/open-shifts`, {
+      roleId: w.roleId,
+      startDate: "2026-03-12T07:00:00",
+      endDate: "2026-03-12T15:00:00",
+      staffCountRequired: 1,
+    });
     const forOpen = await api.get(`${w.base}/open-shifts/${open.body.id}/eligible-staff`);
     expect(forOpen.status).toBe(200);
     expect(forOpen.body.find((a: { staffId: string }) => a.staffId === people.unavailable.id).reasons[0].code).toBe("UNAVAILABLE");
@@ -114,7 +158,13 @@ describe("eligibility with reasons", () => {
 
   it("refuses claims, assignments, entries and publishing that eligibility refuses (409 NOT_ELIGIBLE, the reasons in details)", async () => {
     const api = t.as(w.manager);
-    const open = await api.post(`${w.base}/open-shifts`, { roleId: w.roleId, startDate: "2026-03-12T07:00:00", endDate: "2026-03-12T15:00:00", staffCountRequired: 2, requireApproval: false });
+    const open = await api.post(`${w.base}/open-shifts`, {
+      roleId: w.roleId,
+      startDate: "2026-03-12T07:00:00",
+      endDate: "2026-03-12T15:00:00",
+      staffCountRequired: 2,
+      requireApproval: false,
+    });
     expect((await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-12", endDate: "2026-03-12" })).body.openShiftIds).toContain(open.body.id);
     const claim = await t.as(people.unavailable.token).post(`${w.base}/open-shifts/${open.body.id}/claim`, {});
     expect([claim.status, claim.body.error.code]).toEqual([409, "NOT_ELIGIBLE"]);

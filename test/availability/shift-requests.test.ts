@@ -32,7 +32,14 @@ describe("shift requests", () => {
     const bobEntry = await entry(bob.id, "2026-03-11", "09:00", "17:00");
     const created = await t.as(ann.token).post(`${org}/shift-requests`, { type: "SWAP", entryId: annEntry, recipientEntryId: bobEntry, note: "Dentist" });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ type: "SWAP", status: "PENDING_RECIPIENT", requesterStaffId: ann.id, recipientStaffId: bob.id, entryId: annEntry, recipientEntryId: bobEntry });
+    expect(created.body).toMatchObject({
+      type: "SWAP",
+      status: "PENDING_RECIPIENT",
+      requesterStaffId: ann.id,
+      recipientStaffId: bob.id,
+      entryId: annEntry,
+      recipientEntryId: bobEntry,
+    });
     // Inside the notice window, but the workers asked: no predictability pay, said with the citation.
     expect(created.body.preview.predictabilityPayExemption).toContain("ORS 653.436, ORS 653.455");
     expect(created.body.preview.people).toEqual([
@@ -48,9 +55,15 @@ describe("shift requests", () => {
     const approved = await t.as(w.manager).post(`${org}/shift-requests/${created.body.id}/approve`, {});
     expect(approved.body).toMatchObject({ status: "APPROVED", decidedAt: "2026-03-06T17:00:00.000Z" });
     expect([await workerOf(annEntry), await workerOf(bobEntry)]).toEqual([bob.id, ann.id]);
-    const events = await t.runtime.db.query("SELECT type FROM events WHERE organization_id = $1 AND type LIKE 'shift_request.%' AND object->>'id' = $2 ORDER BY sequence", [w.org.id, created.body.id]);
+    const events = await t.runtime.db.query(
+      "SELECT type FROM events WHERE organization_id = $1 AND type LIKE 'shift_request.%' AND object->>'id' = $2 ORDER BY sequence",
+      [w.org.id, created.body.id],
+    );
     expect(events.map((e: { type: string }) => e.type)).toEqual(["shift_request.created", "shift_request.pending_approval", "shift_request.approved"]);
-    const audit = await t.runtime.db.query("SELECT count(*)::int AS n FROM audit_events WHERE organization_id = $1 AND resource_type = 'shift_requests' AND resource_id = $2", [w.org.id, created.body.id]);
+    const audit = await t.runtime.db.query(
+      "SELECT count(*)::int AS n FROM audit_events WHERE organization_id = $1 AND resource_type = 'shift_requests' AND resource_id = $2",
+      [w.org.id, created.body.id],
+    );
     expect(audit[0].n).toBe(3);
     // No predictability pay recorded for a trade the workers asked for.
     expect(await payRows()).toEqual(payBefore);
@@ -137,7 +150,11 @@ describe("shift requests", () => {
       await t.as(w.manager).patch(`${w.base}/shift-request-settings`, { shiftRequestsRequireApproval: true });
     }
     const [max, ned] = [await w.worker(), await w.worker()];
-    const cover = (await t.as(max.token).post(`${org}/shift-requests`, { type: "COVER", entryId: await entry(max.id, "2026-03-21", "09:00", "17:00"), recipientStaffId: ned.id })).body;
+    const cover = (
+      await t
+        .as(max.token)
+        .post(`${org}/shift-requests`, { type: "COVER", entryId: await entry(max.id, "2026-03-21", "09:00", "17:00"), recipientStaffId: ned.id })
+    ).body;
     expect((await t.as(ned.token).post(`${org}/shift-requests/${cover.id}/accept`)).body.status).toBe("PENDING_APPROVAL");
   });
 

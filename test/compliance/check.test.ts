@@ -19,7 +19,13 @@ describe("the compliance check of a planned week", () => {
   let mondayDraft: string;
   let bobDraft: string;
 
-  const shift = (workerId: string, day: string, from: string, to: string, extra: object = {}) => ({ workerId, roleId: w.roleId, startTime: `${day}T${from}:00`, endTime: `${day}T${to}:00`, ...extra });
+  const shift = (workerId: string, day: string, from: string, to: string, extra: object = {}) => ({
+    workerId,
+    roleId: w.roleId,
+    startTime: `${day}T${from}:00`,
+    endTime: `${day}T${to}:00`,
+    ...extra,
+  });
 
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-06T17:00:00.000Z" });
@@ -75,7 +81,8 @@ describe("the compliance check of a planned week", () => {
       severity: "error",
       workerId: bob.id,
       entryIds: [bobDraft],
-      message: "The shift starting 2026-03-11T10:00:00.000-04:00 falls in approved time off from 2026-03-11T00:00:00.000-04:00 to 2026-03-12T00:00:00.000-04:00",
+      message:
+        "The shift starting 2026-03-11T10:00:00.000-04:00 falls in approved time off from 2026-03-11T00:00:00.000-04:00 to 2026-03-12T00:00:00.000-04:00",
       citation: "Approved time off",
       premium: null,
     },
@@ -85,7 +92,8 @@ describe("the compliance check of a planned week", () => {
       severity: "warning",
       workerId: ann.id,
       entryIds: [mondayDraft, entries.tue],
-      message: "Only 8 h of rest between the shift ending 2026-03-09T23:00:00.000-04:00 and the one starting 2026-03-10T07:00:00.000-04:00; the minimum is 10 h",
+      message:
+        "Only 8 h of rest between the shift ending 2026-03-09T23:00:00.000-04:00 and the one starting 2026-03-10T07:00:00.000-04:00; the minimum is 10 h",
       citation: "ORS 653.442; OAR 839-026-0040",
       premium: { hours: 2, amount: 20 },
     },
@@ -95,7 +103,8 @@ describe("the compliance check of a planned week", () => {
       severity: "warning",
       workerId: ann.id,
       entryIds: [entries.sat, entries.sun],
-      message: "Only 9 h of rest between the shift ending 2026-03-14T22:00:00.000-04:00 and the one starting 2026-03-15T07:00:00.000-04:00; the minimum is 10 h",
+      message:
+        "Only 9 h of rest between the shift ending 2026-03-14T22:00:00.000-04:00 and the one starting 2026-03-15T07:00:00.000-04:00; the minimum is 10 h",
       citation: "ORS 653.442; OAR 839-026-0040",
       premium: { hours: 1, amount: 10 },
     },
@@ -121,7 +130,8 @@ describe("the compliance check of a planned week", () => {
     },
   ];
 
-  const sorted = (list: { ruleId: string; workerId: string; entryIds: string[] }[]) => [...list].sort((a, b) => `${a.ruleId}${a.workerId}${a.entryIds}`.localeCompare(`${b.ruleId}${b.workerId}${b.entryIds}`));
+  const sorted = (list: { ruleId: string; workerId: string; entryIds: string[] }[]) =>
+    [...list].sort((a, b) => `${a.ruleId}${a.workerId}${a.entryIds}`.localeCompare(`${b.ruleId}${b.workerId}${b.entryIds}`));
 
   it("answers every rule the week breaks through REST, errors first", async () => {
     const res = await t.as(w.manager).post(`${w.base}/schedules/compliance-check`, { startDate: "2026-03-09", endDate: "2026-03-15" });
@@ -150,7 +160,9 @@ describe("the compliance check of a planned week", () => {
       ["REST_BETWEEN_SHIFTS", entries.sun],
     ]);
     const other = (await t.as(w.org.token).post(`/api/organizations/${w.org.id}/locations`, { name: "Annex", timezone: "America/New_York" })).body.id;
-    expect((await api.post(`/api/organizations/${w.org.id}/locations/${other}/schedules/compliance-check`, { startDate: "2026-03-09", endDate: "2026-03-15" })).body).toEqual({ startDate: "2026-03-09", endDate: "2026-03-15", violations: [] });
+    expect(
+      (await api.post(`/api/organizations/${w.org.id}/locations/${other}/schedules/compliance-check`, { startDate: "2026-03-09", endDate: "2026-03-15" })).body,
+    ).toEqual({ startDate: "2026-03-09", endDate: "2026-03-15", violations: [] });
   });
 
   it("refuses a bad range and workers", async () => {
@@ -164,11 +176,20 @@ describe("the compliance check of a planned week", () => {
   it("publishes the week and pays the worked week by the law: premiums and California overtime in the report and the export, REST and GraphQL", async () => {
     // The restaurant is in California under a local fair-workweek ordinance: California's §510
     // overtime and §512 meal periods, and Oregon-like figures for rest and notice.
-    const profile = await t.as(w.org.token).patch(`${w.base}/compliance`, { preset: "US_CA", minRestHours: 10, restPayRate: 1.5, noticeDays: 14, changePayHours: 1, reductionPayRate: 0.5 });
+    const profile = await t
+      .as(w.org.token)
+      .patch(`${w.base}/compliance`, { preset: "US_CA", minRestHours: 10, restPayRate: 1.5, noticeDays: 14, changePayHours: 1, reductionPayRate: 0.5 });
     expect(profile.status).toBe(200);
     // Bob's added shift moves to Thursday, out of his time off (which publishing refuses outright).
-    expect((await t.as(w.manager).patch(`${w.base}/schedules/drafts/${bobDraft}`, { startTime: "2026-03-12T10:00:00", endTime: "2026-03-12T16:00:00" })).status).toBe(200);
-    const published = await t.as(w.manager).post(`${w.base}/schedules/publish`, { startDate: "2026-03-09", endDate: "2026-03-15", acknowledge: true, reason: "Inventory week, agreed with the team" });
+    expect(
+      (await t.as(w.manager).patch(`${w.base}/schedules/drafts/${bobDraft}`, { startTime: "2026-03-12T10:00:00", endTime: "2026-03-12T16:00:00" })).status,
+    ).toBe(200);
+    const published = await t.as(w.manager).post(`${w.base}/schedules/publish`, {
+      startDate: "2026-03-09",
+      endDate: "2026-03-15",
+      acknowledge: true,
+      reason: "Inventory week, agreed with the team",
+    });
     expect(published.status).toBe(200);
 
     // The week as worked: Monday 16:00–23:00 (the changed shift), Tuesday to Friday 07:00–15:00,
@@ -205,18 +226,36 @@ describe("the compliance check of a planned week", () => {
     // Predictability pay recorded at publishing: Monday cut from 8 h to 7 h with 74 h of notice, 1 h × 20 × 0.5 = 10.
     // Total 1225 + 40 + 30 + 10 = 1305.
     const annFigures = {
-      shifts: 7, totalHours: 54, regularHours: 40, overtimeHours: 13.5, doubleTimeHours: 0.5,
-      laborCost: 1225, overtimePremium: 135, doubleTimePremium: 10, mealPremiums: 2, mealPremium: 40,
-      restGapPremium: 30, predictabilityPay: 10, totalCost: 1305,
+      shifts: 7,
+      totalHours: 54,
+      regularHours: 40,
+      overtimeHours: 13.5,
+      doubleTimeHours: 0.5,
+      laborCost: 1225,
+      overtimePremium: 135,
+      doubleTimePremium: 10,
+      mealPremiums: 2,
+      mealPremium: 40,
+      restGapPremium: 30,
+      predictabilityPay: 10,
+      totalCost: 1305,
     };
     const employees = await t.as(w.org.token).get("/api/timesheets/reports/employees?startDate=2026-03-09&endDate=2026-03-15");
     expect(employees.status).toBe(200);
     expect(employees.body.find((e: { employeeId: string }) => e.employeeId === ann.id)).toMatchObject(annFigures);
     // Bob never worked the added shift: only its predictability pay (one hour, $20) is owed to him.
-    expect(employees.body.find((e: { employeeId: string }) => e.employeeId === bob.id)).toMatchObject({ shifts: 0, laborCost: 0, predictabilityPay: 20, totalCost: 20 });
+    expect(employees.body.find((e: { employeeId: string }) => e.employeeId === bob.id)).toMatchObject({
+      shifts: 0,
+      laborCost: 0,
+      predictabilityPay: 20,
+      totalCost: 20,
+    });
 
     const fields = Object.keys(annFigures).join(" ");
-    const gql = await t.gql(w.org.token, `{ shiftReport(startDate: "2026-03-09", endDate: "2026-03-15", groupBy: location) { totals { ${fields} } } employeeShiftReports(startDate: "2026-03-09", endDate: "2026-03-15") { employeeId ${fields} } }`);
+    const gql = await t.gql(
+      w.org.token,
+      `{ shiftReport(startDate: "2026-03-09", endDate: "2026-03-15", groupBy: location) { totals { ${fields} } } employeeShiftReports(startDate: "2026-03-09", endDate: "2026-03-15") { employeeId ${fields} } }`,
+    );
     expect(gql.errors).toBeUndefined();
     expect(gql.data!.shiftReport.totals).toEqual({ ...annFigures, predictabilityPay: 30, totalCost: 1325 });
     expect(gql.data!.employeeShiftReports.find((e: { employeeId: string }) => e.employeeId === ann.id)).toEqual({ employeeId: ann.id, ...annFigures });
@@ -226,7 +265,20 @@ describe("the compliance check of a planned week", () => {
     const columns = header.split(",");
     const rows = lines.map((line: string) => Object.fromEntries(line.split(",").map((cell, i) => [columns[i], cell])) as Record<string, string>);
     for (const row of rows) expectRecomputable(row);
-    const shown = ["kind", "date", "payable_minutes", "regular_minutes", "overtime_minutes", "double_time_minutes", "overtime_premium", "double_time_premium", "meal_premium", "rest_gap_minutes", "rest_gap_premium", "predictability_pay"];
+    const shown = [
+      "kind",
+      "date",
+      "payable_minutes",
+      "regular_minutes",
+      "overtime_minutes",
+      "double_time_minutes",
+      "overtime_premium",
+      "double_time_premium",
+      "meal_premium",
+      "rest_gap_minutes",
+      "rest_gap_premium",
+      "predictability_pay",
+    ];
     expect(rows.map((r) => shown.map((c) => r[c]))).toEqual([
       ["SHIFT", "2026-03-09", "390", "390", "0", "0", "0.00", "0.00", "0.00", "0", "0.00", "0.00"],
       ["SHIFT", "2026-03-10", "450", "450", "0", "0", "0.00", "0.00", "0.00", "120", "20.00", "0.00"],
@@ -241,8 +293,23 @@ describe("the compliance check of a planned week", () => {
     ]);
     expect(rows.at(-1)).toMatchObject({ shift_id: entries.mon, start_time: "2026-03-09T15:00:00.000-04:00" });
 
-    const gqlRows = await t.gql(w.org.token, `query($e: ID) { shiftExport(startDate: "2026-03-09", endDate: "2026-03-15", employeeId: $e) { kind overtimeMinutes doubleTimeMinutes overtimePremium mealPremium restGapRate restGapPremium predictabilityPay } }`, { e: bob.id });
+    const gqlRows = await t.gql(
+      w.org.token,
+      `query($e: ID) { shiftExport(startDate: "2026-03-09", endDate: "2026-03-15", employeeId: $e) { kind overtimeMinutes doubleTimeMinutes overtimePremium mealPremium restGapRate restGapPremium predictabilityPay } }`,
+      { e: bob.id },
+    );
     expect(gqlRows.errors).toBeUndefined();
-    expect(gqlRows.data!.shiftExport).toEqual([{ kind: "PREDICTABILITY_PAY", overtimeMinutes: 0, doubleTimeMinutes: 0, overtimePremium: 0, mealPremium: 0, restGapRate: null, restGapPremium: 0, predictabilityPay: 20 }]);
+    expect(gqlRows.data!.shiftExport).toEqual([
+      {
+        kind: "PREDICTABILITY_PAY",
+        overtimeMinutes: 0,
+        doubleTimeMinutes: 0,
+        overtimePremium: 0,
+        mealPremium: 0,
+        restGapRate: null,
+        restGapPremium: 0,
+        predictabilityPay: 20,
+      },
+    ]);
   });
 });

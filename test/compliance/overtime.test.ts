@@ -19,7 +19,11 @@ const overtimePay = (s: OvertimeSplit, wage: string) => ({
   overtimeCents: payCents(s.overtimeMinutes, wage, 1.5),
   doubleTimeCents: payCents(s.doubleTimeMinutes, wage, 2),
 });
-const inHours = (s: { regularMinutes: number; overtimeMinutes: number; doubleTimeMinutes: number }) => [s.regularMinutes / H, s.overtimeMinutes / H, s.doubleTimeMinutes / H];
+const inHours = (s: { regularMinutes: number; overtimeMinutes: number; doubleTimeMinutes: number }) => [
+  s.regularMinutes / H,
+  s.overtimeMinutes / H,
+  s.doubleTimeMinutes / H,
+];
 
 describe("California overtime (US_CA)", () => {
   it("a 10-hour day: 8 regular, 2 at 1.5×; at $20: $160 + $60", () => {
@@ -68,6 +72,14 @@ describe("California overtime (US_CA)", () => {
 
   it("refuses more than seven days or a day twice", () => {
     expect(() => splitWorkweek(week([1, 1, 1, 1, 1, 1, 1, 1]), CA)).toThrow();
-    expect(() => splitWorkweek([{ date: "2026-03-09", minutes: 60 }, { date: "2026-03-09", minutes: 60 }], CA)).toThrow();
+    expect(() =>
+      splitWorkweek(
+        [
+          { date: "2026-03-09", minutes: 60 },
+          { date: "2026-03-09", minutes: 60 },
+        ],
+        CA,
+      ),
+    ).toThrow();
   });
 });

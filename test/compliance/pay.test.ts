@@ -72,10 +72,30 @@ describe("premiums and overtime owed, in reports and the export", () => {
     // 07:00–17:00 with a 30-minute meal at 11:00: 9.5 h worked, 8 regular and 1.5 at 1.5×.
     await work(ann, "ca", "2026-03-10", "07:00", "17:00", [["11:00", "11:30"]]);
     // 9.5 × 18.75 = 178.125; premium 1.5 × 18.75 × 0.5 = 14.0625 → 14.06; together 192.1875 → 192.19.
-    expect(await report(ann)).toMatchObject({ totalHours: 9.5, regularHours: 8, overtimeHours: 1.5, doubleTimeHours: 0, overtimePremium: 14.06, doubleTimePremium: 0, laborCost: 192.19, mealPremium: 0, totalCost: 192.19 });
-    expect(pick(await exported(ann), "regular_minutes", "overtime_minutes", "double_time_minutes", "overtime_rate", "pay", "overtime_premium")).toEqual([["480", "90", "0", "1.5", "178.13", "14.06"]]);
-    const gql = await t.gql(org.token, `{ employeeShiftReports(startDate: "2026-03-09", endDate: "2026-03-15") { employeeId overtimeHours overtimePremium laborCost } }`);
-    expect(gql.data!.employeeShiftReports.find((r: { employeeId: string }) => r.employeeId === ann)).toEqual({ employeeId: ann, overtimeHours: 1.5, overtimePremium: 14.06, laborCost: 192.19 });
+    expect(await report(ann)).toMatchObject({
+      totalHours: 9.5,
+      regularHours: 8,
+      overtimeHours: 1.5,
+      doubleTimeHours: 0,
+      overtimePremium: 14.06,
+      doubleTimePremium: 0,
+      laborCost: 192.19,
+      mealPremium: 0,
+      totalCost: 192.19,
+    });
+    expect(pick(await exported(ann), "regular_minutes", "overtime_minutes", "double_time_minutes", "overtime_rate", "pay", "overtime_premium")).toEqual([
+      ["480", "90", "0", "1.5", "178.13", "14.06"],
+    ]);
+    const gql = await t.gql(
+      org.token,
+      `{ employeeShiftReports(startDate: "2026-03-09", endDate: "2026-03-15") { employeeId overtimeHours overtimePremium laborCost } }`,
+    );
+    expect(gql.data!.employeeShiftReports.find((r: { employeeId: string }) => r.employeeId === ann)).toEqual({
+      employeeId: ann,
+      overtimeHours: 1.5,
+      overtimePremium: 14.06,
+      laborCost: 192.19,
+    });
   });
 
   it("rounds each report figure once from the exact sum, each export row on its own", async () => {
@@ -84,7 +104,10 @@ describe("premiums and overtime owed, in reports and the export", () => {
     for (const day of ["2026-03-10", "2026-03-11"]) await work(jo, "ca", day, "07:00", "15:45", [["11:00", "11:30"]]);
     // Report: 2 × 2.34375 = 4.6875 → 4.69 (not 2.34 + 2.34); 16.5 × 18.75 = 309.375, labor cost 314.0625 → 314.06.
     expect(await report(jo)).toMatchObject({ overtimeHours: 0.5, overtimePremium: 4.69, laborCost: 314.06 });
-    expect(pick(await exported(jo), "overtime_minutes", "overtime_premium")).toEqual([["15", "2.34"], ["15", "2.34"]]);
+    expect(pick(await exported(jo), "overtime_minutes", "overtime_premium")).toEqual([
+      ["15", "2.34"],
+      ["15", "2.34"],
+    ]);
   });
 
   it("§510(a): work over twelve hours in one day at twice the regular rate", async () => {
@@ -92,11 +115,25 @@ describe("premiums and overtime owed, in reports and the export", () => {
     // twice the regular rate of pay."
     const bea = await worker();
     // 06:00–19:30 with meals at 10:00 and 15:00 (§512(a): before the ends of the 5th and 10th hours): 12.5 h worked.
-    await work(bea, "ca", "2026-03-11", "06:00", "19:30", [["10:00", "10:30"], ["15:00", "15:30"]]);
+    await work(bea, "ca", "2026-03-11", "06:00", "19:30", [
+      ["10:00", "10:30"],
+      ["15:00", "15:30"],
+    ]);
     // 8 regular, 4 at 1.5×, 0.5 at 2×. 12.5 × 18.75 = 234.375; 4 × 9.375 = 37.50; 0.5 × 18.75 = 9.375 → 9.38;
     // labor cost 234.375 + 37.5 + 9.375 = 281.25 exactly (the row's figures, each rounded, add up to 281.26).
-    expect(await report(bea)).toMatchObject({ totalHours: 12.5, regularHours: 8, overtimeHours: 4, doubleTimeHours: 0.5, overtimePremium: 37.5, doubleTimePremium: 9.38, laborCost: 281.25, mealPremiums: 0 });
-    expect(pick(await exported(bea), "regular_minutes", "overtime_minutes", "double_time_minutes", "pay", "overtime_premium", "double_time_premium", "meal_premium")).toEqual([["480", "240", "30", "234.38", "37.50", "9.38", "0.00"]]);
+    expect(await report(bea)).toMatchObject({
+      totalHours: 12.5,
+      regularHours: 8,
+      overtimeHours: 4,
+      doubleTimeHours: 0.5,
+      overtimePremium: 37.5,
+      doubleTimePremium: 9.38,
+      laborCost: 281.25,
+      mealPremiums: 0,
+    });
+    expect(
+      pick(await exported(bea), "regular_minutes", "overtime_minutes", "double_time_minutes", "pay", "overtime_premium", "double_time_premium", "meal_premium"),
+    ).toEqual([["480", "240", "30", "234.38", "37.50", "9.38", "0.00"]]);
   });
 
   it("§510(a): work over 40 hours in one workweek at one and one-half times, no hour paid twice", async () => {
@@ -106,7 +143,15 @@ describe("premiums and overtime owed, in reports and the export", () => {
     await work(cy, "ca", "2026-03-14", "07:00", "12:00");
     // Monday to Friday 8 h each (40 regular), Saturday 5 h over 40 at 1.5×: 45 × 18.75 = 843.75,
     // 5 × 18.75 × 0.5 = 46.875 → 46.88; labor cost 890.625 → 890.63 (half away from zero).
-    expect(await report(cy)).toMatchObject({ shifts: 6, totalHours: 45, regularHours: 40, overtimeHours: 5, doubleTimeHours: 0, overtimePremium: 46.88, laborCost: 890.63 });
+    expect(await report(cy)).toMatchObject({
+      shifts: 6,
+      totalHours: 45,
+      regularHours: 40,
+      overtimeHours: 5,
+      doubleTimeHours: 0,
+      overtimePremium: 46.88,
+      laborCost: 890.63,
+    });
     expect(pick(await exported(cy), "date", "overtime_minutes", "overtime_premium").at(-1)).toEqual(["2026-03-14", "300", "46.88"]);
   });
 
@@ -117,10 +162,21 @@ describe("premiums and overtime owed, in reports and the export", () => {
     // less than twice the regular rate of pay."
     const eve = await worker();
     for (const day of ["09", "10", "11", "12", "13", "14"]) await work(eve, "ca", `2026-03-${day}`, "07:00", "12:00");
-    await work(eve, "ca", "2026-03-15", "07:00", "17:30", [["11:00", "11:30"], ["15:00", "15:30"]]);
+    await work(eve, "ca", "2026-03-15", "07:00", "17:30", [
+      ["11:00", "11:30"],
+      ["15:00", "15:30"],
+    ]);
     // Monday to Saturday 5 h (30 regular); Sunday 9.5 h: 8 at 1.5×, 1.5 at 2×.
     // 39.5 × 18.75 = 740.625; 8 × 9.375 = 75.00; 1.5 × 18.75 = 28.125 → 28.13; labor cost 843.75.
-    expect(await report(eve)).toMatchObject({ totalHours: 39.5, regularHours: 30, overtimeHours: 8, doubleTimeHours: 1.5, overtimePremium: 75, doubleTimePremium: 28.13, laborCost: 843.75 });
+    expect(await report(eve)).toMatchObject({
+      totalHours: 39.5,
+      regularHours: 30,
+      overtimeHours: 8,
+      doubleTimeHours: 1.5,
+      overtimePremium: 75,
+      doubleTimePremium: 28.13,
+      laborCost: 843.75,
+    });
     expect(pick(await exported(eve), "date", "regular_minutes", "overtime_minutes", "double_time_minutes").at(-1)).toEqual(["2026-03-15", "0", "480", "90"]);
   });
 
@@ -174,7 +230,10 @@ describe("premiums and overtime owed, in reports and the export", () => {
     await work(hal, "nyc", "2026-03-09", "15:00", "23:00");
     await work(hal, "nyc", "2026-03-10", "07:00", "15:00");
     expect(await report(hal)).toMatchObject({ restGapPremium: 100, totalCost: 400 });
-    expect(pick(await exported(hal, WEEK, "100.00"), "rest_gap_minutes", "rest_gap_rate", "rest_gap_premium")).toEqual([["0", "", "0.00"], ["180", "", "100.00"]]);
+    expect(pick(await exported(hal, WEEK, "100.00"), "rest_gap_minutes", "rest_gap_rate", "rest_gap_premium")).toEqual([
+      ["0", "", "0.00"],
+      ["180", "", "100.00"],
+    ]);
   });
 
   it("ORS 653.455(2): predictability pay recorded for changes inside the notice window", async () => {
@@ -213,7 +272,10 @@ describe("premiums and overtime owed, in reports and the export", () => {
     try {
       // Tuesday's 0.5 h over 9 at 1.75: 0.5 × 18.75 × 0.75 = 7.03125 → 7.03; 14.5 × 18.75 = 271.875; together 278.90625 → 278.91.
       expect(await report(dee)).toMatchObject({ overtimeHours: 0.5, overtimePremium: 7.03, laborCost: 278.91 });
-      expect(pick(await exported(dee), "overtime_minutes", "overtime_rate", "overtime_premium")).toEqual([["30", "1.75", "7.03"], ["0", "1.75", "0.00"]]);
+      expect(pick(await exported(dee), "overtime_minutes", "overtime_rate", "overtime_premium")).toEqual([
+        ["30", "1.75", "7.03"],
+        ["0", "1.75", "0.00"],
+      ]);
     } finally {
       await t.as(org.token).patch("/api/timesheets/settings", { dailyOvertimeHours: null, overtimeRate: 1.5 });
     }

@@ -17,9 +17,17 @@ describe("publishing and writing entries under the labor rules", () => {
   });
   afterAll(() => t.stop());
 
-  const shift = (workerId: string, day: string, from: string, to: string) => ({ workerId, roleId: w.roleId, startTime: `${day}T${from}:00`, endTime: `${day}T${to}:00` });
+  const shift = (workerId: string, day: string, from: string, to: string) => ({
+    workerId,
+    roleId: w.roleId,
+    startTime: `${day}T${from}:00`,
+    endTime: `${day}T${to}:00`,
+  });
   const payOf = async (workerId: string) =>
-    t.runtime.db.query("SELECT entry_id, change, hours::float AS hours, amount::float AS amount, citation FROM predictability_pay WHERE organization_id = $1 AND worker_id = $2 ORDER BY created_at, change", [w.org.id, workerId]);
+    t.runtime.db.query(
+      "SELECT entry_id, change, hours::float AS hours, amount::float AS amount, citation FROM predictability_pay WHERE organization_id = $1 AND worker_id = $2 ORDER BY created_at, change",
+      [w.org.id, workerId],
+    );
 
   it("refuses a range with errors (409 COMPLIANCE_VIOLATION, the violations in details) and publishes nothing", async () => {
     const ann = await w.worker();
@@ -45,7 +53,11 @@ describe("publishing and writing entries under the labor rules", () => {
         premium: null,
       },
     ]);
-    const gql = await t.gql(w.manager, `mutation($loc: ID!) { publishSchedule(locationId: $loc, input: {startDate: "2026-03-09", endDate: "2026-03-15"}) { startDate } }`, { loc: w.locationId });
+    const gql = await t.gql(
+      w.manager,
+      `mutation($loc: ID!) { publishSchedule(locationId: $loc, input: {startDate: "2026-03-09", endDate: "2026-03-15"}) { startDate } }`,
+      { loc: w.locationId },
+    );
     expect(gql.errors?.[0].extensions).toMatchObject({ code: "COMPLIANCE_VIOLATION", details: [expect.objectContaining({ ruleId: "MAX_SHIFT_LENGTH" })] });
     expect((await api.get(`${w.base}/schedules?workerId=${ann.id}`)).body).toEqual([]);
     expect((await api.get(`${w.base}/schedules/drafts?workerId=${ann.id}`)).body).toHaveLength(1);
@@ -56,7 +68,12 @@ describe("publishing and writing entries under the labor rules", () => {
 
   it("publishes acknowledged errors, keeps the reason and the errors in the audit trail, and records the additional shift's pay", async () => {
     const api = t.as(w.manager);
-    const published = await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-09", endDate: "2026-03-15", acknowledge: true, reason: "Inventory day, agreed with the cook" });
+    const published = await api.post(`${w.base}/schedules/publish`, {
+      startDate: "2026-03-09",
+      endDate: "2026-03-15",
+      acknowledge: true,
+      reason: "Inventory day, agreed with the cook",
+    });
     expect(published.status).toBe(200);
     expect(published.body.added).toHaveLength(1);
     const ann = published.body.added[0].workerId;
@@ -69,7 +86,10 @@ describe("publishing and writing entries under the labor rules", () => {
       "SELECT actor_staff_id, after->>'reason' AS reason, after->'violations'->0->>'ruleId' AS rule FROM audit_events WHERE organization_id = $1 AND resource_type = 'compliance_acknowledgements'",
       [w.org.id],
     );
-    const [{ id: managerId }] = await t.runtime.db.query("SELECT s.id FROM staff_members s JOIN access_roles a ON a.id = s.access_role_id WHERE s.organization_id = $1 AND a.name = 'Manager'", [w.org.id]);
+    const [{ id: managerId }] = await t.runtime.db.query(
+      "SELECT s.id FROM staff_members s JOIN access_roles a ON a.id = s.access_role_id WHERE s.organization_id = $1 AND a.name = 'Manager'",
+      [w.org.id],
+    );
     expect(audit).toEqual([{ actor_staff_id: managerId, reason: "Inventory day, agreed with the cook", rule: "MAX_SHIFT_LENGTH" }]);
     expect(await payOf(ann)).toEqual([{ entry_id: published.body.added[0].id, change: "ADDED", hours: 1, amount: 20, citation: "ORS 653.436, ORS 653.455" }]);
   });

@@ -26,7 +26,15 @@ const ctx: CheckContext = { zone: ZONE, weekStart: 1, now: at("2026-03-02T09:00"
 let n = 0;
 function shift(from: string, to: string, extra: { wage?: string; breaks?: PlannedBreakSpan[]; worker?: string; checked?: boolean } = {}): PlannedShift {
   n += 1;
-  return { id: `s${n}`, staffId: extra.worker ?? "ann", startsAt: at(from), endsAt: at(to), breaks: extra.breaks ?? [], hourlyWage: extra.wage ?? "20.0000", checked: extra.checked ?? true };
+  return {
+    id: `s${n}`,
+    staffId: extra.worker ?? "ann",
+    startsAt: at(from),
+    endsAt: at(to),
+    breaks: extra.breaks ?? [],
+    hourlyWage: extra.wage ?? "20.0000",
+    checked: extra.checked ?? true,
+  };
 }
 const meal = (from: string, minutes = 30): PlannedBreakSpan => ({ paid: false, durationMinutes: minutes, startsAt: at(from) });
 const rules = (preset: CompliancePreset, overrides: Partial<ComplianceFigures> = {}) => new ComplianceRules(preset, overrides);
@@ -59,7 +67,11 @@ describe("rest between shifts (clopening)", () => {
     // Seattle OLS: "Pay time-and-a-half for any hours worked between closing and opening shifts
     // that are separated by less than 10 hours". Closing ends 22:00, opening 07:00: 9 h of rest,
     // 1 h inside; at $18.75: 1 × 18.75 × 0.5 = $9.375 → $9.38 (half away from zero, one rounding).
-    const found = restBetweenShifts([shift("2026-03-09T14:00", "2026-03-09T22:00", { wage: "18.7500" }), shift("2026-03-10T07:00", "2026-03-10T12:00", { wage: "18.7500" })], rules(CompliancePreset.US_WA_SEATTLE), ctx);
+    const found = restBetweenShifts(
+      [shift("2026-03-09T14:00", "2026-03-09T22:00", { wage: "18.7500" }), shift("2026-03-10T07:00", "2026-03-10T12:00", { wage: "18.7500" })],
+      rules(CompliancePreset.US_WA_SEATTLE),
+      ctx,
+    );
     expect(premiumOf(found)).toEqual([{ minutes: 60, cents: 938 }]);
     expect(found[0].citation).toBe("SMC 14.22.035");
   });
@@ -87,7 +99,16 @@ describe("rest between shifts (clopening)", () => {
 
   it("only reports pairs that touch the checked shifts", () => {
     const [a, b] = clopening();
-    expect(restBetweenShifts([{ ...a, checked: false }, { ...b, checked: false }], rules(CompliancePreset.US_OR), ctx)).toEqual([]);
+    expect(
+      restBetweenShifts(
+        [
+          { ...a, checked: false },
+          { ...b, checked: false },
+        ],
+        rules(CompliancePreset.US_OR),
+        ctx,
+      ),
+    ).toEqual([]);
     expect(restBetweenShifts([{ ...a, checked: false }, b], rules(CompliancePreset.US_OR), ctx)).toHaveLength(1);
   });
 });
@@ -125,7 +146,13 @@ describe("meal breaks (US_CA)", () => {
 
   it("the other presets set no meal rule", () => {
     const bare = shift("2026-03-09T07:00", "2026-03-09T20:00");
-    for (const preset of [CompliancePreset.NONE, CompliancePreset.US_OR, CompliancePreset.US_WA_SEATTLE, CompliancePreset.US_NY_NYC_FAST_FOOD, CompliancePreset.US_IL_CHICAGO]) {
+    for (const preset of [
+      CompliancePreset.NONE,
+      CompliancePreset.US_OR,
+      CompliancePreset.US_WA_SEATTLE,
+      CompliancePreset.US_NY_NYC_FAST_FOOD,
+      CompliancePreset.US_IL_CHICAGO,
+    ]) {
       expect(mealBreaks([bare], rules(preset), ctx)).toEqual([]);
     }
   });
@@ -164,7 +191,10 @@ describe("hard limits a location sets itself", () => {
 
   it("a shift over approved time off", () => {
     const s = shift("2026-03-09T09:00", "2026-03-09T17:00");
-    const off = [{ staffId: "ann", startsAt: at("2026-03-09T00:00"), endsAt: at("2026-03-10T00:00") }, { staffId: "bob", startsAt: at("2026-03-08T00:00"), endsAt: at("2026-03-12T00:00") }];
+    const off = [
+      { staffId: "ann", startsAt: at("2026-03-09T00:00"), endsAt: at("2026-03-10T00:00") },
+      { staffId: "bob", startsAt: at("2026-03-08T00:00"), endsAt: at("2026-03-12T00:00") },
+    ];
     expect(overTimeOff([s], off, rules(CompliancePreset.NONE), ctx)).toMatchObject([{ ruleId: "TIME_OFF", severity: "error", entryIds: [s.id] }]);
     expect(overTimeOff([s], off.slice(1), rules(CompliancePreset.NONE), ctx)).toEqual([]);
   });
@@ -173,12 +203,22 @@ describe("hard limits a location sets itself", () => {
 describe("changes inside the notice window (predictability pay)", () => {
   // Now is Monday 2026-03-02 09:00; the shifts are 3 and 10 days ahead.
   const published = { startsAt: at("2026-03-05T09:00"), endsAt: at("2026-03-05T17:00") };
-  const change = (id: string, before: ScheduleChange["before"], after: ScheduleChange["after"]): ScheduleChange => ({ id, staffId: "ann", before, after, hourlyWage: "20.0000" });
+  const change = (id: string, before: ScheduleChange["before"], after: ScheduleChange["after"]): ScheduleChange => ({
+    id,
+    staffId: "ann",
+    before,
+    after,
+    hourlyWage: "20.0000",
+  });
   const moved = change("moved", published, { startsAt: at("2026-03-05T11:00"), endsAt: at("2026-03-05T19:00") });
   const reduced = change("reduced", published, { startsAt: at("2026-03-05T09:00"), endsAt: at("2026-03-05T14:00") });
   const added = change("added", null, { startsAt: at("2026-03-05T17:00"), endsAt: at("2026-03-05T21:00") });
   const cancelled = change("cancelled", published, null);
-  const tenDaysAhead = change("ten", { startsAt: at("2026-03-12T09:00"), endsAt: at("2026-03-12T17:00") }, { startsAt: at("2026-03-12T10:00"), endsAt: at("2026-03-12T18:00") });
+  const tenDaysAhead = change(
+    "ten",
+    { startsAt: at("2026-03-12T09:00"), endsAt: at("2026-03-12T17:00") },
+    { startsAt: at("2026-03-12T10:00"), endsAt: at("2026-03-12T18:00") },
+  );
   const fifteenDaysAhead = change("fifteen", null, { startsAt: at("2026-03-17T09:00"), endsAt: at("2026-03-17T17:00") });
   const all = [moved, reduced, added, cancelled, tenDaysAhead, fifteenDaysAhead];
   const byId = (preset: CompliancePreset) => Object.fromEntries(noticeWindow(all, rules(preset), ctx).map((v) => [v.entryIds[0], v.premium]));
@@ -199,7 +239,11 @@ describe("changes inside the notice window (predictability pay)", () => {
     };
     expect(byId(CompliancePreset.US_OR)).toEqual(expected);
     expect(byId(CompliancePreset.US_WA_SEATTLE)).toEqual(expected);
-    expect(noticeWindow([moved], rules(CompliancePreset.US_OR), ctx)[0]).toMatchObject({ ruleId: "NOTICE_WINDOW", severity: "warning", citation: "ORS 653.436, ORS 653.455" });
+    expect(noticeWindow([moved], rules(CompliancePreset.US_OR), ctx)[0]).toMatchObject({
+      ruleId: "NOTICE_WINDOW",
+      severity: "warning",
+      citation: "ORS 653.436, ORS 653.455",
+    });
   });
 
   it("US_NY_NYC_FAST_FOOD: flat premiums by kind of change and notice", () => {
@@ -207,7 +251,13 @@ describe("changes inside the notice window (predictability pay)", () => {
     // (hours subtracted or cancelled); less than 7 days: $15 (added or moved), $45 (subtracted or
     // cancelled). 3 days ahead: moved $15, reduced $45, added $15, cancelled $45; 10 days ahead: moved $10.
     const got = byId(CompliancePreset.US_NY_NYC_FAST_FOOD);
-    expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v!.cents]))).toEqual({ moved: 1500, reduced: 4500, added: 1500, cancelled: 4500, ten: 1000 });
+    expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v!.cents]))).toEqual({
+      moved: 1500,
+      reduced: 4500,
+      added: 1500,
+      cancelled: 4500,
+      ten: 1000,
+    });
   });
 
   it("US_IL_CHICAGO: one hour of pay for any change within 14 days", () => {

@@ -45,7 +45,13 @@ describe("the event log", () => {
     const last = before[before.length - 1].sequence;
 
     const api = t.as(w.org.token);
-    const created = await api.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-01T09:00:00", endTime: "2026-03-01T17:00:00" });
+    const created = await api.post("/api/timesheets", {
+      employeeId: w.workerId,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      startTime: "2026-03-01T09:00:00",
+      endTime: "2026-03-01T17:00:00",
+    });
     expect(created.status).toBe(201);
     expect((await api.patch(`/api/timesheets/${created.body.id}`, { endTime: "2026-03-01T18:00:00" })).status).toBe(200);
     expect((await api.delete(`/api/timesheets/${created.body.id}`)).status).toBe(204);
@@ -53,7 +59,11 @@ describe("the event log", () => {
     const after = await events(`?after=${last}&types=shift.created,shift.updated,shift.deleted`);
     expect(after.map((e) => e.type)).toEqual(["shift.created", "shift.updated", "shift.deleted"]);
     const [create, update] = after;
-    expect(create).toMatchObject({ organizationId: w.org.id, actor: { staffId: null, apiKeyId: expect.any(String) }, data: { object: { id: created.body.id, employeeId: w.workerId, endTime: "2026-03-01T17:00:00.000-05:00" } } });
+    expect(create).toMatchObject({
+      organizationId: w.org.id,
+      actor: { staffId: null, apiKeyId: expect.any(String) },
+      data: { object: { id: created.body.id, employeeId: w.workerId, endTime: "2026-03-01T17:00:00.000-05:00" } },
+    });
     expect(create.data.previousAttributes).toBeNull();
     expect(update.data.object.endTime).toBe("2026-03-01T18:00:00.000-05:00");
     expect(update.data.previousAttributes).toMatchObject({ endTime: "2026-03-01T17:00:00.000-05:00" });

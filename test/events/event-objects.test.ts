@@ -68,25 +68,55 @@ describe("event objects are the resource as its GET answers it", () => {
   }
 
   it("locations, roles, staff, break types and webhook endpoints", async () => {
-    const location = await change(() => api().post(`${org()}/locations`, { name: "Pier", timezone: "Europe/Lisbon" }), (b) => [`${org()}/locations/${b.id}`]);
-    await change(() => api().patch(`${org()}/locations/${location.id}`, { name: "Pier 2", address: "Cais 1" }), () => [`${org()}/locations/${location.id}`]);
+    const location = await change(
+      () => api().post(`${org()}/locations`, { name: "Pier", timezone: "Europe/Lisbon" }),
+      (b) => [`${org()}/locations/${b.id}`],
+    );
+    await change(
+      () => api().patch(`${org()}/locations/${location.id}`, { name: "Pier 2", address: "Cais 1" }),
+      () => [`${org()}/locations/${location.id}`],
+    );
     await remove(`${org()}/locations/${location.id}`, "location.deleted");
 
-    const role = await change(() => api().post(`${org()}/roles`, { name: "Runner", hourlyWage: 15.5 }), (b) => [`${org()}/roles/${b.id}`]);
-    await change(() => api().patch(`${org()}/roles/${role.id}`, { hourlyWage: 16.25 }), () => [`${org()}/roles/${role.id}`]);
+    const role = await change(
+      () => api().post(`${org()}/roles`, { name: "Runner", hourlyWage: 15.5 }),
+      (b) => [`${org()}/roles/${b.id}`],
+    );
+    await change(
+      () => api().patch(`${org()}/roles/${role.id}`, { hourlyWage: 16.25 }),
+      () => [`${org()}/roles/${role.id}`],
+    );
     await remove(`${org()}/roles/${role.id}`, "role.deleted");
 
-    const staff = await change(() => api().post(`${org()}/staff`, { name: "Ann Lee", roleIds: [w.roleId], locationIds: [w.locationId] }), (b) => [`${org()}/staff/${b.id}`]);
-    await change(() => api().patch(`${org()}/staff/${staff.id}`, { name: "Ann Lee-Park" }), () => [`${org()}/staff/${staff.id}`]);
+    const staff = await change(
+      () => api().post(`${org()}/staff`, { name: "Ann Lee", roleIds: [w.roleId], locationIds: [w.locationId] }),
+      (b) => [`${org()}/staff/${b.id}`],
+    );
+    await change(
+      () => api().patch(`${org()}/staff/${staff.id}`, { name: "Ann Lee-Park" }),
+      () => [`${org()}/staff/${staff.id}`],
+    );
 
     const breaks = `${w.base}/breaks`;
-    const type = await change(() => api().post(breaks, { name: "Coffee", durationMinutes: 10, frequencyMinutes: 120, paid: true, mandatory: false, enabled: true }), (b) => [`${breaks}/${b.id}`]);
-    await change(() => api().patch(`${breaks}/${type.id}`, { durationMinutes: 15 }), () => [`${breaks}/${type.id}`]);
+    const type = await change(
+      () => api().post(breaks, { name: "Coffee", durationMinutes: 10, frequencyMinutes: 120, paid: true, mandatory: false, enabled: true }),
+      (b) => [`${breaks}/${b.id}`],
+    );
+    await change(
+      () => api().patch(`${breaks}/${type.id}`, { durationMinutes: 15 }),
+      () => [`${breaks}/${type.id}`],
+    );
     await remove(`${breaks}/${type.id}`, "break_type.deleted");
 
     const hooks = `${org()}/webhook-endpoints`;
-    const hook = await change(() => api().post(hooks, { url: "http://127.0.0.1:9/hooks", eventTypes: ["role.created"], enabled: false }), (b) => [`${hooks}/${b.id}`]);
-    await change(() => api().patch(`${hooks}/${hook.id}`, { description: "payroll" }), () => [`${hooks}/${hook.id}`]);
+    const hook = await change(
+      () => api().post(hooks, { url: "http://127.0.0.1:9/hooks", eventTypes: ["role.created"], enabled: false }),
+      (b) => [`${hooks}/${b.id}`],
+    );
+    await change(
+      () => api().patch(`${hooks}/${hook.id}`, { description: "payroll" }),
+      () => [`${hooks}/${hook.id}`],
+    );
     await remove(`${hooks}/${hook.id}`, "webhook_endpoint.deleted");
   });
 
@@ -94,10 +124,20 @@ describe("event objects are the resource as its GET answers it", () => {
     const worker = await w.worker();
     const shifts = "/api/timesheets";
     const shift = await change(
-      () => api().post(shifts, { employeeId: worker.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-02-20T09:00:00", endTime: "2026-02-20T17:00:00" }),
+      () =>
+        api().post(shifts, {
+          employeeId: worker.id,
+          locationId: w.locationId,
+          roleId: w.roleId,
+          startTime: "2026-02-20T09:00:00",
+          endTime: "2026-02-20T17:00:00",
+        }),
       (b) => [`${shifts}/${b.id}`],
     );
-    const updated = await change(() => api().patch(`${shifts}/${shift.id}`, { endTime: "2026-02-20T18:00:00" }), () => [`${shifts}/${shift.id}`]);
+    const updated = await change(
+      () => api().patch(`${shifts}/${shift.id}`, { endTime: "2026-02-20T18:00:00" }),
+      () => [`${shifts}/${shift.id}`],
+    );
     await remove(`${shifts}/${shift.id}`, "shift.deleted");
     // The old values are in the GET's terms too: local times with their offset.
     const [edit] = (await api().get(`${org()}/events?types=shift.updated`)).body.filter((e: EventBody) => e.data.object.id === shift.id);
@@ -105,10 +145,22 @@ describe("event objects are the resource as its GET answers it", () => {
     expect(updated.endTime).toBe("2026-02-20T18:00:00.000-05:00");
 
     const clock = "/api/time-tracking";
-    const open = await change(() => api().post(`${clock}/clock-in`, { workerId: worker.id, locationId: w.locationId, roleId: w.roleId, time: "2026-03-02T11:00:00Z" }), (b) => [`${shifts}/${b.id}`]);
-    await change(() => api().post(`${clock}/breaks/start`, { workerId: worker.id, typeId: w.breakTypeId, time: "2026-03-02T11:30:00Z" }), () => [`${shifts}/${open.id}`]);
-    await change(() => api().post(`${clock}/breaks/end`, { workerId: worker.id, time: "2026-03-02T11:45:00Z" }), () => [`${shifts}/${open.id}`]);
-    await change(() => api().post(`${clock}/clock-out`, { workerId: worker.id, time: "2026-03-02T11:55:00Z" }), () => [`${shifts}/${open.id}`]);
+    const open = await change(
+      () => api().post(`${clock}/clock-in`, { workerId: worker.id, locationId: w.locationId, roleId: w.roleId, time: "2026-03-02T11:00:00Z" }),
+      (b) => [`${shifts}/${b.id}`],
+    );
+    await change(
+      () => api().post(`${clock}/breaks/start`, { workerId: worker.id, typeId: w.breakTypeId, time: "2026-03-02T11:30:00Z" }),
+      () => [`${shifts}/${open.id}`],
+    );
+    await change(
+      () => api().post(`${clock}/breaks/end`, { workerId: worker.id, time: "2026-03-02T11:45:00Z" }),
+      () => [`${shifts}/${open.id}`],
+    );
+    await change(
+      () => api().post(`${clock}/clock-out`, { workerId: worker.id, time: "2026-03-02T11:55:00Z" }),
+      () => [`${shifts}/${open.id}`],
+    );
   });
 
   it("schedule entries, open shifts and time off", async () => {
@@ -118,7 +170,10 @@ describe("event objects are the resource as its GET answers it", () => {
       () => api().post(entries, { workerId: worker.id, roleId: w.roleId, startTime: "2026-03-10T09:00:00", endTime: "2026-03-10T17:00:00" }),
       (b) => [`${entries}/${b.id}`],
     );
-    await change(() => api().patch(`${entries}/${entry.id}`, { note: "Inventory" }), () => [`${entries}/${entry.id}`]);
+    await change(
+      () => api().patch(`${entries}/${entry.id}`, { note: "Inventory" }),
+      () => [`${entries}/${entry.id}`],
+    );
     await remove(`${entries}/${entry.id}`, "schedule_entry.deleted");
 
     const openShifts = `${w.base}/open-shifts`;
@@ -126,17 +181,35 @@ describe("event objects are the resource as its GET answers it", () => {
       () => api().post(openShifts, { roleId: w.roleId, startDate: "2026-03-11T09:00:00", endDate: "2026-03-11T17:00:00", staffCountRequired: 2 }),
       (b) => [`${openShifts}/${b.id}`],
     );
-    await change(() => api().patch(`${openShifts}/${openShift.id}`, { staffCountRequired: 3 }), () => [`${openShifts}/${openShift.id}`]);
+    await change(
+      () => api().patch(`${openShifts}/${openShift.id}`, { staffCountRequired: 3 }),
+      () => [`${openShifts}/${openShift.id}`],
+    );
     await remove(`${openShifts}/${openShift.id}`, "open_shift.deleted");
 
     const types = (await api().get(`${org()}/policy-types`)).body as { id: string; type: string }[];
     const policy = await change(
-      () => api().post(`${org()}/policies`, { name: "Vacation", typeId: types.find((x) => x.type === "Vacation")!.id, allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "Staff", value: worker.id } } }),
+      () =>
+        api().post(`${org()}/policies`, {
+          name: "Vacation",
+          typeId: types.find((x) => x.type === "Vacation")!.id,
+          allowNegativeBalance: true,
+          defaultSettings: { assignedStaff: { type: "Staff", value: worker.id } },
+        }),
       (b) => [`${org()}/policies/${b.id}`],
     );
-    await change(() => api().patch(`${org()}/policies/${policy.id}/activate`), () => [`${org()}/policies/${policy.id}`]);
     await change(
-      () => api().post(`${org()}/time-off-requests`, { workerId: worker.id, policyId: policy.id, startTime: "2026-03-20T09:00:00", endTime: "2026-03-20T17:00:00" }),
+      () => api().patch(`${org()}/policies/${policy.id}/activate`),
+      () => [`${org()}/policies/${policy.id}`],
+    );
+    await change(
+      () =>
+        api().post(`${org()}/time-off-requests`, {
+          workerId: worker.id,
+          policyId: policy.id,
+          startTime: "2026-03-20T09:00:00",
+          endTime: "2026-03-20T17:00:00",
+        }),
       (b) => [`${org()}/time-off-requests/${b.id}`],
     );
   });
@@ -145,11 +218,36 @@ describe("event objects are the resource as its GET answers it", () => {
     // Every type these changes make whose resource has a GET was compared (a type left out would be an untested mismatch).
     expect([...compared].sort()).toEqual(
       [
-        "location.created", "location.updated", "location.deleted", "role.created", "role.updated", "role.deleted", "staff_member.created", "staff_member.updated",
-        "break_type.created", "break_type.updated", "break_type.deleted", "webhook_endpoint.created", "webhook_endpoint.updated", "webhook_endpoint.deleted",
-        "shift.created", "shift.updated", "shift.deleted", "timeclock.clocked_in", "timeclock.break_started", "timeclock.break_ended", "timeclock.clocked_out",
-        "schedule_entry.created", "schedule_entry.updated", "schedule_entry.deleted", "open_shift.created", "open_shift.updated", "open_shift.deleted",
-        "time_off_policy.created", "time_off_policy.updated", "time_off_request.created",
+        "location.created",
+        "location.updated",
+        "location.deleted",
+        "role.created",
+        "role.updated",
+        "role.deleted",
+        "staff_member.created",
+        "staff_member.updated",
+        "break_type.created",
+        "break_type.updated",
+        "break_type.deleted",
+        "webhook_endpoint.created",
+        "webhook_endpoint.updated",
+        "webhook_endpoint.deleted",
+        "shift.created",
+        "shift.updated",
+        "shift.deleted",
+        "timeclock.clocked_in",
+        "timeclock.break_started",
+        "timeclock.break_ended",
+        "timeclock.clocked_out",
+        "schedule_entry.created",
+        "schedule_entry.updated",
+        "schedule_entry.deleted",
+        "open_shift.created",
+        "open_shift.updated",
+        "open_shift.deleted",
+        "time_off_policy.created",
+        "time_off_policy.updated",
+        "time_off_request.created",
       ].sort(),
     );
   });

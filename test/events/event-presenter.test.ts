@@ -12,7 +12,14 @@ function presenterOf(entities: { tableName: string; target: Function; columns: [
 describe("event presenter", () => {
   it("shows a person under the field's wire name, not the code's staffId", () => {
     const presenter = presenterOf([
-      { tableName: "schedule_entries", target: ScheduleEntry, columns: [["worker_id", "staffId"], ["start_time", "startsAt"]] },
+      {
+        tableName: "schedule_entries",
+        target: ScheduleEntry,
+        columns: [
+          ["worker_id", "staffId"],
+          ["start_time", "startsAt"],
+        ],
+      },
       { tableName: "open_shift_preferences", target: OpenShiftPreference, columns: [["worker_id", "staffId"]] },
     ]);
     expect(presenter.present("schedule_entries", { worker_id: "w", start_time: "s" })).toEqual({ workerId: "w", startsAt: "s" });

@@ -87,9 +87,16 @@ describe("WebSocket limits", () => {
   });
 
   it("runs at most 50 subscriptions on one socket", async () => {
-    const client = createClient({ url: `${url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${w.org.token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${w.org.token}` },
+      retryAttempts: 0,
+    });
     const errors: unknown[] = [];
-    const stops = Array.from({ length: 51 }, () => client.subscribe({ query: EVENTS }, { next: () => undefined, error: (e) => errors.push(e), complete: () => undefined }));
+    const stops = Array.from({ length: 51 }, () =>
+      client.subscribe({ query: EVENTS }, { next: () => undefined, error: (e) => errors.push(e), complete: () => undefined }),
+    );
     while (!errors.length) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(errors).toHaveLength(1);
     expect(JSON.stringify(errors[0])).toContain("TOO_MANY_SUBSCRIPTIONS");
@@ -130,7 +137,13 @@ describe("subscriptions end with their right to exist", () => {
   const shift = async () => {
     day += 1;
     const date = `2026-01-${String(day).padStart(2, "0")}`;
-    await t.as(w.org.token).post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
+    await t.as(w.org.token).post("/api/timesheets", {
+      employeeId: w.workerId,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      startTime: `${date}T09:00:00`,
+      endTime: `${date}T17:00:00`,
+    });
   };
 
   it("closes the socket when the token expires, with a code of its own (4410, not 4403)", async () => {

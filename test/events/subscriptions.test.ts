@@ -36,7 +36,9 @@ describe("live subscriptions over graphql-ws", () => {
   const shiftFor = async (employeeId: string) => {
     day += 1;
     const date = `2026-01-${String(day).padStart(2, "0")}`;
-    const res = await t.as(w.org.token).post("/api/timesheets", { employeeId, locationId: w.locationId, roleId: w.roleId, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
+    const res = await t
+      .as(w.org.token)
+      .post("/api/timesheets", { employeeId, locationId: w.locationId, roleId: w.roleId, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
     expect(res.status).toBe(201);
     return res.body.id as string;
   };
@@ -88,11 +90,18 @@ describe("live subscriptions over graphql-ws", () => {
   it("sends the open shifts of the location asked for only", async () => {
     const api = t.as(w.org.token);
     const elsewhere = (await api.post(`/api/organizations/${w.org.id}/locations`, { name: "Across Town", timezone: "America/New_York" })).body.id as string;
-    const s = await subscribe(url, w.org.token, "subscription ($locationId: ID) { openShiftChanged(locationId: $locationId) { type data { object } } }", { locationId: w.locationId });
+    const s = await subscribe(url, w.org.token, "subscription ($locationId: ID) { openShiftChanged(locationId: $locationId) { type data { object } } }", {
+      locationId: w.locationId,
+    });
     const openShiftAt = async (locationId: string) => {
       day += 1;
       const date = `2026-05-${String(day).padStart(2, "0")}`;
-      const res = await api.post(`/api/organizations/${w.org.id}/locations/${locationId}/open-shifts`, { roleId: w.roleId, startDate: `${date}T09:00:00`, endDate: `${date}T17:00:00`, staffCountRequired: 1 });
+      const res = await api.post(`/api/organizations/${w.org.id}/locations/${locationId}/open-shifts`, {
+        roleId: w.roleId,
+        startDate: `${date}T09:00:00`,
+        endDate: `${date}T17:00:00`,
+        staffCountRequired: 1,
+      });
       expect(res.status).toBe(201);
       return res.body.id as string;
     };
@@ -148,7 +157,11 @@ describe("live subscriptions over graphql-ws", () => {
     const [a, b] = await Promise.all([ServiceProcess.start(t.databaseUrl, { LOG_LEVEL: "warn" }), ServiceProcess.start(t.databaseUrl, { LOG_LEVEL: "warn" })]);
     try {
       // The processes run on the real clock: a token of the test's fixed clock would have expired there.
-      const exchanged = await fetch(`${a.url}/api/auth/token-exchange`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ apiKey: w.org.apiKey }) });
+      const exchanged = await fetch(`${a.url}/api/auth/token-exchange`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ apiKey: w.org.apiKey }),
+      });
       const { accessToken: token } = (await exchanged.json()) as { accessToken: string };
       const s = await Subscriber.start(b.url, token, EVENTS, { types: ["location.created"] });
       try {

@@ -21,14 +21,15 @@ describe("one receiver's answer cannot break the recording of others'", () => {
     const good = await workplace(t);
     receiver.byPath.set("/bad", { status: 200, body: "ok\u0000\udc00 then \u0000" });
     receiver.byPath.set("/good", { status: 200, body: "fine" });
-    for (const [w, path] of [[bad, "/bad"], [good, "/good"]] as const) {
+    for (const [w, path] of [
+      [bad, "/bad"],
+      [good, "/good"],
+    ] as const) {
       const res = await t.as(w.org.token).post(`${w.orgBase}/webhook-endpoints`, { url: receiver.url.replace(/\/hooks$/, path), eventTypes: ["role.created"] });
       expect(res.status).toBe(201);
     }
     // Both organizations' events at once, so that their outcomes are recorded together.
-    await Promise.all(
-      Array.from({ length: 6 }, (_, i) => [bad, good].map((w) => t.as(w.org.token).post(`${w.orgBase}/roles`, { name: `Role ${i}` }))).flat(),
-    );
+    await Promise.all(Array.from({ length: 6 }, (_, i) => [bad, good].map((w) => t.as(w.org.token).post(`${w.orgBase}/roles`, { name: `Role ${i}` }))).flat());
     const settled = async () => {
       const [{ delivered }] = await t.runtime.db.query("SELECT count(*)::int AS delivered FROM webhook_deliveries WHERE status = 'delivered'");
       return delivered === 12;
@@ -38,7 +39,9 @@ describe("one receiver's answer cannot break the recording of others'", () => {
     expect(attempts).toHaveLength(12);
     expect(attempts.every((a: { n: number }) => a.n === 1)).toBe(true);
     expect(receiver.arrivals).toHaveLength(12);
-    const [stored] = await t.runtime.db.query("SELECT d.last_response FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.url LIKE '%/bad' LIMIT 1");
+    const [stored] = await t.runtime.db.query(
+      "SELECT d.last_response FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.url LIKE '%/bad' LIMIT 1",
+    );
     expect(stored.last_response).toBe("ok\ufffd\ufffd then \ufffd");
   });
 });

@@ -5,7 +5,13 @@ import { WebhookReceiver } from "../support/webhook-receiver";
 // Claims and leases across processes need a real PostgreSQL server.
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_LEASE_MS: "3000", WEBHOOK_RETRY_DELAYS_MS: "200,200,200,200,200,200,200,200,200", WEBHOOK_POLL_MS: "50", LOG_LEVEL: "warn" };
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  WEBHOOK_LEASE_MS: "3000",
+  WEBHOOK_RETRY_DELAYS_MS: "200,200,200,200,200,200,200,200,200",
+  WEBHOOK_POLL_MS: "50",
+  LOG_LEVEL: "warn",
+};
 
 describe("webhook delivery across service processes", () => {
   let t: TestService;
@@ -35,7 +41,8 @@ describe("webhook delivery across service processes", () => {
 
   async function locations(org: { id: string; token: string }, n: number): Promise<string[]> {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push((await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: `Site ${i}`, timezone: "UTC" })).body.id);
+    for (let i = 0; i < n; i++)
+      ids.push((await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: `Site ${i}`, timezone: "UTC" })).body.id);
     const events = await t.runtime.db.query("SELECT id FROM events WHERE organization_id = $1 AND type = 'location.created' ORDER BY sequence", [org.id]);
     return events.map((e: { id: string }) => e.id);
   }
@@ -78,7 +85,10 @@ describe("webhook delivery across service processes", () => {
     processes = [await ServiceProcess.start(t.databaseUrl, { ...ENV, WEBHOOK_RETRY_DELAYS_MS: "300,600,1200,2400,4800,9600,9600,9600,9600" })];
     const ids = await locations(org, 30);
     await receiver.until(() => receiver.arrivals.length >= 60); // failed attempts
-    const [{ failing }] = await t.runtime.db.query("SELECT count(*)::int AS failing FROM webhook_deliveries WHERE organization_id = $1 AND status = 'pending' AND attempts >= 2", [org.id]);
+    const [{ failing }] = await t.runtime.db.query(
+      "SELECT count(*)::int AS failing FROM webhook_deliveries WHERE organization_id = $1 AND status = 'pending' AND attempts >= 2",
+      [org.id],
+    );
     expect(failing).toBeGreaterThan(0);
     receiver.answer = { status: 200 };
     await receiver.until((r) => new Set(r.map((x) => x.json.id)).size === ids.length); // every event

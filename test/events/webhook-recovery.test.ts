@@ -2,7 +2,13 @@ import { TestService } from "../support/harness";
 import { WebhookReceiver } from "../support/webhook-receiver";
 import { workplace, Workplace } from "../support/workplace";
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_DELAYS_MS: "1000,2000,3000", WEBHOOK_POLL_MS: "20", RATE_LIMIT_POINTS: "100000", RATE_LIMIT_WINDOW_SECONDS: "3600" };
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  WEBHOOK_RETRY_DELAYS_MS: "1000,2000,3000",
+  WEBHOOK_POLL_MS: "20",
+  RATE_LIMIT_POINTS: "100000",
+  RATE_LIMIT_WINDOW_SECONDS: "3600",
+};
 
 describe("bounded webhook queues", () => {
   let t: TestService;
@@ -27,7 +33,9 @@ describe("bounded webhook queues", () => {
     const created = await t.as(w.org.token).post(base(), { url: receiver.url, eventTypes: ["role.created"] });
     const recover = () => t.as(w.org.token).post(`${base()}/${created.body.id}/recover`, { since: "2020-01-01T00:00:00Z" });
     const before = await remaining();
-    const [{ events }] = await t.runtime.db.query("SELECT count(*)::int AS events FROM events WHERE organization_id = $1 AND type = 'role.created'", [w.org.id]);
+    const [{ events }] = await t.runtime.db.query("SELECT count(*)::int AS events FROM events WHERE organization_id = $1 AND type = 'role.created'", [
+      w.org.id,
+    ]);
     expect(events).toBeGreaterThanOrEqual(5);
     const first = await recover();
     expect(first.body).toEqual({ queued: events });
@@ -48,7 +56,8 @@ describe("bounded webhook queues", () => {
     const created = await t.as(w.org.token).post(base(), { url: receiver.url });
     const ping = await t.as(w.org.token).post(`${base()}/${created.body.id}/test`);
     expect(ping.status).toBe(202);
-    while ((await t.runtime.db.query("SELECT 1 FROM webhook_attempts WHERE delivery_id = $1", [ping.body.id])).length === 0) await new Promise((r) => setTimeout(r, 20));
+    while ((await t.runtime.db.query("SELECT 1 FROM webhook_attempts WHERE delivery_id = $1", [ping.body.id])).length === 0)
+      await new Promise((r) => setTimeout(r, 20));
     const old = new Date(t.clock.now().getTime() - 31 * 86_400_000);
     await t.runtime.db.query("UPDATE webhook_deliveries SET created_at = $2 WHERE id = $1", [ping.body.id, old]);
     const fresh = await t.as(w.org.token).post(`${base()}/${created.body.id}/test`);

@@ -46,7 +46,10 @@ describe("webhooks", () => {
     expect(created).toMatchObject({ secret: expect.stringMatching(/^whsec_/), eventTypes: ["role.created"], enabled: true });
     const read = await t.as(w.org.token).get(`${base()}/${created.id}`);
     expect(read.body).toMatchObject({ url: receiver.url, description: "payroll", secret: null });
-    expect((await t.as(w.org.token).patch(`${base()}/${created.id}`, { enabled: false })).body).toMatchObject({ enabled: false, disabledReason: "disabled by a manager" });
+    expect((await t.as(w.org.token).patch(`${base()}/${created.id}`, { enabled: false })).body).toMatchObject({
+      enabled: false,
+      disabledReason: "disabled by a manager",
+    });
     expect((await t.as(w.org.token).post(base(), { url: receiver.url, eventTypes: ["shift.exploded"] })).status).toBe(400);
     expect((await t.as(w.workerToken).get(base())).status).toBe(403);
     expect((await t.as(w.org.token).get(base())).body.map((e: { id: string }) => e.id)).toContain(created.id);
@@ -66,7 +69,11 @@ describe("webhooks", () => {
     }
     expect(() => new Webhook(`whsec_${Buffer.from("another secret of 32 bytes.......").toString("base64")}`).verify(got[0].body, got[0].headers)).toThrow();
     const updated = got.find((r) => r.json.type === "role.updated")!;
-    expect(updated.json).toMatchObject({ organizationId: w.org.id, sequence: expect.any(Number), data: { object: { id: role.body.id, name: "Head baker" }, previousAttributes: { name: "Baker" } } });
+    expect(updated.json).toMatchObject({
+      organizationId: w.org.id,
+      sequence: expect.any(Number),
+      data: { object: { id: role.body.id, name: "Head baker" }, previousAttributes: { name: "Baker" } },
+    });
     // The receiver has answered; the outcome is recorded a moment later.
     await waitFor(async () => (await attempts(id)).some((a) => a.eventType === "role.updated"));
     expect((await attempts(id)).filter((a) => a.eventType === "role.updated")).toEqual([
@@ -106,7 +113,11 @@ describe("webhooks", () => {
     const events = [...new Set(all.map((a) => a.eventId))];
     expect(events).toHaveLength(3);
     for (const event of events) {
-      expect(all.filter((a) => a.eventId === event).map((a) => [a.attempt, a.status, a.statusCode])).toEqual([[3, "delivered", 200], [2, "pending", 429], [1, "pending", 500]]);
+      expect(all.filter((a) => a.eventId === event).map((a) => [a.attempt, a.status, a.statusCode])).toEqual([
+        [3, "delivered", 200],
+        [2, "pending", 429],
+        [1, "pending", 500],
+      ]);
     }
 
     const recovered = await t.as(w.org.token).post(`${base()}/${id}/recover`, { since: "2000-01-01T00:00:00Z" });
@@ -166,7 +177,18 @@ describe("webhooks", () => {
   });
 
   it("refuses the IPv6 forms that carry or reach an IPv4 address, and the 6to4 relays", async () => {
-    const refused = ["::10.0.0.1", "::8.8.8.8", "::ffff:10.0.0.1", "2002:a00:1::1", "2002:808:808::1", "64:ff9b::a00:1", "64:ff9b:1::a00:1", "fec0::1", "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2"];
+    const refused = [
+      "::10.0.0.1",
+      "::8.8.8.8",
+      "::ffff:10.0.0.1",
+      "2002:a00:1::1",
+      "2002:808:808::1",
+      "64:ff9b::a00:1",
+      "64:ff9b:1::a00:1",
+      "fec0::1",
+      "2001::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    ];
     for (const address of refused) {
       await expect(checkWebhookUrl(`https://[${address}]/hook`, false)).rejects.toMatchObject({ status: 400 });
     }
@@ -175,7 +197,15 @@ describe("webhooks", () => {
   });
 
   it("refuses private, loopback and link-local targets and plain http unless the setting allows them", async () => {
-    for (const url of ["http://example.com/hook", "https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest", "https://[::1]/hook", "https://[::ffff:192.168.0.1]/x", "https://localhost/hook"]) {
+    for (const url of [
+      "http://example.com/hook",
+      "https://127.0.0.1/hook",
+      "https://10.1.2.3/hook",
+      "https://169.254.169.254/latest",
+      "https://[::1]/hook",
+      "https://[::ffff:192.168.0.1]/x",
+      "https://localhost/hook",
+    ]) {
       // The refusal names the setting a developer with a receiver on their own machine needs.
       await expect(checkWebhookUrl(url, false)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("WEBHOOK_ALLOW_PRIVATE_TARGETS=true") });
     }
@@ -189,7 +219,10 @@ describe("webhooks", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].field).toBe("url");
       // A target that turned private after it was saved is refused at delivery time.
-      const [{ id }] = await strict.runtime.db.query("INSERT INTO webhook_endpoints (organization_id, url) VALUES ($1, $2) RETURNING id", [org.id, receiver.url.replace("http:", "https:")]);
+      const [{ id }] = await strict.runtime.db.query("INSERT INTO webhook_endpoints (organization_id, url) VALUES ($1, $2) RETURNING id", [
+        org.id,
+        receiver.url.replace("http:", "https:"),
+      ]);
       await strict.as(org.token).post(`/api/organizations/${org.id}/webhook-endpoints/${id}/test`);
       await waitFor(async () => (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body.length > 0);
       const [delivery] = (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body;

@@ -58,8 +58,22 @@ describe("a database outage under load", () => {
 
   it("answers 503 while PostgreSQL is down, reports it in /readyz, recovers by itself, and half-writes nothing", async () => {
     const call = (path: string, init: RequestInit = {}) => fetch(`${service.url}${path}`, init);
-    const created = await (await call("/api/organizations", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${PLATFORM_KEY}` }, body: JSON.stringify({ name: "Outage Co" }) })).json();
-    const token = (await (await call("/api/auth/token-exchange", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) })).json()).accessToken;
+    const created = await (
+      await call("/api/organizations", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${PLATFORM_KEY}` },
+        body: JSON.stringify({ name: "Outage Co" }),
+      })
+    ).json();
+    const token = (
+      await (
+        await call("/api/auth/token-exchange", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ apiKey: created.apiKey }),
+        })
+      ).json()
+    ).accessToken;
     const auth = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
     const base = `/api/organizations/${created.organization.id}`;
     const staffPath = `${base}/staff`;
@@ -68,7 +82,8 @@ describe("a database outage under load", () => {
     // missing would be a half-write.
     const roleIds = [(await post(`${base}/roles`, { name: "Cook" })).id];
     const locationIds = [(await post(`${base}/locations`, { name: "Kitchen", timezone: "UTC" })).id];
-    const write = (i: number) => call(staffPath, { method: "POST", headers: auth, body: JSON.stringify({ name: `S${i}`, externalEmployeeId: `E${i}`, roleIds, locationIds }) });
+    const write = (i: number) =>
+      call(staffPath, { method: "POST", headers: auth, body: JSON.stringify({ name: `S${i}`, externalEmployeeId: `E${i}`, roleIds, locationIds }) });
     expect((await write(0)).status).toBe(201);
 
     // Load runs across the outage: writes keep coming while the server stops and starts.

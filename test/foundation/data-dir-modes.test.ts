@@ -32,7 +32,11 @@ describe("the embedded database's files are the service's only", () => {
       const service = await ServiceProcess.start(undefined, { DATA_DIR: dataDir, PLATFORM_API_KEY: "" });
       try {
         // Files written after the start (an organization's rows, the write-ahead log) too.
-        const created = await fetch(`${service.url}/api/organizations`, { method: "POST", headers: { authorization: `Bearer ${readFileSync(`${dataDir}.platform-key`, "utf8").trim()}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Modes" }) });
+        const created = await fetch(`${service.url}/api/organizations`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${readFileSync(`${dataDir}.platform-key`, "utf8").trim()}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: "Modes" }),
+        });
         expect(created.status).toBe(201);
         expect(statSync(dataDir).mode & 0o777).toBe(0o700);
         expect(openToOthers(dataDir)).toEqual([]);

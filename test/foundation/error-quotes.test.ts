@@ -28,7 +28,9 @@ describe("error bodies quote little of what was sent", () => {
   });
 
   it("caps what a GraphQL error quotes of a variable's value", async () => {
-    const answer = await t.gql(org.token, "mutation ($input: CreateLocationInput!) { createLocation(input: $input) { id } }", { input: { name: "Quoted", timezone: "UTC", extra: "z".repeat(600_000) } });
+    const answer = await t.gql(org.token, "mutation ($input: CreateLocationInput!) { createLocation(input: $input) { id } }", {
+      input: { name: "Quoted", timezone: "UTC", extra: "z".repeat(600_000) },
+    });
     expect(answer.errors?.length).toBeGreaterThan(0);
     expect(JSON.stringify(answer).length).toBeLessThan(SMALL);
   });

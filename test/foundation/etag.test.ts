@@ -39,8 +39,14 @@ describe("ETag and If-Match", () => {
     const read = await api.get(`/api/organizations/${org.id}/locations/${created.body.id}`);
     expect(read.headers.etag).toBe(`"${created.body.id}@${created.body.updatedAt}"`);
     const rename = (name: string, ifMatch: string) =>
-      t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("If-Match", ifMatch)
-        .send({ query: "mutation($id: ID!, $name: String) { updateLocation(id: $id, input: { name: $name }) { name updatedAt } }", variables: { id: created.body.id, name } });
+      t.http
+        .post("/graphql")
+        .set("Authorization", `Bearer ${org.token}`)
+        .set("If-Match", ifMatch)
+        .send({
+          query: "mutation($id: ID!, $name: String) { updateLocation(id: $id, input: { name: $name }) { name updatedAt } }",
+          variables: { id: created.body.id, name },
+        });
 
     const first = await rename("Dock A", read.headers.etag);
     expect(first.body.errors).toBeUndefined();
@@ -59,8 +65,11 @@ describe("ETag and If-Match", () => {
     for (const ifMatch of ["x@y", '"x@y"', "W/nonsense"]) {
       const rest = await api.patch(path, { name: "Yard REST" }).set("If-Match", ifMatch);
       expect(rest.status).toBe(412);
-      const gql = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("If-Match", ifMatch)
-        .send({ query: "mutation($id: ID!) { updateLocation(id: $id, input: { name: \"Yard GraphQL\" }) { name } }", variables: { id: created.body.id } });
+      const gql = await t.http
+        .post("/graphql")
+        .set("Authorization", `Bearer ${org.token}`)
+        .set("If-Match", ifMatch)
+        .send({ query: 'mutation($id: ID!) { updateLocation(id: $id, input: { name: "Yard GraphQL" }) { name } }', variables: { id: created.body.id } });
       expect(gql.status).toBe(412);
       expect(gql.body.errors[0].extensions).toMatchObject({ code: "PRECONDITION_FAILED" });
       expect(rest.body.error.message).toBe(gql.body.errors[0].message);
@@ -98,7 +107,9 @@ describe("the version guard of every table", () => {
     const stale = `"${created.body.id}@${created.body.updatedAt}"`;
     t.clock.advance(1000);
     expect((await t.as(org.token).patch(`/api/organizations/${org.id}/webhook-endpoints/${created.body.id}`, { description: "theirs" })).status).toBe(200);
-    const mine = await gql(stale, "mutation ($id: ID!) { updateWebhookEndpoint(id: $id, input: { description: \"mine\" }) { description } }", { id: created.body.id });
+    const mine = await gql(stale, 'mutation ($id: ID!) { updateWebhookEndpoint(id: $id, input: { description: "mine" }) { description } }', {
+      id: created.body.id,
+    });
     expect(mine.body.errors[0].extensions.code).toBe("PRECONDITION_FAILED");
     expect((await t.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${created.body.id}`)).body.description).toBe("theirs");
   });

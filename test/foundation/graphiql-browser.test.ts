@@ -70,12 +70,18 @@ describe("GraphiQL in a real browser, offline", () => {
       // query over HTTP (refused: subscriptions run over the WebSocket): run again until it has read it.
       const opened = page.waitForEvent("websocket", { timeout: 60000 });
       let socket: WebSocket | undefined;
-      void opened.then((ws) => (socket = ws), () => undefined);
+      void opened.then(
+        (ws) => (socket = ws),
+        () => undefined,
+      );
       await runInEditor(page, 'subscription { events(types: ["location.created"]) { type data { object } } }');
       for (let round = 0; !socket && round < 30; round++) {
         const refused = await page
           .waitForFunction(() => document.querySelector(".graphiql-response")?.textContent?.includes("not over HTTP"), undefined, { timeout: 1000 })
-          .then(() => true, () => false);
+          .then(
+            () => true,
+            () => false,
+          );
         if (refused && !socket) await page.click(".graphiql-execute-button");
       }
       socket = await opened;
@@ -87,7 +93,10 @@ describe("GraphiQL in a real browser, offline", () => {
         await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: `Seen Live ${round}`, timezone: "UTC" });
         seen = await page
           .waitForFunction(() => document.querySelector(".graphiql-response")?.textContent?.includes("Seen Live"), undefined, { timeout: 1000 })
-          .then(() => true, () => false);
+          .then(
+            () => true,
+            () => false,
+          );
       }
       expect(await page.textContent(".graphiql-response")).toContain("Seen Live");
       expect(outside).toEqual([]);

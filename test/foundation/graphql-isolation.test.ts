@@ -62,7 +62,8 @@ const pendingAvailabilityRule = async (api: Api, base: string, own: Records, _or
   own.availabilityRule = await created(await worker.post(`${base}/staff/${own.staff}/availability`, { kind: "PREFER_ON", weekdays: ["TUE"] }), "pending rule");
 };
 /** A one-day rule for a shift template: only preferences may name one. */
-const availabilityForTemplate = (operation: string) => operation.replace("{ kind: UNAVAILABLE, templateId:", '{ kind: PREFER_ON, date: "2026-03-02", templateId:');
+const availabilityForTemplate = (operation: string) =>
+  operation.replace("{ kind: UNAVAILABLE, templateId:", '{ kind: PREFER_ON, date: "2026-03-02", templateId:');
 /** A shift planned from a template is for a day. */
 const planFromTemplate = (operation: string) => operation.replace(", templateId:", ', date: "2026-03-09", templateId:');
 /** Reports over the pay period the records' shift falls in. */
@@ -71,13 +72,19 @@ const overPayPeriod = (operation: string) => operation.replace("(locationId:", '
 /** A published entry of `staffId` on `day` (10:00 to 14:00) at the records' location. */
 const publishedEntry = async (api: Api, base: string, own: Records, staffId: string, day: string): Promise<string> => {
   const schedules = `${base}/locations/${own.location}/schedules`;
-  await created(await api.post(`${schedules}/drafts`, { workerId: staffId, roleId: own.role, startTime: `${day}T10:00:00Z`, endTime: `${day}T14:00:00Z` }), "draft");
+  await created(
+    await api.post(`${schedules}/drafts`, { workerId: staffId, roleId: own.role, startTime: `${day}T10:00:00Z`, endTime: `${day}T14:00:00Z` }),
+    "draft",
+  );
   await ok(await api.post(`${schedules}/publish`, { startDate: day, endDate: day }), "publish");
   return (await api.get(`${schedules}?startDate=${day}&endDate=${day}`)).body.find((e: { workerId: string }) => e.workerId === staffId).id;
 };
 /** A second staff member with a published entry of their own: who a request goes to. */
 const recipient = async (api: Api, base: string, own: Records) => {
-  own.recipientStaff = await created(await api.post(`${base}/staff`, { name: unique("Own recipient"), roleIds: [own.role], locationIds: [own.location] }), "recipient");
+  own.recipientStaff = await created(
+    await api.post(`${base}/staff`, { name: unique("Own recipient"), roleIds: [own.role], locationIds: [own.location] }),
+    "recipient",
+  );
   own.recipientEntry = await publishedEntry(api, base, own, own.recipientStaff, "2026-03-14");
 };
 /** A cover of a fresh entry of the records' staff member offered to one worker: theirs (or a manager's) to accept or decline. */
@@ -95,8 +102,20 @@ const pendingShiftRequest = async (api: Api, base: string, own: Records) => {
 
 const SETUPS: Record<string, Setup> = {
   // Built-in access roles cannot be changed: a custom one.
-  updateAccessRole: { prepare: async (api, base, own) => void (own.accessRole = await created(await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }), "access role")) },
-  deleteAccessRole: { prepare: async (api, base, own) => void (own.accessRole = await created(await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }), "access role")) },
+  updateAccessRole: {
+    prepare: async (api, base, own) =>
+      void (own.accessRole = await created(
+        await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }),
+        "access role",
+      )),
+  },
+  deleteAccessRole: {
+    prepare: async (api, base, own) =>
+      void (own.accessRole = await created(
+        await api.post(`${base}/access-roles`, { name: unique("Own custom role"), permissions: ["schedules:read"] }),
+        "access role",
+      )),
+  },
   exchangeToken: { adjust: (operation, _own, org) => operation.replace('apiKey: "Filled in"', `apiKey: ${JSON.stringify(org.apiKey)}`) },
   // Only an enabled endpoint recovers its events.
   recoverWebhookEndpoint: {
@@ -104,9 +123,20 @@ const SETUPS: Record<string, Setup> = {
     adjust: (operation) => operation.replace('since: "Filled in"', 'since: "2026-03-01T00:00:00Z"'),
   },
   // Records in use cannot be deleted: unused ones.
-  deleteLocation: { prepare: async (api, base, own) => void (own.location = await created(await api.post(`${base}/locations`, { name: unique("Own spare location"), timezone: "UTC" }), "location")) },
-  deleteRole: { prepare: async (api, base, own) => void (own.role = await created(await api.post(`${base}/roles`, { name: unique("Own spare role"), hourlyWage: 20 }), "role")) },
-  claimOpenShift: { prepare: async (api, base, own) => { await publishedOpenShift(api, base, own); await freshStaff(api, base, own); } },
+  deleteLocation: {
+    prepare: async (api, base, own) =>
+      void (own.location = await created(await api.post(`${base}/locations`, { name: unique("Own spare location"), timezone: "UTC" }), "location")),
+  },
+  deleteRole: {
+    prepare: async (api, base, own) =>
+      void (own.role = await created(await api.post(`${base}/roles`, { name: unique("Own spare role"), hourlyWage: 20 }), "role")),
+  },
+  claimOpenShift: {
+    prepare: async (api, base, own) => {
+      await publishedOpenShift(api, base, own);
+      await freshStaff(api, base, own);
+    },
+  },
   assignOpenShiftPreference: { prepare: publishedOpenShift },
   bulkAssignOpenShiftPreferences: { prepare: publishedOpenShift },
   // The records' staff member already has a preference on the open shift.
@@ -124,9 +154,14 @@ const SETUPS: Record<string, Setup> = {
     },
   },
   // A break of a closed shift ends.
-  updateShift: { adjust: (operation) => operation.replace('breaks: [{ startTime: "2026-03-02T09:00:00Z",', 'breaks: [{ startTime: "2026-03-02T12:00:00Z", endTime: "2026-03-02T12:30:00Z",') },
+  updateShift: {
+    adjust: (operation) =>
+      operation.replace('breaks: [{ startTime: "2026-03-02T09:00:00Z",', 'breaks: [{ startTime: "2026-03-02T12:00:00Z", endTime: "2026-03-02T12:30:00Z",'),
+  },
   // Templates run by the local time of day.
-  createShiftTemplate: { adjust: (operation) => operation.replace('startTime: "2026-03-02T09:00:00Z", endTime: "2026-03-02T17:00:00Z"', 'startTime: "09:00", endTime: "17:00"') },
+  createShiftTemplate: {
+    adjust: (operation) => operation.replace('startTime: "2026-03-02T09:00:00Z", endTime: "2026-03-02T17:00:00Z"', 'startTime: "09:00", endTime: "17:00"'),
+  },
   createScheduleEntry: { adjust: planFromTemplate },
   createScheduleDraft: { adjust: planFromTemplate },
   createAvailabilityRule: { adjust: availabilityForTemplate },
@@ -139,7 +174,9 @@ const SETUPS: Record<string, Setup> = {
   shiftReport: { adjust: overPayPeriod },
   revokeLocationCalendarFeed: { prepare: async (api, base, own) => ok(await api.post(`${base}/locations/${own.location}/calendar-feed`), "location feed") },
   // Only a submitted (or approved) timesheet reopens.
-  reopenTimesheet: { prepare: async (api, base, own) => ok(await api.post(`${base}/pay-periods/2026-03-02/timesheets/${own.staff}/submit`), "submit timesheet") },
+  reopenTimesheet: {
+    prepare: async (api, base, own) => ok(await api.post(`${base}/pay-periods/2026-03-02/timesheets/${own.staff}/submit`), "submit timesheet"),
+  },
   // A swap goes to another worker's entry; a cover offered to a worker is accepted (by a manager for them).
   createShiftRequest: {
     // The records' entry has a request waiting already: a fresh one.
@@ -147,7 +184,10 @@ const SETUPS: Record<string, Setup> = {
       await recipient(api, base, own);
       own.entry = await publishedEntry(api, base, own, own.staff, "2026-03-13");
     },
-    adjust: (operation, own) => operation.replace(`recipientStaffId: "${own.staff}"`, `recipientStaffId: "${own.recipientStaff}"`).replace(`recipientEntryId: "${own.entry}"`, `recipientEntryId: "${own.recipientEntry}"`),
+    adjust: (operation, own) =>
+      operation
+        .replace(`recipientStaffId: "${own.staff}"`, `recipientStaffId: "${own.recipientStaff}"`)
+        .replace(`recipientEntryId: "${own.entry}"`, `recipientEntryId: "${own.recipientEntry}"`),
   },
   acceptShiftRequest: { prepare: offeredShiftRequest },
   declineShiftRequest: { prepare: offeredShiftRequest },
@@ -155,12 +195,18 @@ const SETUPS: Record<string, Setup> = {
   // A policy that requests use cannot be removed: an unused one.
   deleteTimeOffPolicy: {
     prepare: async (api, base, own) =>
-      void (own.policy = await created(await api.post(`${base}/policies`, { name: unique("Own unused policy"), typeId: own.policyType, defaultSettings: { assignedStaff: { type: "All" } } }), "policy")),
+      void (own.policy = await created(
+        await api.post(`${base}/policies`, { name: unique("Own unused policy"), typeId: own.policyType, defaultSettings: { assignedStaff: { type: "All" } } }),
+        "policy",
+      )),
   },
   // Only a Draft (or Inactive) policy can be activated.
   activateTimeOffPolicy: {
     prepare: async (api, base, own) =>
-      void (own.policy = await created(await api.post(`${base}/policies`, { name: unique("Own draft policy"), typeId: own.policyType, defaultSettings: { assignedStaff: { type: "All" } } }), "policy")),
+      void (own.policy = await created(
+        await api.post(`${base}/policies`, { name: unique("Own draft policy"), typeId: own.policyType, defaultSettings: { assignedStaff: { type: "All" } } }),
+        "policy",
+      )),
   },
 };
 
@@ -220,12 +266,21 @@ describe("tenant isolation across the GraphQL schema", () => {
   async function intruderFor(field: GraphQLField<unknown, unknown>): Promise<{ intruder: TestOrganization; own: Records }> {
     const intruder = await t.organization(`Intruder ${field.name}`);
     const own = await victimRecords(t, intruder, "Own");
-    await SETUPS[field.name]?.prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) => t.as(await t.token(intruder.apiKey, staffId)));
+    await SETUPS[field.name]?.prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) =>
+      t.as(await t.token(intruder.apiKey, staffId)),
+    );
     return { intruder, own };
   }
 
   /** The call of `field` with the ids at the `foreign` places (in the order ids go in) taken from `others`, the rest from `own`. */
-  function call(kind: OperationKind, field: GraphQLField<unknown, unknown>, intruder: TestOrganization, own: Records, foreign: (place: number) => boolean, others: Records): string {
+  function call(
+    kind: OperationKind,
+    field: GraphQLField<unknown, unknown>,
+    intruder: TestOrganization,
+    own: Records,
+    foreign: (place: number) => boolean,
+    others: Records,
+  ): string {
     let place = 0;
     const operation = operationCalling(kind, field, (name) => recordIdFor(field, name, foreign(place++) ? others : own));
     return SETUPS[field.name]?.adjust?.(operation, own, intruder) ?? operation;
@@ -241,7 +296,10 @@ describe("tenant isolation across the GraphQL schema", () => {
 
   /** An answer with every id that is not the caller's (the victim's, or one that exists nowhere) written alike. */
   function normalized(res: Answer, others: string[]): string {
-    let text = JSON.stringify({ data: res.data ?? null, errors: (res.errors ?? []).map((e) => ({ message: e.message, path: e.path, code: e.extensions.code, details: e.extensions.details })) });
+    let text = JSON.stringify({
+      data: res.data ?? null,
+      errors: (res.errors ?? []).map((e) => ({ message: e.message, path: e.path, code: e.extensions.code, details: e.extensions.details })),
+    });
     for (const id of others) text = text.split(id).join("<other>");
     return text;
   }
@@ -256,13 +314,15 @@ describe("tenant isolation across the GraphQL schema", () => {
    */
   function intrusion(field: string, res: Answer, unknown: Answer, unknownId: string): string | undefined {
     const victims = new Set(Object.values(ids));
-    if (objectsIn(res.data).some((o) => victims.has(o.id as string) || o.organizationId === victim.id) || /Secret/.test(JSON.stringify(res.data ?? {}))) return `leaked ${shown(res.data)}`;
+    if (objectsIn(res.data).some((o) => victims.has(o.id as string) || o.organizationId === victim.id) || /Secret/.test(JSON.stringify(res.data ?? {})))
+      return `leaked ${shown(res.data)}`;
     if (res.errors && (res.errors.length !== 1 || res.data?.[field] != null)) return `answered ${shown(res)}`;
     const error = res.errors?.[0].extensions;
     const repeated = error?.code === "VALIDATION_FAILED" && (error.details as { field: string }[] | undefined)?.[0]?.field === REPEATS_OWN_ID[field];
     if (error && error.code !== "NOT_FOUND" && !repeated) return `answered ${shown(res)}`;
     const others = [...victims, unknownId];
-    if (normalized(res, others) !== normalized(unknown, others)) return `answered ${shown(normalized(res, others))}\n  where an id that exists nowhere answers ${shown(normalized(unknown, others))}`;
+    if (normalized(res, others) !== normalized(unknown, others))
+      return `answered ${shown(normalized(res, others))}\n  where an id that exists nowhere answers ${shown(normalized(unknown, others))}`;
     return undefined;
   }
 
@@ -273,38 +333,44 @@ describe("tenant isolation across the GraphQL schema", () => {
     expect(all.map(([, f]) => f.name)).toEqual(expect.arrayContaining(["createShift", "clockIn", "createStaffMember", "lockDay", "createBreakType"]));
   });
 
-  it("answers another organization's ids exactly like ids that exist nowhere, changes nothing, and succeeds with the caller's own", async () => {
-    const before = await organizationData(t, [victim.id]);
-    const failures: string[] = [];
-    let foreignCalls = 0;
-    const answers = new Map<string, number>();
-    for (const [kind, field] of candidates) {
-      const { intruder, own } = await intruderFor(field);
-      const places = idsTakenBy(kind, field);
-      const variants: [string, (place: number) => boolean][] = Array.from({ length: places }, (_, at) => [`at place ${at}`, (place: number) => place === at]);
-      if (places > 1) variants.push(["everywhere", () => true]);
-      for (const [where, foreign] of variants) {
-        const nowhere = randomUUID();
-        const unknown = await t.gql(intruder.token, call(kind, field, intruder, own, foreign, Object.fromEntries(Object.keys(ids).map((k) => [k, nowhere]))));
-        const foreignOperation = call(kind, field, intruder, own, foreign, ids);
-        const res = await t.gql(intruder.token, foreignOperation);
-        const refused = intrusion(field.name, res, unknown, nowhere);
-        if (refused) failures.push(`${kind} ${field.name} with the victim's id ${where}: ${refused}\n  ${foreignOperation}`);
-        const answer = res.errors?.[0].extensions.code ?? "an empty list";
-        answers.set(answer, (answers.get(answer) ?? 0) + 1);
-        foreignCalls++;
-      }
+  it(
+    "answers another organization's ids exactly like ids that exist nowhere, changes nothing, and succeeds with the caller's own",
+    async () => {
+      const before = await organizationData(t, [victim.id]);
+      const failures: string[] = [];
+      let foreignCalls = 0;
+      const answers = new Map<string, number>();
+      for (const [kind, field] of candidates) {
+        const { intruder, own } = await intruderFor(field);
+        const places = idsTakenBy(kind, field);
+        const variants: [string, (place: number) => boolean][] = Array.from({ length: places }, (_, at) => [`at place ${at}`, (place: number) => place === at]);
+        if (places > 1) variants.push(["everywhere", () => true]);
+        for (const [where, foreign] of variants) {
+          const nowhere = randomUUID();
+          const unknown = await t.gql(intruder.token, call(kind, field, intruder, own, foreign, Object.fromEntries(Object.keys(ids).map((k) => [k, nowhere]))));
+          const foreignOperation = call(kind, field, intruder, own, foreign, ids);
+          const res = await t.gql(intruder.token, foreignOperation);
+          const refused = intrusion(field.name, res, unknown, nowhere);
+          if (refused) failures.push(`${kind} ${field.name} with the victim's id ${where}: ${refused}\n  ${foreignOperation}`);
+          const answer = res.errors?.[0].extensions.code ?? "an empty list";
+          answers.set(answer, (answers.get(answer) ?? 0) + 1);
+          foreignCalls++;
+        }
 
-      // The refusals changed nothing, so the same records still serve the call that must succeed:
-      // the refusals above were the tenant check's, not a state that fails for everyone.
-      const operation = call(kind, field, intruder, own, () => false, own);
-      const wrong = ownFailure(field.name, await t.gql(intruder.token, operation));
-      if (wrong && !CANNOT_SUCCEED[field.name]) failures.push(`${kind} ${field.name} with the caller's own records: ${wrong}\n  ${operation}`);
-      if (!wrong && CANNOT_SUCCEED[field.name]) failures.push(`${kind} ${field.name} succeeds now: take it off CANNOT_SUCCEED`);
-    }
-    console.log(`GraphQL isolation: ${candidates.length} operations succeeded with the caller's own records; ${foreignCalls} calls with another organization's ids answered ${JSON.stringify(Object.fromEntries(answers))}`);
-    expect(failures).toEqual([]);
-    expect(foreignCalls).toBeGreaterThanOrEqual(only ? only.length : 160);
-    expect(await organizationData(t, [victim.id])).toEqual(before);
-  }, SWEEP_TIMEOUT);
+        // The refusals changed nothing, so the same records still serve the call that must succeed:
+        // the refusals above were the tenant check's, not a state that fails for everyone.
+        const operation = call(kind, field, intruder, own, () => false, own);
+        const wrong = ownFailure(field.name, await t.gql(intruder.token, operation));
+        if (wrong && !CANNOT_SUCCEED[field.name]) failures.push(`${kind} ${field.name} with the caller's own records: ${wrong}\n  ${operation}`);
+        if (!wrong && CANNOT_SUCCEED[field.name]) failures.push(`${kind} ${field.name} succeeds now: take it off CANNOT_SUCCEED`);
+      }
+      console.log(
+        `GraphQL isolation: ${candidates.length} operations succeeded with the caller's own records; ${foreignCalls} calls with another organization's ids answered ${JSON.stringify(Object.fromEntries(answers))}`,
+      );
+      expect(failures).toEqual([]);
+      expect(foreignCalls).toBeGreaterThanOrEqual(only ? only.length : 160);
+      expect(await organizationData(t, [victim.id])).toEqual(before);
+    },
+    SWEEP_TIMEOUT,
+  );
 });

@@ -71,7 +71,9 @@ describe("hostile input that reaches every operation", () => {
 
   /** A REST call with the organization's token; a body on every method, DELETE included. */
   const call = (method: string, path: string, body?: object) =>
-    t.http[method.toLowerCase() as "post"](path).set("Authorization", `Bearer ${org.token}`).send(body ?? {});
+    t.http[method.toLowerCase() as "post"](path)
+      .set("Authorization", `Bearer ${org.token}`)
+      .send(body ?? {});
 
   // Deletions last, so that every other path still finds its records.
   const routes = () => restRoutes.filter((r) => r.auth !== "platform").sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
@@ -96,7 +98,10 @@ describe("hostile input that reaches every operation", () => {
 
   it("REST: explicit null agrees with the OpenAPI document on every field of every body, nested ones included", async () => {
     type Schema = { $ref?: string; type?: string | string[]; anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema };
-    const doc = (await t.http.get("/api/openapi.json")).body as { paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: Schema } } } }>>; components: { schemas: Record<string, Schema> } };
+    const doc = (await t.http.get("/api/openapi.json")).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: Schema } } } }>>;
+      components: { schemas: Record<string, Schema> };
+    };
     const resolved = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.split("/").pop()!] : s);
     const nullable = (s: Schema) => (Array.isArray(s.type) && s.type.includes("null")) || Boolean(s.anyOf?.some((a) => a.type === "null"));
     /** The object (or list of objects) schema under a possibly nullable one. */
@@ -116,8 +121,12 @@ describe("hostile input that reaches every operation", () => {
       const named = input && getNamedType(input.type);
       const fromPath = Object.values(route.inputFromPath ?? {});
       const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      const fields = (isInputObjectType(named) ? Object.values(named.getFields()) : field.args.filter((a) => !pathParams.includes(a.name))).filter((f) => !fromPath.includes(f.name));
-      const base = Object.fromEntries(fields.filter((f) => isNonNullType(f.type) || carriesId(f.type)).map((f) => [f.name, fill(f.type, f.name, f.description)]));
+      const fields = (isInputObjectType(named) ? Object.values(named.getFields()) : field.args.filter((a) => !pathParams.includes(a.name))).filter(
+        (f) => !fromPath.includes(f.name),
+      );
+      const base = Object.fromEntries(
+        fields.filter((f) => isNonNullType(f.type) || carriesId(f.type)).map((f) => [f.name, fill(f.type, f.name, f.description)]),
+      );
       /** Sends `base` with the field at `path` null, its parents filled as a valid body would be. */
       const probe = async (path: { name: string; type: GraphQLInputType; description?: string | null; list: boolean }[], schema: Schema) => {
         const body = structuredClone(base) as Record<string, unknown>;
@@ -130,7 +139,8 @@ describe("hostile input that reaches every operation", () => {
         at[leaf] = null;
         const name = path.map((s, i) => `${s.name}${s.list && i < path.length - 1 ? "[0]" : ""}`).join(".");
         const send = () => call(route.method, fillPath(route.path, org.id, ids), body);
-        const about = (res: { body: { error?: { details?: { field: string; message: string }[] } } }) => (res.body?.error?.details ?? []).filter((d) => d.field === name).map((d) => d.message);
+        const about = (res: { body: { error?: { details?: { field: string; message: string }[] } } }) =>
+          (res.body?.error?.details ?? []).filter((d) => d.field === name).map((d) => d.message);
         const res = await send();
         const said = `${route.method} ${route.path} ${name}: null → ${res.status} ${JSON.stringify(res.body?.error ?? "").slice(0, 160)}`;
         if (res.status >= 500) problems.push(said);
@@ -139,12 +149,18 @@ describe("hostile input that reaches every operation", () => {
           if (res.status === 400 && about(res).length) {
             delete at[leaf];
             const absent = await send();
-            if (absent.status !== 400 || JSON.stringify(about(absent)) !== JSON.stringify(about(res))) problems.push(`${said} (the document says nullable; left out → ${absent.status})`);
+            if (absent.status !== 400 || JSON.stringify(about(absent)) !== JSON.stringify(about(res)))
+              problems.push(`${said} (the document says nullable; left out → ${absent.status})`);
           } else accepted++;
         } else if (res.status !== 400 || !about(res).length) problems.push(`${said} (the document says not nullable)`);
         else refused++;
       };
-      const walk = async (objectSchema: Schema, typeFields: readonly { name: string; type: GraphQLInputType; description?: string | null }[], parents: Parameters<typeof probe>[0], seen: Set<string>) => {
+      const walk = async (
+        objectSchema: Schema,
+        typeFields: readonly { name: string; type: GraphQLInputType; description?: string | null }[],
+        parents: Parameters<typeof probe>[0],
+        seen: Set<string>,
+      ) => {
         for (const f of typeFields) {
           const schema = objectSchema.properties?.[f.name];
           if (!schema) continue;
@@ -189,7 +205,11 @@ describe("hostile input that reaches every operation", () => {
     for (const route of routes()) {
       const method = route.method.toLowerCase() as "post";
       const path = fillPath(route.path, org.id, ids);
-      const expectRefusal = async (res: { status: number; body: { error?: { code: string; details: { field: string }[]; requestId: string } } }, field: string, what: string) => {
+      const expectRefusal = async (
+        res: { status: number; body: { error?: { code: string; details: { field: string }[]; requestId: string } } },
+        field: string,
+        what: string,
+      ) => {
         const detail = res.body.error?.details?.[0]?.field;
         if (res.status !== 400 || res.body.error?.code !== "VALIDATION_FAILED" || detail !== field || !res.body.error.requestId) {
           problems.push(`${route.method} ${route.path} ${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -199,7 +219,9 @@ describe("hostile input that reaches every operation", () => {
       const { field, input } = routeOperation(route.operation);
       if (input && isInputObjectType(getNamedType(input))) {
         const type = getNamedType(input);
-        const textField = isInputObjectType(type) && Object.values(type.getFields()).find((f) => nulInText(f.type) !== undefined && !Object.values(route.inputFromPath ?? {}).includes(f.name));
+        const textField =
+          isInputObjectType(type) &&
+          Object.values(type.getFields()).find((f) => nulInText(f.type) !== undefined && !Object.values(route.inputFromPath ?? {}).includes(f.name));
         if (textField) {
           const body = valueFor(input, "input", (name) => recordIdFor(field, name, ids), nullForNullable) as Record<string, unknown>;
           body[textField.name] = NUL;
@@ -225,11 +247,14 @@ describe("hostile input that reaches every operation", () => {
       const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
       const query = `mutation${definitions ? `(${definitions})` : ""} { ${field.name}${args ? `(${args})` : ""} ${selectionOf(field.type, 0)} }`;
       const idFor = (name: string) => recordIdFor(field, name, ids);
-      const variables = Object.fromEntries(field.args.map((a) => [a.name, isNonNullType(a.type) || carriesId(a.type) ? valueFor(a.type, a.name, idFor, nullForNullable) : null]));
+      const variables = Object.fromEntries(
+        field.args.map((a) => [a.name, isNonNullType(a.type) || carriesId(a.type) ? valueFor(a.type, a.name, idFor, nullForNullable) : null]),
+      );
       const before = await auditCount();
       const res = await t.gql(org.token, query, variables);
       const codes = (res.errors ?? []).map((e) => e.extensions?.code);
-      if (codes.includes("INTERNAL_SERVER_ERROR") || codes.some((c) => !c)) problems.push(`${field.name}: ${JSON.stringify(res.errors)} for ${JSON.stringify(variables)}`);
+      if (codes.includes("INTERNAL_SERVER_ERROR") || codes.some((c) => !c))
+        problems.push(`${field.name}: ${JSON.stringify(res.errors)} for ${JSON.stringify(variables)}`);
       if (res.errors?.length && (await auditCount()) !== before) problems.push(`${field.name} refused but wrote`);
     }
     expect(problems).toEqual([]);
@@ -251,11 +276,24 @@ describe("hostile input that reaches every operation", () => {
       const definitions = [`$input: ${input.type.toString()}`, ...others.map((a) => `$${a.name}: ${a.type.toString()}`)].join(", ");
       const call = [`input: $input`, ...others.map((a) => `${a.name}: $${a.name}`)].join(", ");
       const variables = { input: value, ...Object.fromEntries(others.map((a) => [a.name, valueFor(a.type, a.name, idFor, () => undefined)])) };
-      const byVariable = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).send({ query: `mutation(${definitions}) { ${field.name}(${call}) ${selectionOf(field.type, 0)} }`, variables });
-      if (byVariable.status !== 400 || byVariable.body.errors?.[0]?.extensions?.details?.[0]?.field !== `input.${text.name}`) problems.push(`${field.name} variable → ${byVariable.status} ${JSON.stringify(byVariable.body).slice(0, 200)}`);
+      const byVariable = await t.http
+        .post("/graphql")
+        .set("Authorization", `Bearer ${org.token}`)
+        .send({ query: `mutation(${definitions}) { ${field.name}(${call}) ${selectionOf(field.type, 0)} }`, variables });
+      if (byVariable.status !== 400 || byVariable.body.errors?.[0]?.extensions?.details?.[0]?.field !== `input.${text.name}`)
+        problems.push(`${field.name} variable → ${byVariable.status} ${JSON.stringify(byVariable.body).slice(0, 200)}`);
       const literal = literalFor(input.type, "input", idFor).replace(/^\{/, `{ ${text.name}: "a\\u0000b",`);
-      const inline = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).send({ query: `mutation { ${field.name}(input: ${literal}${others.length ? `, ${others.map((a) => `${a.name}: ${literalFor(a.type, a.name, idFor)}`).join(", ")}` : ""}) ${selectionOf(field.type, 0)} }` });
-      if (inline.status !== 400 || inline.body.errors?.[0]?.extensions?.details?.[0]?.field !== `input.${text.name}` || !inline.body.errors[0].extensions.requestId) {
+      const inline = await t.http
+        .post("/graphql")
+        .set("Authorization", `Bearer ${org.token}`)
+        .send({
+          query: `mutation { ${field.name}(input: ${literal}${others.length ? `, ${others.map((a) => `${a.name}: ${literalFor(a.type, a.name, idFor)}`).join(", ")}` : ""}) ${selectionOf(field.type, 0)} }`,
+        });
+      if (
+        inline.status !== 400 ||
+        inline.body.errors?.[0]?.extensions?.details?.[0]?.field !== `input.${text.name}` ||
+        !inline.body.errors[0].extensions.requestId
+      ) {
         problems.push(`${field.name} literal → ${inline.status} ${JSON.stringify(inline.body).slice(0, 200)}`);
       }
     }
@@ -271,12 +309,31 @@ describe("hostile input that reaches every operation", () => {
 
   it("a tampered cursor is refused on both interfaces (REST 400), on lists sorted by time, by name and by sequence", async () => {
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    const lists = [`/api/organizations/${org.id}/staff`, `/api/organizations/${org.id}/time-off-requests`, `/api/organizations/${org.id}/audit-events`, `/api/organizations/${org.id}/locations/${ids.location}/schedules?startDate=2026-03-01&endDate=2026-03-31`];
+    const lists = [
+      `/api/organizations/${org.id}/staff`,
+      `/api/organizations/${org.id}/time-off-requests`,
+      `/api/organizations/${org.id}/audit-events`,
+      `/api/organizations/${org.id}/locations/${ids.location}/schedules?startDate=2026-03-01&endDate=2026-03-31`,
+    ];
     for (const list of lists) {
       const timeSorted = !list.endsWith("/staff");
-      for (const cursor of [b64([null, null]), b64([{}, ids.staff]), b64(["x", "not-an-id"]), b64([1]), "garbage!!", b64({}), ...(timeSorted ? [b64(["not a date", ids.staff])] : [])]) {
+      for (const cursor of [
+        b64([null, null]),
+        b64([{}, ids.staff]),
+        b64(["x", "not-an-id"]),
+        b64([1]),
+        "garbage!!",
+        b64({}),
+        ...(timeSorted ? [b64(["not a date", ids.staff])] : []),
+      ]) {
         const res = await t.as(org.token).get(`${list}${list.includes("?") ? "&" : "?"}cursor=${cursor}`);
-        expect([list, cursor, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([list, cursor, 400, "VALIDATION_FAILED", "cursor"]);
+        expect([list, cursor, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([
+          list,
+          cursor,
+          400,
+          "VALIDATION_FAILED",
+          "cursor",
+        ]);
       }
     }
     // GraphQL's `after` refuses the same cursors with the same code.
@@ -301,14 +358,22 @@ describe("hostile input that reaches every operation", () => {
       if (!isInputObjectType(type)) continue;
       for (const f of Object.values(type.getFields())) {
         if (!isListType(isNonNullType(f.type) ? f.type.ofType : f.type)) continue;
-        const body = valueFor(input!, "input", (name) => recordIdFor(field, name, ids), () => undefined) as Record<string, unknown>;
+        const body = valueFor(
+          input!,
+          "input",
+          (name) => recordIdFor(field, name, ids),
+          () => undefined,
+        ) as Record<string, unknown>;
         body[f.name] = "x";
         const res = await call(route.method, fillPath(route.path, org.id, ids), body);
-        if (res.status !== 400 || res.body.error?.details?.[0]?.field !== f.name) problems.push(`${route.method} ${route.path} ${f.name} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        if (res.status !== 400 || res.body.error?.details?.[0]?.field !== f.name)
+          problems.push(`${route.method} ${route.path} ${f.name} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       }
     }
     expect(problems).toEqual([]);
-    const bulk = await t.as(org.token).post(`/api/organizations/${org.id}/locations/${ids.location}/open-shifts/preferences/bulk-assign`, { preferenceIds: "x" });
+    const bulk = await t
+      .as(org.token)
+      .post(`/api/organizations/${org.id}/locations/${ids.location}/open-shifts/preferences/bulk-assign`, { preferenceIds: "x" });
     expect(bulk.status).toBe(400);
   });
 
@@ -321,19 +386,51 @@ describe("hostile input that reaches every operation", () => {
       await refused(`path ${segment}`, await t.as(org.token).get(`${base}/locations/${segment}`));
       await refused(`org ${segment}`, await t.as(org.token).get(`/api/organizations/${segment}/locations`));
     }
-    for (const query of ["limit=1&limit=2", "roleId[]=x", "a[b]=1", "roleId[a]=1", "cursor=a&cursor=b", "__proto__=1", "limit=99999999999", "limit=-1", "locationId=%FF"]) {
+    for (const query of [
+      "limit=1&limit=2",
+      "roleId[]=x",
+      "a[b]=1",
+      "roleId[a]=1",
+      "cursor=a&cursor=b",
+      "__proto__=1",
+      "limit=99999999999",
+      "limit=-1",
+      "locationId=%FF",
+    ]) {
       await refused(query, await t.as(org.token).get(`${base}/staff?${query}`));
     }
     // The page arguments are named as the query string names them, never as GraphQL does.
-    for (const [query, field] of [["limit=99999999999", "limit"], ["limit=0", "limit"], ["cursor=abc", "cursor"]]) {
+    for (const [query, field] of [
+      ["limit=99999999999", "limit"],
+      ["limit=0", "limit"],
+      ["cursor=abc", "cursor"],
+    ]) {
       const res = await t.as(org.token).get(`${base}/staff?${query}`);
-      expect([query, res.body.error.details.map((d: { field: string }) => d.field), /first|after/.test(res.body.error.message)]).toEqual([query, [field], false]);
+      expect([query, res.body.error.details.map((d: { field: string }) => d.field), /first|after/.test(res.body.error.message)]).toEqual([
+        query,
+        [field],
+        false,
+      ]);
     }
     const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
-    const bodies = ["null", "5", '"x"', "[]", '[{"name":"x"}]', "true", deep(10_000), `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`, `{"name":${deep(10_000)},"timezone":"UTC"}`,
-      '{"name":"x","timezone":"UTC","__proto__":{"admin":true}}', '{"name":"x","timezone":"UTC","constructor":{"prototype":{"admin":true}}}'];
+    const bodies = [
+      "null",
+      "5",
+      '"x"',
+      "[]",
+      '[{"name":"x"}]',
+      "true",
+      deep(10_000),
+      `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`,
+      `{"name":${deep(10_000)},"timezone":"UTC"}`,
+      '{"name":"x","timezone":"UTC","__proto__":{"admin":true}}',
+      '{"name":"x","timezone":"UTC","constructor":{"prototype":{"admin":true}}}',
+    ];
     for (const body of bodies) {
-      for (const [method, path] of [["post", `${base}/locations`], ["patch", `${base}/locations/${ids.location}`]] as const) {
+      for (const [method, path] of [
+        ["post", `${base}/locations`],
+        ["patch", `${base}/locations/${ids.location}`],
+      ] as const) {
         const res = await t.http[method](path).set("Authorization", `Bearer ${org.token}`).set("Content-Type", "application/json").send(body);
         await refused(`${method} ${body.slice(0, 40)}`, res);
       }
@@ -344,7 +441,13 @@ describe("hostile input that reaches every operation", () => {
   it("answers the JSON error body on every path outside /api and /graphql", async () => {
     for (const path of ["/", "/nothing", "/graphiql/nothing.js", "/healthz/x"]) {
       const res = await t.http.get(path);
-      expect([path, res.status, res.type, res.body.error?.code, typeof res.body.error?.requestId]).toEqual([path, 404, "application/json", "NOT_FOUND", "string"]);
+      expect([path, res.status, res.type, res.body.error?.code, typeof res.body.error?.requestId]).toEqual([
+        path,
+        404,
+        "application/json",
+        "NOT_FOUND",
+        "string",
+      ]);
     }
     const posted = await t.http.post("/somewhere").send({ a: 1 });
     expect([posted.status, posted.body.error?.code]).toEqual([404, "NOT_FOUND"]);
@@ -393,10 +496,22 @@ describe("hostile input that reaches every operation", () => {
       }
       const huge = await post({ query: "{ organization { id } }", operationName: "x".repeat(500_000) });
       expect(huge.text.length).toBeLessThan(2_000);
-      const get = (query: string) => t.http.get(`/graphql?${query}`).set("Authorization", `Bearer ${org.token}`).set("Accept", "application/json").set("apollo-require-preflight", "1");
+      const get = (query: string) =>
+        t.http.get(`/graphql?${query}`).set("Authorization", `Bearer ${org.token}`).set("Accept", "application/json").set("apollo-require-preflight", "1");
       const text = encodeURIComponent("{ organization { id } }");
-      for (const query of ["", "query=1&query=2", "query[a]=1", `query=${text}&variables=%7B`, `query=${text}&variables=5`, `query=${text}&variables=%5B%5D`, `query=${text}&extensions=x`,
-        `query=${text}&operationName=X`, `query=${text}&operationName=A&operationName=B`, "query=%7B", "query=%FF"]) {
+      for (const query of [
+        "",
+        "query=1&query=2",
+        "query[a]=1",
+        `query=${text}&variables=%7B`,
+        `query=${text}&variables=5`,
+        `query=${text}&variables=%5B%5D`,
+        `query=${text}&extensions=x`,
+        `query=${text}&operationName=X`,
+        `query=${text}&operationName=A&operationName=B`,
+        "query=%7B",
+        "query=%FF",
+      ]) {
         const res = await get(query);
         expect([query, res.status, typeof res.body.errors?.[0]?.extensions?.requestId]).toEqual([query, 400, "string"]);
       }
@@ -408,7 +523,7 @@ describe("hostile input that reaches every operation", () => {
       expect([anonymous.status, anonymous.body.errors?.[0]?.extensions?.code]).toEqual([401, "UNAUTHENTICATED"]);
       const typeByName = await post({ query: '{ __type(name: "Organization") { name } }' }, null);
       expect(typeByName.status).toBe(401);
-      const other = await post({ query: "mutation { createLocation(input: { name: \"x\", timezone: \"UTC\" }) { id } }" }, null);
+      const other = await post({ query: 'mutation { createLocation(input: { name: "x", timezone: "UTC" }) { id } }' }, null);
       expect(other.status).toBe(401);
       const exchange = await post({ query: `mutation { exchangeToken(input: { apiKey: "${org.apiKey}" }) { accessToken } }` }, null);
       expect(typeof exchange.body.data.exchangeToken.accessToken).toBe("string");
@@ -421,17 +536,29 @@ describe("hostile input that reaches every operation", () => {
     it("refuses oversized documents before validating them, with or without a token", async () => {
       const repeated = (n: number) => `{ organization { ${"name ".repeat(n)} } }`;
       const tooLong = `mutation { exchangeToken(input: { apiKey: "x" }) { ${"accessToken ".repeat(50_000)} } }`;
-      for (const [token, query] of [[org.token, repeated(50_000)], [null, tooLong]]) {
+      for (const [token, query] of [
+        [org.token, repeated(50_000)],
+        [null, tooLong],
+      ]) {
         const res = await post({ query }, token);
-        expect([res.status, res.body.errors[0].extensions.code, res.body.errors[0].locations]).toEqual([400, "GRAPHQL_PARSE_FAILED", [{ line: 1, column: expect.any(Number) }]]);
+        expect([res.status, res.body.errors[0].extensions.code, res.body.errors[0].locations]).toEqual([
+          400,
+          "GRAPHQL_PARSE_FAILED",
+          [{ line: 1, column: expect.any(Number) }],
+        ]);
         expect(res.body.errors[0].message).toMatch(/5000 tokens/);
       }
       // Without a token, a document that names neither public operation is refused before it is read.
       expect((await post({ query: repeated(50_000) }, null)).status).toBe(401);
-      expect((await post({ query: `{ organization { ${"name ".repeat(50_000)} } } # exchangeToken` }, null)).body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+      expect((await post({ query: `{ organization { ${"name ".repeat(50_000)} } } # exchangeToken` }, null)).body.errors[0].extensions.code).toBe(
+        "GRAPHQL_PARSE_FAILED",
+      );
       // Nesting under a field that has no such selections (unknown, or a leaf) counts as nesting: refused as too deep before validation.
       expect400(await post({ query: `${"{ organization ".repeat(30)}${"}".repeat(30)}` }), "QUERY_TOO_DEEP");
-      expect400(await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) ${"{ accessToken ".repeat(30)}${"}".repeat(30)} }` }, null), "QUERY_TOO_DEEP");
+      expect400(
+        await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) ${"{ accessToken ".repeat(30)}${"}".repeat(30)} }` }, null),
+        "QUERY_TOO_DEEP",
+      );
       // A lexical error far into a long document is placed where it is.
       const bad = await post({ query: `{ organization {\n ${"name ".repeat(100)} ? } }` });
       expect([bad.status, bad.body.errors[0].extensions.code, bad.body.errors[0].locations]).toEqual([400, "GRAPHQL_PARSE_FAILED", [{ line: 2, column: 503 }]]);
@@ -439,7 +566,10 @@ describe("hostile input that reaches every operation", () => {
       expect((await post({ query: repeated(25) })).body.data.organization.name).toBe("Hostile");
       expect400(await post({ query: `mutation { exchangeToken(input: { apiKey: "x" }) { ${"accessToken ".repeat(1000)} } }` }, null), "QUERY_TOO_REPETITIVE");
       // Fragments that each use the one before twice: a short text that expands past any size.
-      const fragments = Array.from({ length: 30 }, (_, i) => `fragment T${i} on __Type { name ${i === 0 ? "" : `ofType { ...T${i - 1} } fields { type { ...T${i - 1} } }`} }`).join(" ");
+      const fragments = Array.from(
+        { length: 30 },
+        (_, i) => `fragment T${i} on __Type { name ${i === 0 ? "" : `ofType { ...T${i - 1} } fields { type { ...T${i - 1} } }`} }`,
+      ).join(" ");
       expect400(await post({ query: `{ __schema { types { ...T29 } } } ${fragments}` }), "QUERY_TOO_LARGE");
       // The same name selected through many fragments counts as repeated in the place they are spread.
       const spread = Array.from({ length: 100 }, (_, i) => `fragment G${i} on Organization { name }`).join(" ");

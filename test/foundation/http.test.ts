@@ -19,7 +19,10 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
     expect(big.body.error.code).toBe("PAYLOAD_TOO_LARGE");
     const array = await t.as(org.token).post(path, [1, 2] as unknown as object);
     expect(array.status).toBe(400);
-    const invalidUtf8 = await t.http.post(path).set("Authorization", `Bearer ${org.token}`).set("Content-Type", "application/json")
+    const invalidUtf8 = await t.http
+      .post(path)
+      .set("Authorization", `Bearer ${org.token}`)
+      .set("Content-Type", "application/json")
       .serialize((raw: Buffer) => raw as unknown as string)
       .send(Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('", "timezone": "UTC"}')]));
     expect(invalidUtf8.status).toBe(400);

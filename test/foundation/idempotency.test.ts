@@ -47,7 +47,10 @@ describe("Idempotency-Key", () => {
 
   it("keeps keys per organization, and works for GraphQL mutations", async () => {
     const other = await t.organization("Other");
-    const mine = await t.as(other.token).post(`/api/organizations/${other.id}/locations`, { name: "Pier 5", timezone: "UTC" }).set("Idempotency-Key", "create-pier-5");
+    const mine = await t
+      .as(other.token)
+      .post(`/api/organizations/${other.id}/locations`, { name: "Pier 5", timezone: "UTC" })
+      .set("Idempotency-Key", "create-pier-5");
     expect(mine.status).toBe(201);
     expect(mine.headers["idempotent-replayed"]).toBeUndefined();
     const mutation = { query: 'mutation { createRole(input: { name: "Barista" }) { id } }' };
@@ -140,12 +143,24 @@ describe("Idempotency-Key belongs to its caller", () => {
   });
 
   it("keeps no answer of a read-only GraphQL operation, and one caller's key is not another's", async () => {
-    const read = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("Idempotency-Key", "read-1").send({ query: "{ organization { id } }" });
+    const read = await t.http
+      .post("/graphql")
+      .set("Authorization", `Bearer ${org.token}`)
+      .set("Idempotency-Key", "read-1")
+      .send({ query: "{ organization { id } }" });
     expect(read.body.data.organization.id).toBe(org.id);
-    const write = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).set("Idempotency-Key", "read-1").send({ query: 'mutation { createRole(input: { name: "After a read" }) { id } }' });
+    const write = await t.http
+      .post("/graphql")
+      .set("Authorization", `Bearer ${org.token}`)
+      .set("Idempotency-Key", "read-1")
+      .send({ query: 'mutation { createRole(input: { name: "After a read" }) { id } }' });
     expect(write.body.data.createRole.id).toBeDefined();
     const manager = await t.staffWithToken(org, "Manager");
-    const mine = await t.http.post("/graphql").set("Authorization", `Bearer ${manager.token}`).set("Idempotency-Key", "read-1").send({ query: 'mutation { createRole(input: { name: "Managers own" }) { id } }' });
+    const mine = await t.http
+      .post("/graphql")
+      .set("Authorization", `Bearer ${manager.token}`)
+      .set("Idempotency-Key", "read-1")
+      .send({ query: 'mutation { createRole(input: { name: "Managers own" }) { id } }' });
     expect(mine.headers["idempotent-replayed"]).toBeUndefined();
     expect(mine.body.data.createRole.id).not.toBe(write.body.data.createRole.id);
   });
@@ -168,7 +183,12 @@ describe("Idempotency-Key's kept answers", () => {
 
   it(`keeps no answer larger than ${MAX_KEPT_ANSWER_BYTES} bytes, and runs nothing twice for it`, async () => {
     const org = await t.organization();
-    const actor = { organizationId: org.id, apiKeyId: "00000000-0000-4000-8000-000000000001", staffId: null, permissions: new Set<Permission>(ALL_PERMISSIONS) };
+    const actor = {
+      organizationId: org.id,
+      apiKeyId: "00000000-0000-4000-8000-000000000001",
+      staffId: null,
+      permissions: new Set<Permission>(ALL_PERMISSIONS),
+    };
     let runs = 0;
     const app = express();
     app.use(express.json());
@@ -181,7 +201,8 @@ describe("Idempotency-Key's kept answers", () => {
       runs += 1;
       res.json({ data: { createRole: { name: "x".repeat(MAX_KEPT_ANSWER_BYTES + 1) } } });
     });
-    const call = () => request(app).post("/graphql").set("Idempotency-Key", "large-1").send({ query: 'mutation { createRole(input: { name: "Large" }) { name } }' });
+    const call = () =>
+      request(app).post("/graphql").set("Idempotency-Key", "large-1").send({ query: 'mutation { createRole(input: { name: "Large" }) { name } }' });
     expect((await call()).status).toBe(200);
     const retry = await call();
     expect(retry.status).toBe(409);

@@ -112,7 +112,11 @@ describe("the import graph of src/", () => {
       'export { B } from "../../errors/app-error";',
       'type C = import("../../auth/actor").Actor;',
     ].join("\n");
-    expect(importsOf(file, text).map((f) => path.relative(SRC, f)).sort()).toEqual(["auth/actor.ts", "common/services.ts", "errors/app-error.ts"]);
+    expect(
+      importsOf(file, text)
+        .map((f) => path.relative(SRC, f))
+        .sort(),
+    ).toEqual(["auth/actor.ts", "common/services.ts", "errors/app-error.ts"]);
   });
 
   it("has no cycle", () => {

@@ -54,7 +54,14 @@ const BODY_REFERENCES: BodyReferences[] = [
   {
     method: "post",
     path: () => "/api/timesheets",
-    body: (r) => ({ employeeId: r.staff, locationId: r.location, roleId: r.role, startTime: "2026-03-03T09:00:00Z", endTime: "2026-03-03T17:00:00Z", breaks: [{ startTime: "2026-03-03T12:00:00Z", endTime: "2026-03-03T12:30:00Z", typeId: r.breakType }] }),
+    body: (r) => ({
+      employeeId: r.staff,
+      locationId: r.location,
+      roleId: r.role,
+      startTime: "2026-03-03T09:00:00Z",
+      endTime: "2026-03-03T17:00:00Z",
+      breaks: [{ startTime: "2026-03-03T12:00:00Z", endTime: "2026-03-03T12:30:00Z", typeId: r.breakType }],
+    }),
     fields: [
       { kind: "staff", field: "employeeId" },
       { kind: "location", field: "locationId" },
@@ -119,7 +126,12 @@ const BODY_REFERENCES: BodyReferences[] = [
   {
     method: "post",
     path: (org) => `/api/organizations/${org}/policies`,
-    body: (r) => ({ name: "Intruder's new policy", typeId: r.policyType, locationId: r.location, defaultSettings: { assignedStaff: { type: "Staff", value: r.staff } } }),
+    body: (r) => ({
+      name: "Intruder's new policy",
+      typeId: r.policyType,
+      locationId: r.location,
+      defaultSettings: { assignedStaff: { type: "Staff", value: r.staff } },
+    }),
     fields: [
       { kind: "policyType", field: "typeId" },
       { kind: "location", field: "locationId" },
@@ -187,7 +199,16 @@ describe("tenant isolation across the REST route table", () => {
   it("answers 404 naming the field to a body that refers to another organization's record, and changes nothing", async () => {
     const api = t.as(intruder.token);
     // A staff member with nothing booked, for the calls that need one.
-    const own: Record<string, string> = { ...intruderIds, spare: (await api.post(`/api/organizations/${intruder.id}/staff`, { name: "Intruder's spare staff", roleIds: [intruderIds.role], locationIds: [intruderIds.location] })).body.id };
+    const own: Record<string, string> = {
+      ...intruderIds,
+      spare: (
+        await api.post(`/api/organizations/${intruder.id}/staff`, {
+          name: "Intruder's spare staff",
+          roleIds: [intruderIds.role],
+          locationIds: [intruderIds.location],
+        })
+      ).body.id,
+    };
     const theirs: Record<string, string> = { ...ids, spare: ids.staff };
     const before = await organizationData(t, [victim.id, intruder.id]);
     const failures: string[] = [];
@@ -196,7 +217,8 @@ describe("tenant isolation across the REST route table", () => {
       for (const { kind, field } of call.fields) {
         const res = await api[call.method](path, call.body({ ...own, [kind]: theirs[kind] }));
         const error = res.body.error;
-        if (res.status !== 404 || error?.code !== "NOT_FOUND" || error.details?.[0]?.field !== field) failures.push(`${call.method} ${path} ${field} → ${res.status} ${JSON.stringify(error)}`);
+        if (res.status !== 404 || error?.code !== "NOT_FOUND" || error.details?.[0]?.field !== field)
+          failures.push(`${call.method} ${path} ${field} → ${res.status} ${JSON.stringify(error)}`);
         if (/Secret/.test(JSON.stringify(res.body))) failures.push(`${call.method} ${path} ${field} leaked data`);
       }
     }
@@ -205,7 +227,8 @@ describe("tenant isolation across the REST route table", () => {
     // The same calls with the caller's own records succeed: each 404 was the tenant check's.
     for (const call of BODY_REFERENCES) {
       const res = await api[call.method](call.path(intruder.id, own), call.body(own));
-      if (res.status >= 300) failures.push(`${call.method} ${call.path(intruder.id, own)} with the caller's own records → ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status >= 300)
+        failures.push(`${call.method} ${call.path(intruder.id, own)} with the caller's own records → ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(failures).toEqual([]);
   });

@@ -17,7 +17,10 @@ describe("limits and internal errors", () => {
   afterAll(() => t.stop());
 
   it("refuses batched GraphQL requests", async () => {
-    const res = await t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).send([{ query: "{ organization { id } }" }, { query: "{ organization { id } }" }]);
+    const res = await t.http
+      .post("/graphql")
+      .set("Authorization", `Bearer ${org.token}`)
+      .send([{ query: "{ organization { id } }" }, { query: "{ organization { id } }" }]);
     expect(res.status).toBe(400);
   });
 

@@ -27,9 +27,14 @@ describe("credentials never reach the log", () => {
   it("writes request lines without the token or key of a query string, and redacts credential fields anywhere", async () => {
     const org = await t.organization("Log Lane");
     await t.http.get(`/graphql?token=${org.token}&query=%7B__typename%7D`).set("Accept", "application/json");
-    await t.http.get(`/api/organizations/${org.id}/locations?apiKey=${org.apiKey}&Authorization=${org.token}&secret=${org.apiKey}`).set("Authorization", `Bearer ${org.token}`);
+    await t.http
+      .get(`/api/organizations/${org.id}/locations?apiKey=${org.apiKey}&Authorization=${org.token}&secret=${org.apiKey}`)
+      .set("Authorization", `Bearer ${org.token}`);
     await t.http.get("/graphql?%74oken=" + org.token).set("Accept", "application/json");
-    t.runtime.logger.info({ token: org.token, apiKey: org.apiKey, req: { headers: { authorization: `Bearer ${org.token}` } }, nested: { deeper: { secret: org.apiKey } } }, "a line with credentials");
+    t.runtime.logger.info(
+      { token: org.token, apiKey: org.apiKey, req: { headers: { authorization: `Bearer ${org.token}` } }, nested: { deeper: { secret: org.apiKey } } },
+      "a line with credentials",
+    );
     await new Promise<void>((resolve) => t.runtime.logger.flush(() => resolve()));
     expect(log.text).toContain('"msg":"request"');
     expect(log.text).toContain("a line with credentials");

@@ -43,14 +43,28 @@ describe("the OpenAPI document", () => {
   });
 
   it("passes Spectral's spectral:oas with nothing to say, down to hints", async () => {
-    const out = await lint("@stoplight/spectral-cli/dist/index.js", ["lint", file, "--ruleset", path.join(ROOT, ".spectral.yaml"), "-F", "hint", "-f", "json", "--quiet"]);
+    const out = await lint("@stoplight/spectral-cli/dist/index.js", [
+      "lint",
+      file,
+      "--ruleset",
+      path.join(ROOT, ".spectral.yaml"),
+      "-F",
+      "hint",
+      "-f",
+      "json",
+      "--quiet",
+    ]);
     const results = JSON.parse(out.slice(out.indexOf("["), out.lastIndexOf("]") + 1)) as { code: string; severity: number }[];
-    console.log(`Spectral spectral:oas: ${results.filter((r) => r.severity === 0).length} errors, ${results.filter((r) => r.severity === 1).length} warnings, ${results.length} results in all`);
+    console.log(
+      `Spectral spectral:oas: ${results.filter((r) => r.severity === 0).length} errors, ${results.filter((r) => r.severity === 1).length} warnings, ${results.length} results in all`,
+    );
     expect(results).toEqual([]);
   });
 
   it("names every body and answer, declares every error with the Error body, and one operationId style", () => {
-    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ where: `${m.toUpperCase()} ${p}`, op })));
+    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([p, methods]) =>
+      Object.entries(methods).map(([m, op]) => ({ where: `${m.toUpperCase()} ${p}`, op })),
+    );
     expect(operations.length).toBeGreaterThan(90);
     for (const { where, op } of operations) {
       expect([where, op.operationId]).toEqual([where, expect.stringMatching(/^[a-z][A-Za-z0-9]*$/)]);
@@ -64,7 +78,8 @@ describe("the OpenAPI document", () => {
           if (Number(status) >= 400) expect(schema.$ref).toBe("#/components/schemas/Error");
         }
       }
-      if (op.requestBody) expect([where, op.requestBody.content["application/json"].schema.$ref]).toEqual([where, expect.stringMatching(/^#\/components\/schemas\//)]);
+      if (op.requestBody)
+        expect([where, op.requestBody.content["application/json"].schema.$ref]).toEqual([where, expect.stringMatching(/^#\/components\/schemas\//)]);
       if (op.security?.length !== 0) expect([where, op.responses["429"]]).toEqual([where, { $ref: "#/components/responses/TooManyRequests" }]);
     }
     expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
@@ -84,7 +99,9 @@ describe("the OpenAPI document", () => {
 
   it("says what the service does: If-Match only where a record exists, the page size the service takes, how to read the CSV export", () => {
     type Operation = { description: string; parameters: { $ref?: string; name?: string; description?: string }[]; responses: Record<string, unknown> };
-    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([at, methods]) => Object.entries(methods).map(([method, op]) => ({ at, method, op })));
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([at, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ at, method, op })),
+    );
     const ifMatch = (op: Operation) => op.parameters.some((p) => p.$ref === "#/components/parameters/IfMatch");
     const creates = operations.filter(({ method, op }) => method === "post" && op.responses["201"]);
     expect(creates.length).toBeGreaterThan(10);
@@ -100,7 +117,9 @@ describe("the OpenAPI document", () => {
       expect(op.parameters.find((p) => p.name === "limit")!.description).toBe("Page size, 1 to 1000 (default 1000)");
     }
     expect(document.components.schemas.Event.properties.sequence.type).toBe("integer");
-    expect(document.paths["/api/organizations/{org}/locations/{locationId}/schedules"].post.description).toMatch(/^Add a published schedule entry at once, bypassing drafts and publishing/);
+    expect(document.paths["/api/organizations/{org}/locations/{locationId}/schedules"].post.description).toMatch(
+      /^Add a published schedule entry at once, bypassing drafts and publishing/,
+    );
     expect(document.paths["/api/timesheets/export"].get.description).toContain('parseAs: "text"');
   });
 });

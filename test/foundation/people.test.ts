@@ -36,7 +36,10 @@ describe("locations, roles, staff and access roles", () => {
     ] as const) {
       const refused = await api.post(path, body);
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field, message: `${field} must not contain control characters such as line breaks or tabs` }] });
+      expect(refused.body.error).toMatchObject({
+        code: "VALIDATION_FAILED",
+        details: [{ field, message: `${field} must not contain control characters such as line breaks or tabs` }],
+      });
     }
     const viaGraphql = await t.gql(named.token, `mutation { createRole(input: { name: "Cook\\nLine" }) { id } }`);
     expect(viaGraphql.errors?.[0].extensions).toMatchObject({ code: "VALIDATION_FAILED" });
@@ -51,7 +54,17 @@ describe("locations, roles, staff and access roles", () => {
     const loc = (await api.post(`${at}/locations`, { name: "Busy", timezone: "UTC" })).body;
     const role = (await api.post(`${at}/roles`, { name: "Busy role" })).body;
     const staff = (await api.post(`${at}/staff`, { name: "Busy staff", roleIds: [role.id], locationIds: [loc.id] })).body;
-    expect((await api.post("/api/timesheets", { employeeId: staff.id, locationId: loc.id, roleId: role.id, startTime: "2026-03-01T09:00:00Z", endTime: "2026-03-01T17:00:00Z" })).status).toBe(201);
+    expect(
+      (
+        await api.post("/api/timesheets", {
+          employeeId: staff.id,
+          locationId: loc.id,
+          roleId: role.id,
+          startTime: "2026-03-01T09:00:00Z",
+          endTime: "2026-03-01T17:00:00Z",
+        })
+      ).status,
+    ).toBe(201);
     for (const path of [`${at}/locations/${loc.id}`, `${at}/roles/${role.id}`]) {
       const refused = await api.delete(path);
       expect(refused.status).toBe(409);
@@ -84,7 +97,7 @@ describe("locations, roles, staff and access roles", () => {
     expect(first.body.map((r: { name: string }) => r.name)).toEqual(["R1", "R2"]);
     const cursor = first.headers["x-next-cursor"];
     expect(cursor).toBeTruthy();
-    expect(first.headers.link).toContain("rel=\"next\"");
+    expect(first.headers.link).toContain('rel="next"');
     const second = await api.get(`${base()}/roles?limit=2&cursor=${cursor}`);
     expect(second.body.map((r: { name: string }) => r.name)).toEqual(["R3", "R4"]);
     expect((await api.get(`${base()}/roles?limit=abc`)).status).toBe(400);
@@ -111,7 +124,15 @@ describe("locations, roles, staff and access roles", () => {
       locationIds: [loc.id],
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: "Ann Lee", externalEmployeeId: "E-100", payrollId: "P-9", roleIds: [cook.id], locationIds: [loc.id], active: true, roleWages: [{ roleId: cook.id, hourlyWage: 21.25 }] });
+    expect(created.body).toMatchObject({
+      name: "Ann Lee",
+      externalEmployeeId: "E-100",
+      payrollId: "P-9",
+      roleIds: [cook.id],
+      locationIds: [loc.id],
+      active: true,
+      roleWages: [{ roleId: cook.id, hourlyWage: 21.25 }],
+    });
     const roles = (await api.get(`${base()}/access-roles`)).body as { id: string; name: string }[];
     expect(created.body.accessRoleId).toBe(roles.find((r) => r.name === "Worker")!.id);
 
@@ -143,7 +164,10 @@ describe("locations, roles, staff and access roles", () => {
     await t.staffWithToken(org, "Admin");
     await t.staffWithToken(org, "Manager");
     const roleNames = new Map(((await t.as(org.token).get(`${base()}/access-roles`)).body as { id: string; name: string }[]).map((r) => [r.id, r.name]));
-    const res = await t.gql(org.token, "{ staffMembers(first: 50) { nodes { name accessRoleId roles { name } locations { name } accessRole { id name } roleWages { roleId hourlyWage } } } }");
+    const res = await t.gql(
+      org.token,
+      "{ staffMembers(first: 50) { nodes { name accessRoleId roles { name } locations { name } accessRole { id name } roleWages { roleId hourlyWage } } } }",
+    );
     expect(res.errors).toBeUndefined();
     const nodes = res.data?.staffMembers.nodes as { accessRoleId: string; accessRole: { id: string; name: string } }[];
     expect(new Set(nodes.map((n) => n.accessRole.name))).toEqual(new Set(["Admin", "Manager", "Worker"]));

@@ -60,10 +60,15 @@ describe("a Worker's token on every manager's path", () => {
     const failures: string[] = [];
     for (const [kind, field] of managerOnly) {
       // The organization's own records, each where its name says: were the guard missing, the call would act.
-      const res = await t.gql(token, operationCalling(kind, field, (name) => recordIdFor(field, name, ids)));
+      const res = await t.gql(
+        token,
+        operationCalling(kind, field, (name) => recordIdFor(field, name, ids)),
+      );
       const codes = (res.errors ?? []).map((e) => e.extensions.code);
-      if (!codes.length || codes.some((c) => c !== "FORBIDDEN")) failures.push(`${kind} ${field.name} → ${JSON.stringify(res.errors ?? res.data).slice(0, 200)}`);
-      if (Object.values(res.data ?? {}).some((v) => v !== null)) failures.push(`${kind} ${field.name} answered data: ${JSON.stringify(res.data).slice(0, 160)}`);
+      if (!codes.length || codes.some((c) => c !== "FORBIDDEN"))
+        failures.push(`${kind} ${field.name} → ${JSON.stringify(res.errors ?? res.data).slice(0, 200)}`);
+      if (Object.values(res.data ?? {}).some((v) => v !== null))
+        failures.push(`${kind} ${field.name} answered data: ${JSON.stringify(res.data).slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
     expect(await count()).toBe(before);

@@ -23,7 +23,13 @@ describe("REST speaks REST", () => {
     const role = await api.post(`${w.base}/roles`, { name: "Baker", hourlyWage: "15.5" });
     expect(role.status).toBe(400);
     expect(role.body.error.details).toEqual([{ field: "hourlyWage", message: "hourlyWage must be a number" }]);
-    const shift = await api.post("/api/timesheets", { employeeId: w.worker.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-02T09:00:00Z", breaks: [{ startTime: 5 }] });
+    const shift = await api.post("/api/timesheets", {
+      employeeId: w.worker.id,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      startTime: "2026-03-02T09:00:00Z",
+      breaks: [{ startTime: 5 }],
+    });
     expect(shift.body.error.details).toEqual(expect.arrayContaining([{ field: "breaks[0].startTime", message: "breaks[0].startTime must be a string" }]));
     for (const res of [location, role, shift]) expect(res.body.error.message).not.toMatch(/String!|cannot represent|of required type/);
   });
@@ -71,12 +77,22 @@ describe("REST speaks REST", () => {
     expect(permissions.status).toBe(200);
     expect(permissions.body).toEqual(expect.arrayContaining([expect.objectContaining({ name: "breaks:read", description: expect.any(String) })]));
 
-    const created = await api.post(`${w.base}/locations/${w.locationId}/breaks`, { name: "Lunch", durationMinutes: 30, frequencyMinutes: 0, paid: false, mandatory: false, enabled: true });
+    const created = await api.post(`${w.base}/locations/${w.locationId}/breaks`, {
+      name: "Lunch",
+      durationMinutes: 30,
+      frequencyMinutes: 0,
+      paid: false,
+      mandatory: false,
+      enabled: true,
+    });
     const read = await api.get(`${w.base}/locations/${w.locationId}/breaks/${created.body.id}`);
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id: created.body.id, name: "Lunch", locationId: w.locationId });
     expect((await api.get(`${w.base}/locations/${w.locationId}/breaks/${w.roleId}`)).status).toBe(404);
-    const viaGraphql = await t.gql(w.org.token, "query($l: ID!, $id: ID!) { breakType(locationId: $l, id: $id) { name } }", { l: w.locationId, id: created.body.id });
+    const viaGraphql = await t.gql(w.org.token, "query($l: ID!, $id: ID!) { breakType(locationId: $l, id: $id) { name } }", {
+      l: w.locationId,
+      id: created.body.id,
+    });
     expect(viaGraphql.data?.breakType).toEqual({ name: "Lunch" });
 
     const policyId = await activePolicy(t, w, {

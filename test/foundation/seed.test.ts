@@ -21,6 +21,9 @@ describe("demo data", () => {
     const requests = await t.as(demo.token).get(`/api/organizations/${demo.organizationId}/time-off-requests`);
     expect(requests.body.map((r: { status: string }) => r.status).sort()).toEqual(["approved", "approved", "pending", "pending"]);
     const policies = await t.as(demo.token).get(`/api/organizations/${demo.organizationId}/policies`);
-    expect(policies.body.map((p: { name: string; assignedStaffCount: number }) => [p.name, p.assignedStaffCount]).sort()).toEqual([["Sick leave", 12], ["Vacation", 12]]);
+    expect(policies.body.map((p: { name: string; assignedStaffCount: number }) => [p.name, p.assignedStaffCount]).sort()).toEqual([
+      ["Sick leave", 12],
+      ["Vacation", 12],
+    ]);
   });
 });

@@ -8,7 +8,11 @@ import { PLATFORM_KEY } from "../support/harness";
  * answer, the child's own word that the request is in flight.
  */
 function preparedPost(url: string, path: string, body: object, token: string) {
-  const req = http.request(`${url}${path}`, { method: "POST", agent: false, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Expect: "100-continue" } });
+  const req = http.request(`${url}${path}`, {
+    method: "POST",
+    agent: false,
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Expect: "100-continue" },
+  });
   const answer = new Promise<number | string>((resolve) => {
     req.on("response", (res) => {
       res.resume();
@@ -29,7 +33,13 @@ describe("graceful shutdown", () => {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${PLATFORM_KEY}` },
       body: JSON.stringify({ name: "Shutdown Co" }),
     }).then((r) => r.json());
-    const token = (await fetch(`${service.url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) }).then((r) => r.json())).accessToken;
+    const token = (
+      await fetch(`${service.url}/api/auth/token-exchange`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ apiKey: created.apiKey }),
+      }).then((r) => r.json())
+    ).accessToken;
     const path = `/api/organizations/${created.organization.id}/locations`;
 
     const requests = Array.from({ length: 40 }, (_, i) => preparedPost(service.url, path, { name: `L${i}`, timezone: "UTC" }, token));

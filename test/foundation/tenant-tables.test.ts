@@ -25,7 +25,9 @@ describe("every tenant table", () => {
         continue;
       }
       if (column.is_nullable !== "NO") problems.push(`${table}: organization_id is nullable`);
-      const indexes: { indexdef: string }[] = await t.runtime.db.query("SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1", [table]);
+      const indexes: { indexdef: string }[] = await t.runtime.db.query("SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1", [
+        table,
+      ]);
       if (!indexes.some((i) => /\(organization_id[,)]/.test(i.indexdef))) problems.push(`${table}: no index led by organization_id`);
     }
     expect(problems).toEqual([]);

@@ -40,22 +40,39 @@ describe("the typed client example", () => {
   });
 
   it("type-checks against types generated from the committed openapi.json, and runs the whole flow", async () => {
-    await run(process.execPath, [path.join(ROOT, "node_modules/openapi-typescript/bin/cli.js"), path.join(ROOT, "openapi.json"), "-o", path.join(work, "api.d.ts")]);
-    const compiled = await run(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", work, "--strict"]).catch((e: { stdout: string }) => e);
+    await run(process.execPath, [
+      path.join(ROOT, "node_modules/openapi-typescript/bin/cli.js"),
+      path.join(ROOT, "openapi.json"),
+      "-o",
+      path.join(work, "api.d.ts"),
+    ]);
+    const compiled = await run(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", work, "--strict"]).catch(
+      (e: { stdout: string }) => e,
+    );
     expect(compiled.stdout).toBe("");
 
     const url = `http://127.0.0.1:${(t.runtime.server.address() as AddressInfo).port}`;
-    const { stdout } = await run(process.execPath, [path.join(work, "dist", "flow.mjs")], { env: { ...process.env, API_URL: url, PLATFORM_API_KEY: PLATFORM_KEY } });
+    const { stdout } = await run(process.execPath, [path.join(work, "dist", "flow.mjs")], {
+      env: { ...process.env, API_URL: url, PLATFORM_API_KEY: PLATFORM_KEY },
+    });
     const flow = JSON.parse(stdout);
 
     expect(flow.tokenType).toBe("Bearer");
-    expect(flow.shift).toMatchObject({ startTime: "2026-02-23T09:00:00.000-05:00", duration: 480, totalUnpaidBreaks: 30, payableDuration: 450, hourlyWage: 21.5 });
+    expect(flow.shift).toMatchObject({
+      startTime: "2026-02-23T09:00:00.000-05:00",
+      duration: 480,
+      totalUnpaidBreaks: 30,
+      payableDuration: 450,
+      hourlyWage: 21.5,
+    });
     expect(flow.shift.breaks).toEqual([expect.objectContaining({ name: "Lunch", paid: false, startTime: "2026-02-23T12:00:00.000-05:00" })]);
     expect(flow.weekShiftIds).toEqual([flow.shift.id]);
     expect(flow.weekPayableMinutes).toBe(450);
     expect(flow.balance).toMatchObject({ name: "Vacation", hoursBalance: 40, availableBalance: 40, isIncluded: true });
     expect(flow.request).toMatchObject({ status: "approved", totalHours: 8, remainingBalance: 32, note: "Family visit" });
-    expect(flow.exported).toEqual([expect.objectContaining({ shiftId: flow.shift.id, externalEmployeeId: "E-100", payableMinutes: 450, payableHours: 7.5, hourlyWage: 21.5, pay: 161.25 })]);
+    expect(flow.exported).toEqual([
+      expect.objectContaining({ shiftId: flow.shift.id, externalEmployeeId: "E-100", payableMinutes: 450, payableHours: 7.5, hourlyWage: 21.5, pay: 161.25 }),
+    ]);
     // Read as text (`parseAs: "text"`), the default CSV answer reaches the client whole.
     expect(flow.exportedCsv).toHaveLength(2);
     expect(flow.exportedCsv[0]).toMatch(/^shift_id,employee,/);

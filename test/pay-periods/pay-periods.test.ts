@@ -34,7 +34,11 @@ describe("pay periods", () => {
 
     it("lists the periods of a range, February's second half ending on the 28th", async () => {
       const periods = await manager.get(`${w.orgBase}/pay-periods?from=2026-02-20&to=2026-03-20`);
-      expect(periods.body.map((p: { startDate: string; endDate: string }) => `${p.startDate}..${p.endDate}`)).toEqual(["2026-02-16..2026-02-28", "2026-03-01..2026-03-15", "2026-03-16..2026-03-31"]);
+      expect(periods.body.map((p: { startDate: string; endDate: string }) => `${p.startDate}..${p.endDate}`)).toEqual([
+        "2026-02-16..2026-02-28",
+        "2026-03-01..2026-03-15",
+        "2026-03-16..2026-03-31",
+      ]);
       expect((await manager.get(`${w.orgBase}/pay-periods/2026-03-02/timesheets`)).status).toBe(404);
     });
 
@@ -44,7 +48,13 @@ describe("pay periods", () => {
       await manager.post(`${schedules}/publish`, { startDate: "2026-03-02", endDate: "2026-03-02" });
       expect(await t.runtime.services.attendanceExceptions.detect()).toEqual({ noShows: 1, missedClockOuts: 0 });
       expect(await t.runtime.services.attendanceExceptions.detect()).toEqual({ noShows: 0, missedClockOuts: 0 });
-      const shift = await manager.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-03T09:00:00Z", endTime: "2026-03-03T17:00:00Z" });
+      const shift = await manager.post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: "2026-03-03T09:00:00Z",
+        endTime: "2026-03-03T17:00:00Z",
+      });
       expect(shift.status).toBe(201);
 
       expect((await sheet("submit", w.workerToken)).body).toMatchObject({ status: "SUBMITTED", shiftCount: 1, openCriticalExceptions: 1 });
@@ -67,12 +77,31 @@ describe("pay periods", () => {
       const frozen = await manager.patch(`/api/timesheets/${shift.body.id}`, { endTime: "2026-03-03T18:00:00Z" });
       expect(frozen.status).toBe(409);
       expect(frozen.body.error.code).toBe("TIMESHEET_APPROVED");
-      const added = await manager.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-04T09:00:00Z", endTime: "2026-03-04T17:00:00Z" });
+      const added = await manager.post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: "2026-03-04T09:00:00Z",
+        endTime: "2026-03-04T17:00:00Z",
+      });
       expect(added.body.error.code).toBe("TIMESHEET_APPROVED");
       // Outside the period the worker's shifts are free.
-      expect((await manager.post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-16T09:00:00Z", endTime: "2026-03-16T17:00:00Z" })).status).toBe(201);
+      expect(
+        (
+          await manager.post("/api/timesheets", {
+            employeeId: w.workerId,
+            locationId: w.locationId,
+            roleId: w.roleId,
+            startTime: "2026-03-16T09:00:00Z",
+            endTime: "2026-03-16T17:00:00Z",
+          })
+        ).status,
+      ).toBe(201);
 
-      const events = await t.runtime.db.query("SELECT type FROM events WHERE organization_id = $1 AND type LIKE ANY (ARRAY['attendance.%', 'timesheet.approved']) ORDER BY sequence", [w.org.id]);
+      const events = await t.runtime.db.query(
+        "SELECT type FROM events WHERE organization_id = $1 AND type LIKE ANY (ARRAY['attendance.%', 'timesheet.approved']) ORDER BY sequence",
+        [w.org.id],
+      );
       expect(events.map((e: { type: string }) => e.type)).toEqual(["attendance.exception.created", "attendance.exception.updated", "timesheet.approved"]);
 
       expect((await sheet("reopen")).body.status).toBe("OPEN");
@@ -95,7 +124,9 @@ describe("pay periods", () => {
       const refused = await manager.post(`${period()}/close`, {});
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe("NOT_APPROVED");
-      expect(refused.body.error.details.map((d: { message: string }) => d.message)).toEqual(expect.arrayContaining([w.workerId, other.staff.id, w.manager!.id]));
+      expect(refused.body.error.details.map((d: { message: string }) => d.message)).toEqual(
+        expect.arrayContaining([w.workerId, other.staff.id, w.manager!.id]),
+      );
       expect((await manager.post(`${period()}/close`, { force: true })).status).toBe(400);
 
       const closed = await manager.post(`${period()}/close`, { force: true, reason: "Payroll cut-off; late sheets follow next period" });
@@ -104,10 +135,25 @@ describe("pay periods", () => {
       expect((await manager.post(`${period()}/close`, { force: true, reason: "again" })).status).toBe(409);
 
       const audit = await manager.get(`${w.orgBase}/audit-events?resourceType=pay_period_closes`);
-      expect(audit.body).toEqual([expect.objectContaining({ action: "insert", actorStaffId: w.manager!.id, after: expect.objectContaining({ forced: true, reason: "Payroll cut-off; late sheets follow next period" }) })]);
-      const locked = await t.runtime.db.query("SELECT count(*)::int AS n FROM locked_days WHERE organization_id = $1 AND day BETWEEN '2026-03-01' AND '2026-03-15'", [w.org.id]);
+      expect(audit.body).toEqual([
+        expect.objectContaining({
+          action: "insert",
+          actorStaffId: w.manager!.id,
+          after: expect.objectContaining({ forced: true, reason: "Payroll cut-off; late sheets follow next period" }),
+        }),
+      ]);
+      const locked = await t.runtime.db.query(
+        "SELECT count(*)::int AS n FROM locked_days WHERE organization_id = $1 AND day BETWEEN '2026-03-01' AND '2026-03-15'",
+        [w.org.id],
+      );
       expect(locked[0].n).toBe(15);
-      const shift = await manager.post("/api/timesheets", { employeeId: other.staff.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-05T09:00:00Z", endTime: "2026-03-05T17:00:00Z" });
+      const shift = await manager.post("/api/timesheets", {
+        employeeId: other.staff.id,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: "2026-03-05T09:00:00Z",
+        endTime: "2026-03-05T17:00:00Z",
+      });
       expect(shift.body.error.code).toBe("SHIFT_LOCKED");
       const [event] = await t.runtime.db.query("SELECT object FROM events WHERE organization_id = $1 AND type = 'pay_period.closed'", [w.org.id]);
       expect(event.object).toMatchObject({ forced: true, period_start: "2026-03-01" });

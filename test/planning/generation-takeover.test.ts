@@ -24,10 +24,19 @@ describe("a generation whose process dies", () => {
     for (let i = 0; i < 8; i++) await p.worker();
     const day = await p.template("Day", "09:00", "17:00");
     const dates = Array.from({ length: 28 }, (_, d) => new Date(Date.UTC(2026, 2, 23 + d)).toISOString().slice(0, 10));
-    await p.cover(dates[0], dates[27], dates.map((date) => ({ date, templateId: day, count: 3, underWeight: 100, overWeight: 1 })));
-    const queued = await t.as(p.manager).post(`${p.base}/schedules/generate`, { startDate: dates[0], endDate: dates[27], timeLimitSeconds: 4, defaultLimits: { maxConsecutiveShifts: 5 } });
+    await p.cover(
+      dates[0],
+      dates[27],
+      dates.map((date) => ({ date, templateId: day, count: 3, underWeight: 100, overWeight: 1 })),
+    );
+    const queued = await t
+      .as(p.manager)
+      .post(`${p.base}/schedules/generate`, { startDate: dates[0], endDate: dates[27], timeLimitSeconds: 4, defaultLimits: { maxConsecutiveShifts: 5 } });
     expect(queued.status).toBe(202);
-    const row = () => t.runtime.db.query("SELECT status, claimed_by, progress, attempts FROM schedule_generations WHERE id = $1", [queued.body.id]).then((r: { status: string; claimed_by: string | null; progress: unknown; attempts: number }[]) => r[0]);
+    const row = () =>
+      t.runtime.db
+        .query("SELECT status, claimed_by, progress, attempts FROM schedule_generations WHERE id = $1", [queued.body.id])
+        .then((r: { status: string; claimed_by: string | null; progress: unknown; attempts: number }[]) => r[0]);
 
     const doomed = await ServiceProcess.start(t.databaseUrl!, { SCHEDULED_JOBS: "on", GENERATION_LEASE_SECONDS: "2" });
     const claimed = await until(async () => {

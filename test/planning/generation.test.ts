@@ -90,7 +90,12 @@ describe("schedule generation", () => {
       await fileTimeOff(t, p.org, ann.id, `${MON}T08:00:00-04:00`, `${MON}T12:00:00-04:00`, "approved");
       const other = (await t.as(p.org.token).post(`/api/organizations/${p.org.id}/locations`, { name: "Other", timezone: "America/New_York" })).body.id;
       await t.as(p.org.token).patch(`/api/organizations/${p.org.id}/staff/${bob.id}`, { locationIds: [p.locationId, other] });
-      const elsewhere = await t.as(p.manager).post(`/api/organizations/${p.org.id}/locations/${other}/schedules`, { workerId: bob.id, roleId: p.roleId, startTime: `${MON}T16:00:00`, endTime: `${MON}T20:00:00` });
+      const elsewhere = await t.as(p.manager).post(`/api/organizations/${p.org.id}/locations/${other}/schedules`, {
+        workerId: bob.id,
+        roleId: p.roleId,
+        startTime: `${MON}T16:00:00`,
+        endTime: `${MON}T20:00:00`,
+      });
       expect(elsewhere.status).toBe(201);
       await p.cover(MON, MON, [{ date: MON, templateId: day, count: 1, underWeight: 100 }]);
       const g = await p.generate({ startDate: MON, endDate: MON });
@@ -103,7 +108,8 @@ describe("schedule generation", () => {
       const [ann, bob, cat] = [await p.worker(), await p.worker(), await p.worker()];
       const day = await p.template("Day", "09:00", "17:00");
       const api = t.as(p.manager);
-      const rule = (who: string, body: object) => api.post(`/api/organizations/${p.org.id}/staff/${who}/availability`, body).then((r) => expect(r.status).toBe(201));
+      const rule = (who: string, body: object) =>
+        api.post(`/api/organizations/${p.org.id}/staff/${who}/availability`, body).then((r) => expect(r.status).toBe(201));
       await rule(ann.id, { kind: "UNAVAILABLE", date: MON });
       await rule(bob.id, { kind: "UNAVAILABLE", date: MON, startTime: "08:00", endTime: "10:00" });
       await rule(cat.id, { kind: "UNAVAILABLE", weekdays: ["MON"] });
@@ -123,18 +129,29 @@ describe("schedule generation", () => {
       const p = await generationPlace(t, name);
       await p.worker();
       const day = await p.template("Day", "09:00", "17:00");
-      await p.cover(range[0], range[1], days.map((d) => ({ date: d.date, templateId: day, count: d.count, underWeight: 100, overWeight: d.overWeight ?? 0 })));
+      await p.cover(
+        range[0],
+        range[1],
+        days.map((d) => ({ date: d.date, templateId: day, count: d.count, underWeight: 100, overWeight: d.overWeight ?? 0 })),
+      );
       return p.generate({ startDate: range[0], endDate: range[1], defaultLimits: limits });
     };
 
     it("shifts of a template, minutes, consecutive shifts and days off, weekends", async () => {
-      const twoDays = [{ date: MON, count: 1 }, { date: TUE, count: 1 }];
+      const twoDays = [
+        { date: MON, count: 1 },
+        { date: TUE, count: 1 },
+      ];
       const maxShifts = await limitCase("Max shifts", {}, twoDays, [MON, TUE]);
       expect(maxShifts.result!.coverUnder).toBe(0);
       const p = await generationPlace(t, "Per template");
       await p.worker();
       const day = await p.template("Day", "09:00", "17:00");
-      await p.cover(MON, TUE, twoDays.map((d) => ({ ...d, templateId: day, underWeight: 100 })));
+      await p.cover(
+        MON,
+        TUE,
+        twoDays.map((d) => ({ ...d, templateId: day, underWeight: 100 })),
+      );
       const perTemplate = await p.generate({ startDate: MON, endDate: TUE, defaultLimits: { maxShifts: [{ templateId: day, max: 1 }] } });
       expect([perTemplate.result!.coverUnder, reasonsOf(perTemplate)]).toEqual([100, { MAX_SHIFTS: 1 }]);
 
@@ -144,13 +161,39 @@ describe("schedule generation", () => {
       const consecutive = await limitCase("Max consecutive", { maxConsecutiveShifts: 2 }, [...twoDays, { date: WED, count: 1 }], [MON, WED]);
       expect([consecutive.result!.coverUnder, reasonsOf(consecutive)]).toEqual([100, { MAX_CONSECUTIVE_SHIFTS: 1 }]);
 
-      const daysOff = await limitCase("Days off", { minConsecutiveDaysOff: 2 }, [{ date: MON, count: 1 }, { date: TUE, count: 0, overWeight: 1000 }, { date: WED, count: 1 }], [MON, WED]);
+      const daysOff = await limitCase(
+        "Days off",
+        { minConsecutiveDaysOff: 2 },
+        [
+          { date: MON, count: 1 },
+          { date: TUE, count: 0, overWeight: 1000 },
+          { date: WED, count: 1 },
+        ],
+        [MON, WED],
+      );
       expect([daysOff.result!.coverUnder, reasonsOf(daysOff)]).toEqual([100, { MIN_CONSECUTIVE_DAYS_OFF: 1 }]);
 
-      const blocks = await limitCase("Min consecutive", { minConsecutiveShifts: 2 }, [{ date: MON, count: 0, overWeight: 1000 }, { date: TUE, count: 1 }, { date: WED, count: 0, overWeight: 1000 }], [MON, WED]);
+      const blocks = await limitCase(
+        "Min consecutive",
+        { minConsecutiveShifts: 2 },
+        [
+          { date: MON, count: 0, overWeight: 1000 },
+          { date: TUE, count: 1 },
+          { date: WED, count: 0, overWeight: 1000 },
+        ],
+        [MON, WED],
+      );
       expect([blocks.result!.coverUnder, reasonsOf(blocks)]).toEqual([100, { MIN_CONSECUTIVE_SHIFTS: 1 }]);
 
-      const weekends = await limitCase("Weekends", { maxWeekends: 1 }, [{ date: "2026-03-28", count: 1 }, { date: "2026-04-04", count: 1 }], ["2026-03-28", "2026-04-04"]);
+      const weekends = await limitCase(
+        "Weekends",
+        { maxWeekends: 1 },
+        [
+          { date: "2026-03-28", count: 1 },
+          { date: "2026-04-04", count: 1 },
+        ],
+        ["2026-03-28", "2026-04-04"],
+      );
       expect([weekends.result!.coverUnder, reasonsOf(weekends)]).toEqual([100, { MAX_WEEKENDS: 1 }]);
     });
 
@@ -181,7 +224,11 @@ describe("schedule generation", () => {
       const api = t.as(p.manager);
       await api.post(`${p.base}/schedules`, { templateId: day, date: MON, workerId: ann.id });
       const kept = (await api.post(`${p.base}/schedules/drafts`, { templateId: day, date: TUE, workerId: ann.id })).body.id;
-      await p.cover(MON, WED, [MON, TUE, WED].map((date) => ({ date, templateId: day, count: 1, underWeight: 100 })));
+      await p.cover(
+        MON,
+        WED,
+        [MON, TUE, WED].map((date) => ({ date, templateId: day, count: 1, underWeight: 100 })),
+      );
       const fill = await p.generate({ startDate: MON, endDate: WED });
       expect(fill.result!.coverage.map((c) => c.assigned)).toEqual([1, 1, 1]);
       expect(fill.result!.draftIds).toHaveLength(1);
@@ -236,19 +283,28 @@ describe("schedule generation", () => {
     await p.worker();
     const day = await p.template("Day", "09:00", "17:00");
     await p.cover(MON, MON, [{ date: MON, templateId: day, count: 1 }]);
-    const queued = await t.gql(p.manager, `mutation($l: ID!, $i: GenerateScheduleInput!) { generateSchedule(locationId: $l, input: $i) { id status timeLimitSeconds mode } }`, {
-      l: p.locationId,
-      i: { startDate: MON, endDate: MON, timeLimitSeconds: 1 },
-    });
+    const queued = await t.gql(
+      p.manager,
+      `mutation($l: ID!, $i: GenerateScheduleInput!) { generateSchedule(locationId: $l, input: $i) { id status timeLimitSeconds mode } }`,
+      {
+        l: p.locationId,
+        i: { startDate: MON, endDate: MON, timeLimitSeconds: 1 },
+      },
+    );
     expect(queued.data?.generateSchedule).toMatchObject({ status: "QUEUED", timeLimitSeconds: 1, mode: "FILL" });
     await t.runtime.services.scheduleGenerations.runNext();
-    const read = await t.gql(p.manager, `query($id: ID!) { scheduleGeneration(id: $id) { status result { objective draftIds coverage { assigned } } } }`, { id: queued.data!.generateSchedule.id });
+    const read = await t.gql(p.manager, `query($id: ID!) { scheduleGeneration(id: $id) { status result { objective draftIds coverage { assigned } } } }`, {
+      id: queued.data!.generateSchedule.id,
+    });
     expect(read.data?.scheduleGeneration).toMatchObject({ status: "SUCCEEDED", result: { objective: 0, coverage: [{ assigned: 1 }] } });
 
     const api = t.as(p.manager);
     expect((await api.post(`${p.base}/schedules/generate`, { startDate: TUE, endDate: MON })).status).toBe(400);
     expect((await api.post(`${p.base}/schedules/generate`, { startDate: MON, endDate: TUE, timeLimitSeconds: 601 })).status).toBe(400);
-    expect((await api.post(`${p.base}/schedules/generate`, { startDate: MON, endDate: TUE, defaultLimits: { maxShifts: [{ templateId: p.locationId, max: 1 }] } })).status).toBe(404);
+    expect(
+      (await api.post(`${p.base}/schedules/generate`, { startDate: MON, endDate: TUE, defaultLimits: { maxShifts: [{ templateId: p.locationId, max: 1 }] } }))
+        .status,
+    ).toBe(404);
     const worker = await p.worker();
     expect((await t.as(worker.token).post(`${p.base}/schedules/generate`, { startDate: MON, endDate: TUE })).status).toBe(403);
     expect(await t.runtime.services.scheduleGenerations.runNext()).toBeNull();

@@ -4,7 +4,11 @@ import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 /** A location to generate in: templates by name, coverage, workers, and a generation run to its end by hand. */
 export interface GenerationPlace extends ScheduleWorkplace {
   template(name: string, startTime: string, endTime: string, extra?: object): Promise<string>;
-  cover(startDate: string, endDate: string, requirements: { date: string; templateId: string; count: number; underWeight?: number; overWeight?: number }[]): Promise<void>;
+  cover(
+    startDate: string,
+    endDate: string,
+    requirements: { date: string; templateId: string; count: number; underWeight?: number; overWeight?: number }[],
+  ): Promise<void>;
   /** POSTs the generation (202), runs it in this process, and answers the generation as GET answers it. */
   generate(body: object): Promise<Generation>;
   drafts(startDate: string, endDate: string): Promise<{ id: string; workerId: string; templateId: string; startTime: string; generationId: string }[]>;

@@ -12,17 +12,51 @@ describe("shift templates and coverage requirements", () => {
 
   it("keeps templates per location, with breaks and the templates that may not follow them", async () => {
     const api = t.as(w.manager);
-    const early = await api.post(`${w.base}/shift-templates`, { name: "Early", roleId: w.roleId, startTime: "06:00", endTime: "14:00", breaks: [{ typeId: w.breakTypeId, startTime: "10:00" }] });
+    const early = await api.post(`${w.base}/shift-templates`, {
+      name: "Early",
+      roleId: w.roleId,
+      startTime: "06:00",
+      endTime: "14:00",
+      breaks: [{ typeId: w.breakTypeId, startTime: "10:00" }],
+    });
     expect(early.status).toBe(201);
-    expect(early.body).toMatchObject({ name: "Early", startTime: "06:00", endTime: "14:00", durationMinutes: 480, breaks: [{ typeId: w.breakTypeId, startTime: "10:00" }], cannotBeFollowedBy: [] });
-    const night = await api.post(`${w.base}/shift-templates`, { name: "Night", roleId: w.roleId, startTime: "22:00", endTime: "06:00", cannotBeFollowedBy: [early.body.id] });
+    expect(early.body).toMatchObject({
+      name: "Early",
+      startTime: "06:00",
+      endTime: "14:00",
+      durationMinutes: 480,
+      breaks: [{ typeId: w.breakTypeId, startTime: "10:00" }],
+      cannotBeFollowedBy: [],
+    });
+    const night = await api.post(`${w.base}/shift-templates`, {
+      name: "Night",
+      roleId: w.roleId,
+      startTime: "22:00",
+      endTime: "06:00",
+      cannotBeFollowedBy: [early.body.id],
+    });
     expect(night.status).toBe(201);
     expect(night.body).toMatchObject({ durationMinutes: 480, cannotBeFollowedBy: [early.body.id] });
 
     expect((await api.post(`${w.base}/shift-templates`, { name: "Bad", roleId: w.roleId, startTime: "25:00", endTime: "06:00" })).status).toBe(400);
-    expect((await api.post(`${w.base}/shift-templates`, { name: "Bad", roleId: w.roleId, startTime: "09:00", endTime: "10:00", breaks: [{ typeId: w.breakTypeId, startTime: "09:45" }] })).status).toBe(400);
+    expect(
+      (
+        await api.post(`${w.base}/shift-templates`, {
+          name: "Bad",
+          roleId: w.roleId,
+          startTime: "09:00",
+          endTime: "10:00",
+          breaks: [{ typeId: w.breakTypeId, startTime: "09:45" }],
+        })
+      ).status,
+    ).toBe(400);
     const elsewhere = await api.post(`/api/organizations/${w.org.id}/locations`, { name: "Elsewhere", timezone: "UTC" });
-    const foreign = await api.post(`/api/organizations/${w.org.id}/locations/${elsewhere.body.id}/shift-templates`, { name: "X", roleId: w.roleId, startTime: "09:00", endTime: "17:00" });
+    const foreign = await api.post(`/api/organizations/${w.org.id}/locations/${elsewhere.body.id}/shift-templates`, {
+      name: "X",
+      roleId: w.roleId,
+      startTime: "09:00",
+      endTime: "17:00",
+    });
     expect((await api.patch(`${w.base}/shift-templates/${night.body.id}`, { cannotBeFollowedBy: [foreign.body.id] })).status).toBe(404);
     expect((await api.get(`${w.base}/shift-templates/${foreign.body.id}`)).status).toBe(404);
 
@@ -37,7 +71,13 @@ describe("shift templates and coverage requirements", () => {
   it("makes drafts and entries from a template and a day, carrying its id, times and breaks", async () => {
     const api = t.as(w.manager);
     const ann = await w.worker();
-    const night = await api.post(`${w.base}/shift-templates`, { name: "Late", roleId: w.roleId, startTime: "22:00", endTime: "06:00", breaks: [{ typeId: w.breakTypeId, startTime: "02:00" }] });
+    const night = await api.post(`${w.base}/shift-templates`, {
+      name: "Late",
+      roleId: w.roleId,
+      startTime: "22:00",
+      endTime: "06:00",
+      breaks: [{ typeId: w.breakTypeId, startTime: "02:00" }],
+    });
     const draft = await api.post(`${w.base}/schedules/drafts`, { templateId: night.body.id, date: "2026-03-10", workerId: ann.id });
     expect(draft.status).toBe(201);
     expect(draft.body).toMatchObject({
@@ -56,10 +96,14 @@ describe("shift templates and coverage requirements", () => {
     const published = await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-10", endDate: "2026-03-10" });
     expect(published.body.added[0].templateId).toBe(night.body.id);
 
-    const gql = await t.gql(w.manager, `mutation($l: ID!, $i: CreateScheduleDraftInput!) { createScheduleDraft(locationId: $l, input: $i) { templateId startTime } }`, {
-      l: w.locationId,
-      i: { templateId: night.body.id, date: "2026-03-14", workerId: ann.id },
-    });
+    const gql = await t.gql(
+      w.manager,
+      `mutation($l: ID!, $i: CreateScheduleDraftInput!) { createScheduleDraft(locationId: $l, input: $i) { templateId startTime } }`,
+      {
+        l: w.locationId,
+        i: { templateId: night.body.id, date: "2026-03-14", workerId: ann.id },
+      },
+    );
     expect(gql.data?.createScheduleDraft).toEqual({ templateId: night.body.id, startTime: "2026-03-14T22:00:00.000-04:00" });
   });
 
@@ -93,7 +137,11 @@ describe("shift templates and coverage requirements", () => {
     await api.put(`${w.base}/coverage`, { startDate: "2026-04-07", endDate: "2026-04-07", requirements: [] });
     expect((await api.get(`${w.base}/coverage?startDate=2026-04-06&endDate=2026-04-07`)).body).toHaveLength(1);
 
-    const outside = await api.put(`${w.base}/coverage`, { startDate: "2026-04-06", endDate: "2026-04-06", requirements: [{ date: "2026-04-08", templateId: day.body.id, count: 1 }] });
+    const outside = await api.put(`${w.base}/coverage`, {
+      startDate: "2026-04-06",
+      endDate: "2026-04-06",
+      requirements: [{ date: "2026-04-08", templateId: day.body.id, count: 1 }],
+    });
     expect(outside.status).toBe(400);
     const twice = await api.put(`${w.base}/coverage`, {
       startDate: "2026-04-06",

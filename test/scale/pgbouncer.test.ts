@@ -18,9 +18,13 @@ const pgbouncer = process.env.TEST_PGBOUNCER_URL;
 
   it("records each of 20 concurrent writes under its own actor", async () => {
     const people = await Promise.all(Array.from({ length: 20 }, () => t.staffWithToken(org, "Manager")));
-    const created = await Promise.all(people.map(({ token }, i) => t.as(token).post(`/api/organizations/${org.id}/roles`, { name: `Role ${i}`, hourlyWage: 10 + i })));
+    const created = await Promise.all(
+      people.map(({ token }, i) => t.as(token).post(`/api/organizations/${org.id}/roles`, { name: `Role ${i}`, hourlyWage: 10 + i })),
+    );
     expect(created.map((r) => r.status)).toEqual(people.map(() => 201));
-    const updated = await Promise.all(people.map(({ token }, i) => t.as(token).patch(`/api/organizations/${org.id}/roles/${created[i].body.id}`, { hourlyWage: 30 + i })));
+    const updated = await Promise.all(
+      people.map(({ token }, i) => t.as(token).patch(`/api/organizations/${org.id}/roles/${created[i].body.id}`, { hourlyWage: 30 + i })),
+    );
     expect(updated.map((r) => r.status)).toEqual(people.map(() => 200));
     // A delete is one statement outside any transaction of the service's own.
     const deleted = await Promise.all(people.map(({ token }, i) => t.as(token).delete(`/api/organizations/${org.id}/roles/${created[i].body.id}`)));
@@ -41,7 +45,9 @@ const pgbouncer = process.env.TEST_PGBOUNCER_URL;
 
   it("lets an If-Match guard only its own write", async () => {
     const api = t.as(org.token);
-    const roles = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post(`/api/organizations/${org.id}/roles`, { name: `Guarded ${i}`, hourlyWage: 10 })));
+    const roles = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => api.post(`/api/organizations/${org.id}/roles`, { name: `Guarded ${i}`, hourlyWage: 10 })),
+    );
     const paths = roles.map((r) => `/api/organizations/${org.id}/roles/${r.body.id}`);
     const reads = await Promise.all(paths.map((p) => api.get(p)));
     // Every role changes once, so the ETags read above are stale.

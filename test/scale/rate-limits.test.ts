@@ -46,7 +46,9 @@ describe("rate limits in one process", () => {
     const write = await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name: "Over the limit", timezone: "UTC" });
     expect(write.status).toBe(429);
     expect(write.body.error).toMatchObject({ code: "RATE_LIMITED", requestId: write.headers["x-request-id"] });
-    const [{ count }] = await t.runtime.db.query("SELECT count(*)::int AS count FROM locations WHERE organization_id = $1 AND name = 'Over the limit'", [org.id]);
+    const [{ count }] = await t.runtime.db.query("SELECT count(*)::int AS count FROM locations WHERE organization_id = $1 AND name = 'Over the limit'", [
+      org.id,
+    ]);
     expect(count).toBe(0);
 
     // Their budget is whole but for their own small read (a few points).
@@ -83,7 +85,8 @@ describe("rate limits in one process", () => {
     expect(operations.length).toBeGreaterThan(20);
     for (const op of operations) {
       expect(resolved(op.responses["429"]).headers?.["Retry-After"]).toBeDefined();
-      for (const response of Object.values(op.responses)) expect(Object.keys(resolved(response).headers ?? {})).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit"]));
+      for (const response of Object.values(op.responses))
+        expect(Object.keys(resolved(response).headers ?? {})).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit"]));
     }
     expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["RateLimitPolicy", "RateLimit", "RetryAfter"]));
   });
@@ -165,7 +168,13 @@ function sharesOneBudget(env: Record<string, string>, counted: (database: TestDa
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${PLATFORM_KEY}` },
       body: JSON.stringify({ name: "Two Processes", timezone: "UTC" }),
     }).then((r) => r.json());
-    const token = (await fetch(`${b.url}/api/auth/token-exchange`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: created.apiKey }) }).then((r) => r.json())).accessToken;
+    const token = (
+      await fetch(`${b.url}/api/auth/token-exchange`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ apiKey: created.apiKey }),
+      }).then((r) => r.json())
+    ).accessToken;
     const call = (i: number) => fetch(`${[a, b][i % 2].url}/api/organizations/${created.organization.id}`, { headers: { Authorization: `Bearer ${token}` } });
     return { token, call };
   }
@@ -204,7 +213,8 @@ function sharesOneBudget(env: Record<string, string>, counted: (database: TestDa
   sharesOneBudget({}, async (database, key) => (await countersIn(database, key)) === 1),
 );
 
-if (process.env.TEST_DATABASE_URL && !process.env.TEST_REDIS_URL) console.warn("Skipped: rate limits counted in Redis (set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379)");
+if (process.env.TEST_DATABASE_URL && !process.env.TEST_REDIS_URL)
+  console.warn("Skipped: rate limits counted in Redis (set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379)");
 (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? describe : describe.skip)("rate limits across processes, counted in Redis", () =>
   sharesOneBudget({ REDIS_URL: process.env.TEST_REDIS_URL ?? "" }, async (database, key) => {
     const redis = new Redis(process.env.TEST_REDIS_URL!);
@@ -221,7 +231,9 @@ describe("the token exchange's budgets", () => {
   let t: TestService;
   let org: TestOrganization;
   beforeAll(async () => {
-    t = await TestService.start({ env: { RATE_LIMIT_POINTS: "1000", RATE_LIMIT_WINDOW_SECONDS: "3600", RATE_LIMIT_ANONYMOUS_POINTS: "5", TRUST_PROXY: "loopback" } });
+    t = await TestService.start({
+      env: { RATE_LIMIT_POINTS: "1000", RATE_LIMIT_WINDOW_SECONDS: "3600", RATE_LIMIT_ANONYMOUS_POINTS: "5", TRUST_PROXY: "loopback" },
+    });
     org = await t.organization();
   });
   afterAll(() => t.stop());
@@ -236,7 +248,10 @@ describe("the token exchange's budgets", () => {
     expect(answers).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const real = await exchange(org.apiKey, "203.0.113.9");
     expect(real.status).toBe(200);
-    const gql = await t.http.post("/graphql").set("X-Forwarded-For", "203.0.113.10").send({ query: "mutation ($apiKey: String!) { exchangeToken(input: { apiKey: $apiKey }) { accessToken } }", variables: { apiKey: org.apiKey } });
+    const gql = await t.http
+      .post("/graphql")
+      .set("X-Forwarded-For", "203.0.113.10")
+      .send({ query: "mutation ($apiKey: String!) { exchangeToken(input: { apiKey: $apiKey }) { accessToken } }", variables: { apiKey: org.apiKey } });
     expect(gql.body.data.exchangeToken.accessToken).toBeDefined();
   });
 

@@ -42,7 +42,10 @@ function onDatabase(server: string, databaseUrl: string): string {
   return url.toString();
 }
 
-if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA_URL to a streaming replica of TEST_DATABASE_URL's server, e.g. postgresql://postgres@127.0.0.1:5433/test)");
+if (!PRIMARY || !REPLICA)
+  console.warn(
+    "Skipped: read replicas (set TEST_REPLICA_URL to a streaming replica of TEST_DATABASE_URL's server, e.g. postgresql://postgres@127.0.0.1:5433/test)",
+  );
 
 (PRIMARY && REPLICA ? describe : describe.skip)("reads that may lag, on a streaming replica", () => {
   let t: TestService;
@@ -56,11 +59,21 @@ if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA
   const readyz = async (service: TestService): Promise<Health[]> => (await service.http.get("/readyz")).body.databases;
   /** Sequential and index scans of the shifts table counted by the replica itself. */
   const replicaScans = async () =>
-    Number((await queryOn<{ n: string }>(replicaDb, "SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) AS n FROM pg_stat_user_tables WHERE relname = 'shifts'"))[0].n);
+    Number(
+      (
+        await queryOn<{ n: string }>(
+          replicaDb,
+          "SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) AS n FROM pg_stat_user_tables WHERE relname = 'shifts'",
+        )
+      )[0].n,
+    );
   /** Waits until the replica has replayed everything the primary has written so far. */
   const caughtUp = async () => {
     const [{ position }] = await t.runtime.db.query("SELECT pg_current_wal_lsn()::text AS position");
-    await until(async () => (await queryOn<{ ok: boolean }>(REPLICA!, "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok", [position]))[0].ok, `the replica to replay the primary's WAL up to ${position}`);
+    await until(
+      async () => (await queryOn<{ ok: boolean }>(REPLICA!, "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok", [position]))[0].ok,
+      `the replica to replay the primary's WAL up to ${position}`,
+    );
   };
   const shiftIds = async (token: string) => {
     const res = await t.as(token).get(`/api/timesheets?${range}&locationId=${ids.location}`);
@@ -79,7 +92,13 @@ if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA
     ids.role = (await api.post(`${base}/roles`, { name: "Cook", hourlyWage: 20 })).body.id;
     ids.staff = (await api.post(`${base}/staff`, { name: "Ada Cook", roleIds: [ids.role], locationIds: [ids.location] })).body.id;
     for (const day of ["23", "24", "25"]) {
-      const created = await api.post("/api/timesheets", { employeeId: ids.staff, locationId: ids.location, roleId: ids.role, startTime: `2026-02-${day}T09:00:00Z`, endTime: `2026-02-${day}T17:00:00Z` });
+      const created = await api.post("/api/timesheets", {
+        employeeId: ids.staff,
+        locationId: ids.location,
+        roleId: ids.role,
+        startTime: `2026-02-${day}T09:00:00Z`,
+        endTime: `2026-02-${day}T17:00:00Z`,
+      });
       expect(created.status).toBe(201);
     }
     const key = await api.post(`${base}/api-keys`, { name: "Reports" });
@@ -112,7 +131,13 @@ if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA
     await queryOn(REPLICA!, "SELECT pg_wal_replay_pause()");
     try {
       await until(async () => (await queryOn<{ state: string }>(REPLICA!, "SELECT pg_get_wal_replay_pause_state() AS state"))[0].state === "paused");
-      const created = await t.as(writer.token).post("/api/timesheets", { employeeId: ids.staff, locationId: ids.location, roleId: ids.role, startTime: "2026-02-26T09:00:00Z", endTime: "2026-02-26T17:00:00Z" });
+      const created = await t.as(writer.token).post("/api/timesheets", {
+        employeeId: ids.staff,
+        locationId: ids.location,
+        roleId: ids.role,
+        startTime: "2026-02-26T09:00:00Z",
+        endTime: "2026-02-26T17:00:00Z",
+      });
       expect(created.status).toBe(201);
       // The staff member who wrote it, and the organization-wide token that wrote everything else, read the primary.
       expect(await shiftIds(writer.token)).toContain(created.body.id);
@@ -141,7 +166,8 @@ if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA
         ["replica", "ok"],
         ["replica", "down"],
       ]);
-      const staffNames = async () => ((await lagging.as(laggingReader).get(`/api/organizations/${laggingOrg.id}/staff`)).body as { name: string }[]).map((s) => s.name);
+      const staffNames = async () =>
+        ((await lagging.as(laggingReader).get(`/api/organizations/${laggingOrg.id}/staff`)).body as { name: string }[]).map((s) => s.name);
 
       await queryOn(REPLICA!, "SELECT pg_wal_replay_pause()");
       try {
@@ -174,7 +200,8 @@ if (!PRIMARY || !REPLICA) console.warn("Skipped: read replicas (set TEST_REPLICA
       `/api/organizations/${org.id}/audit-events`,
       `/api/organizations/${org.id}/events`,
     ];
-    const cluster = (action: string) => execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", ...REPLICA_CLUSTER!.split(" "), action], { stdio: "ignore" });
+    const cluster = (action: string) =>
+      execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", ...REPLICA_CLUSTER!.split(" "), action], { stdio: "ignore" });
     cluster("stop");
     try {
       await until(async () => (await readyz(t))[1].status === "down");

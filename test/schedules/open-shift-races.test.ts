@@ -20,7 +20,13 @@ describe("open shifts are never overbooked", () => {
     day += 1;
     const date = `2026-04-${String(day).padStart(2, "0")}`;
     const api = t.as(w.manager);
-    const created = await api.post(`${w.base}/open-shifts`, { roleId: w.roleId, startDate: `${date}T09:00:00`, endDate: `${date}T17:00:00`, staffCountRequired, requireApproval });
+    const created = await api.post(`${w.base}/open-shifts`, {
+      roleId: w.roleId,
+      startDate: `${date}T09:00:00`,
+      endDate: `${date}T17:00:00`,
+      staffCountRequired,
+      requireApproval,
+    });
     await api.post(`${w.base}/schedules/publish`, { startDate: date, endDate: date });
     return { id: created.body.id as string, date, path: `${w.base}/open-shifts/${created.body.id}` };
   }
@@ -76,8 +82,11 @@ describe("open shifts are never overbooked", () => {
       const shift = await publishedShift(3, false);
       const crowd = await workers(40);
       // The second process runs on the real clock: its callers take their tokens from it.
-      const viaSecond = async (staffId: string) => (await request(second.url).post("/api/auth/token-exchange").send({ apiKey: w.org.apiKey, staffId })).body.accessToken as string;
-      const callers = await Promise.all(crowd.map(async (x, i) => (i % 2 === 0 ? { http: t.http, token: x.token } : { http: request(second.url), token: await viaSecond(x.id) })));
+      const viaSecond = async (staffId: string) =>
+        (await request(second.url).post("/api/auth/token-exchange").send({ apiKey: w.org.apiKey, staffId })).body.accessToken as string;
+      const callers = await Promise.all(
+        crowd.map(async (x, i) => (i % 2 === 0 ? { http: t.http, token: x.token } : { http: request(second.url), token: await viaSecond(x.id) })),
+      );
       const results = await Promise.all(callers.map((c) => c.http.post(`${shift.path}/claim`).set("Authorization", `Bearer ${c.token}`).send({})));
       expect(tally(results)).toEqual({ accepted: 3, full: 37 });
       expect(await entriesOf(shift.id)).toBe(3);

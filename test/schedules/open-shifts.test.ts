@@ -36,7 +36,12 @@ describe("open shifts and their preferences", () => {
   it("creates a draft open shift with the spec's fields, hidden from workers until published", async () => {
     const ann = await w.worker();
     const api = t.as(w.manager);
-    const created = await api.post(`${w.base}/open-shifts`, { roleId: w.roleId, startDate: "2026-05-04T09:00:00", endDate: "2026-05-04T17:00:00", staffCountRequired: 3 });
+    const created = await api.post(`${w.base}/open-shifts`, {
+      roleId: w.roleId,
+      startDate: "2026-05-04T09:00:00",
+      endDate: "2026-05-04T17:00:00",
+      staffCountRequired: 3,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -65,7 +70,12 @@ describe("open shifts and their preferences", () => {
     // A manager notes a preference while the shift is a draft.
     const drafted = await api.post(`${w.base}/open-shifts/${id}/preferences`, { workerId: ann.id, preference: "AVAILABLE" });
     expect(drafted.status).toBe(201);
-    expect(drafted.body).toMatchObject({ status: "PENDING", isDraft: true, draft: { preference: "AVAILABLE", status: "PENDING" }, worker: { id: ann.id, externalId: expect.any(String) } });
+    expect(drafted.body).toMatchObject({
+      status: "PENDING",
+      isDraft: true,
+      draft: { preference: "AVAILABLE", status: "PENDING" },
+      worker: { id: ann.id, externalId: expect.any(String) },
+    });
     expect((await api.post(`${w.base}/open-shifts/${id}/preferences/${drafted.body.id}/assign`)).status).toBe(409);
 
     const worker = t.as(ann.token);
@@ -81,7 +91,12 @@ describe("open shifts and their preferences", () => {
     await api.post(`${w.base}/schedules/publish`, { startDate: "2026-05-04", endDate: "2026-05-04" });
     const seen = await worker.get(`${w.base}/open-shifts?startDate=2026-05-04&endDate=2026-05-04`);
     expect(seen.body).toHaveLength(1);
-    expect(seen.body[0]).toMatchObject({ isDraft: false, isPublished: true, draftPreferences: [], preferences: [{ id: drafted.body.id, isDraft: false, draft: null }] });
+    expect(seen.body[0]).toMatchObject({
+      isDraft: false,
+      isPublished: true,
+      draftPreferences: [],
+      preferences: [{ id: drafted.body.id, isDraft: false, draft: null }],
+    });
   });
 
   it("claims without approval at once: ACCEPTED with a schedule entry, until the shift is full", async () => {
@@ -89,9 +104,22 @@ describe("open shifts and their preferences", () => {
     const [ann, bob, cy] = [await w.worker(), await w.worker(), await w.worker()];
     const claim = await t.as(ann.token).post(`${shift.path}/claim`);
     expect(claim.status).toBe(200);
-    expect(claim.body).toMatchObject({ openShiftId: shift.id, workerId: ann.id, preference: "PREFERRED", status: "ACCEPTED", isDraft: false, scheduleShiftId: expect.any(String) });
+    expect(claim.body).toMatchObject({
+      openShiftId: shift.id,
+      workerId: ann.id,
+      preference: "PREFERRED",
+      status: "ACCEPTED",
+      isDraft: false,
+      scheduleShiftId: expect.any(String),
+    });
     const entry = await t.as(ann.token).get(`${w.base}/schedules/${claim.body.scheduleShiftId}`);
-    expect(entry.body).toMatchObject({ workerId: ann.id, roleId: w.roleId, openShiftId: shift.id, startTime: `${shift.date}T09:00:00.000-04:00`, breaks: [{ typeId: w.breakTypeId }] });
+    expect(entry.body).toMatchObject({
+      workerId: ann.id,
+      roleId: w.roleId,
+      openShiftId: shift.id,
+      startTime: `${shift.date}T09:00:00.000-04:00`,
+      breaks: [{ typeId: w.breakTypeId }],
+    });
     expect((await t.as(ann.token).post(`${shift.path}/claim`)).status).toBe(409);
     expect((await t.as(ann.token).post(`${shift.path}/retract`)).status).toBe(409);
     expect((await t.as(bob.token).post(`${shift.path}/claim`)).body.status).toBe("ACCEPTED");
@@ -138,7 +166,12 @@ describe("open shifts and their preferences", () => {
     expect((await t.as(bob.token).post(`${shift.path}/preferences`, { preference: "AVAILABLE" })).status).toBe(409);
     expect((await t.as(bob.token).post(prefPath(bobs.body.id, "/decline"))).status).toBe(403);
     expect((await api.post(prefPath(bobs.body.id, "/decline"))).body.status).toBe("DECLINED");
-    for (const [method, suffix] of [["post", "/assign"], ["post", "/decline"], ["post", "/retract"], ["patch", "/remove"]] as const) {
+    for (const [method, suffix] of [
+      ["post", "/assign"],
+      ["post", "/decline"],
+      ["post", "/retract"],
+      ["patch", "/remove"],
+    ] as const) {
       expect((await api[method](prefPath(bobs.body.id, suffix))).status).toBe(409);
     }
 
@@ -188,11 +221,22 @@ describe("open shifts and their preferences", () => {
     const workers = [await w.worker(), await w.worker(), await w.worker()];
     const prefs = [];
     for (const x of workers) prefs.push((await t.as(x.token).post(`${shift.path}/claim`)).body.id);
-    const res = await t.as(w.manager).post(`${w.base}/open-shifts/preferences/bulk-assign`, { preferenceIds: [...prefs, "00000000-0000-4000-8000-000000000000"] });
+    const res = await t
+      .as(w.manager)
+      .post(`${w.base}/open-shifts/preferences/bulk-assign`, { preferenceIds: [...prefs, "00000000-0000-4000-8000-000000000000"] });
     expect(res.status).toBe(200);
-    expect(res.body.results.map((r: { ok: boolean; error: { code: string } | null }) => (r.ok ? "ok" : r.error!.code))).toEqual(["ok", "ok", "OPEN_SHIFT_FULL", "NOT_FOUND"]);
+    expect(res.body.results.map((r: { ok: boolean; error: { code: string } | null }) => (r.ok ? "ok" : r.error!.code))).toEqual([
+      "ok",
+      "ok",
+      "OPEN_SHIFT_FULL",
+      "NOT_FOUND",
+    ]);
     expect(res.body.results[0].preference).toMatchObject({ status: "ACCEPTED", scheduleShiftId: expect.any(String) });
-    expect((await t.as(w.manager).get(`${w.base}/schedules?startDate=${shift.date}&endDate=${shift.date}`)).body.filter((e: { openShiftId: string }) => e.openShiftId === shift.id)).toHaveLength(2);
+    expect(
+      (await t.as(w.manager).get(`${w.base}/schedules?startDate=${shift.date}&endDate=${shift.date}`)).body.filter(
+        (e: { openShiftId: string }) => e.openShiftId === shift.id,
+      ),
+    ).toHaveLength(2);
     expect((await t.as(w.manager).post(`${w.base}/open-shifts/preferences/bulk-assign`, { preferenceIds: [] })).status).toBe(400);
   });
 
@@ -262,7 +306,13 @@ describe("open shifts and their preferences", () => {
     const ann = await w.worker();
     await t.as(ann.token).post(`${shift.path}/claim`);
     const one = await read();
-    expect(one.nodes).toEqual([{ id: shift.id, roleName: "Cook", preferences: [{ status: "PENDING", worker: { id: ann.id, externalId: expect.any(String), name: expect.any(String) } }] }]);
+    expect(one.nodes).toEqual([
+      {
+        id: shift.id,
+        roleName: "Cook",
+        preferences: [{ status: "PENDING", worker: { id: ann.id, externalId: expect.any(String), name: expect.any(String) } }],
+      },
+    ]);
     // Three more workers claim: their workers come in the same statements, not one more each.
     for (let i = 0; i < 3; i++) await t.as((await w.worker()).token).post(`${shift.path}/claim`);
     const four = await read();

@@ -23,7 +23,10 @@ describe("schedule entries, drafts and publishing", () => {
     const ann = await w.worker();
     const bob = await w.worker();
     const api = t.as(w.manager);
-    const draft = await api.post(`${w.base}/schedules/drafts`, shift(ann.id, "2026-03-03", "09:00", "17:00", { note: "Open the kitchen", breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-03T12:00:00" }] }));
+    const draft = await api.post(
+      `${w.base}/schedules/drafts`,
+      shift(ann.id, "2026-03-03", "09:00", "17:00", { note: "Open the kitchen", breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-03T12:00:00" }] }),
+    );
     expect(draft.status).toBe(201);
     expect(draft.body).toMatchObject({
       action: "ADD",
@@ -36,7 +39,16 @@ describe("schedule entries, drafts and publishing", () => {
       timezone: "America/New_York",
       duration: 480,
       note: "Open the kitchen",
-      breaks: [{ typeId: w.breakTypeId, name: "Lunch", paid: false, durationMinutes: 30, startTime: "2026-03-03T12:00:00.000-05:00", endTime: "2026-03-03T12:30:00.000-05:00" }],
+      breaks: [
+        {
+          typeId: w.breakTypeId,
+          name: "Lunch",
+          paid: false,
+          durationMinutes: 30,
+          startTime: "2026-03-03T12:00:00.000-05:00",
+          endTime: "2026-03-03T12:30:00.000-05:00",
+        },
+      ],
     });
     await api.post(`${w.base}/schedules`, shift(bob.id, "2026-03-03", "09:00", "17:00"));
 
@@ -44,7 +56,9 @@ describe("schedule entries, drafts and publishing", () => {
     expect((await annApi.get(`${w.base}/schedules`)).body).toEqual([]);
     expect((await annApi.get(`${w.base}/schedules/drafts`)).status).toBe(403);
     expect((await annApi.get(`${w.base}/schedules/drafts/${draft.body.id}`)).status).toBe(403);
-    expect((await api.get(`${w.base}/schedules/drafts?startDate=2026-03-03&endDate=2026-03-03`)).body.map((d: { id: string }) => d.id)).toEqual([draft.body.id]);
+    expect((await api.get(`${w.base}/schedules/drafts?startDate=2026-03-03&endDate=2026-03-03`)).body.map((d: { id: string }) => d.id)).toEqual([
+      draft.body.id,
+    ]);
 
     const published = await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-02", endDate: "2026-03-08" });
     expect(published.status).toBe(200);
@@ -63,9 +77,15 @@ describe("schedule entries, drafts and publishing", () => {
     expect((await annApi.get(`${w.base}/schedules?workerId=${bob.id}`)).status).toBe(403);
     expect((await api.get(`${w.base}/schedules?startDate=2026-03-03&endDate=2026-03-03`)).body).toHaveLength(2);
 
-    const gql = await t.gql(ann.token, `query($loc: ID!) { scheduleEntries(locationId: $loc) { nodes { startTime worker { id name } role { name } breaks { name } } } }`, { loc: w.locationId });
+    const gql = await t.gql(
+      ann.token,
+      `query($loc: ID!) { scheduleEntries(locationId: $loc) { nodes { startTime worker { id name } role { name } breaks { name } } } }`,
+      { loc: w.locationId },
+    );
     expect(gql.errors).toBeUndefined();
-    expect(gql.data?.scheduleEntries.nodes).toEqual([{ startTime: "2026-03-03T09:00:00.000-05:00", worker: { id: ann.id, name: expect.any(String) }, role: { name: "Cook" }, breaks: [{ name: "Lunch" }] }]);
+    expect(gql.data?.scheduleEntries.nodes).toEqual([
+      { startTime: "2026-03-03T09:00:00.000-05:00", worker: { id: ann.id, name: expect.any(String) }, role: { name: "Cook" }, breaks: [{ name: "Lunch" }] },
+    ]);
   });
 
   it("publishes a range that changes, swaps and removes published entries, leaving drafts outside it", async () => {
@@ -81,10 +101,17 @@ describe("schedule entries, drafts and publishing", () => {
     const swap1 = await api.post(`${w.base}/schedules/drafts`, { entryId: e1.id, startTime: "2026-03-04T14:00:00", endTime: "2026-03-04T18:00:00" });
     expect(swap1.status).toBe(201);
     expect(swap1.body).toMatchObject({ action: "CHANGE", entryId: e1.id, workerId: ann.id });
-    expect((await api.post(`${w.base}/schedules/drafts`, { entryId: e2.id, startTime: "2026-03-04T09:00:00", endTime: "2026-03-04T13:00:00" })).status).toBe(201);
+    expect((await api.post(`${w.base}/schedules/drafts`, { entryId: e2.id, startTime: "2026-03-04T09:00:00", endTime: "2026-03-04T13:00:00" })).status).toBe(
+      201,
+    );
     const removal = await api.post(`${w.base}/schedules/drafts`, { entryId: e3.id, action: "REMOVE" });
     expect(removal.status).toBe(201);
-    expect(removal.body).toMatchObject({ action: "REMOVE", workerId: bob.id, startTime: e3.startTime, breaks: [expect.objectContaining({ typeId: w.breakTypeId })] });
+    expect(removal.body).toMatchObject({
+      action: "REMOVE",
+      workerId: bob.id,
+      startTime: e3.startTime,
+      breaks: [expect.objectContaining({ typeId: w.breakTypeId })],
+    });
     expect((await api.post(`${w.base}/schedules/drafts`, { entryId: e3.id, note: "x" })).status).toBe(409);
     expect((await api.post(`${w.base}/schedules/drafts`, { entryId: e3.id, action: "REMOVE", note: "x" })).status).toBe(400);
     expect((await api.patch(`${w.base}/schedules/drafts/${removal.body.id}`, { note: "x" })).status).toBe(409);
@@ -116,7 +143,9 @@ describe("schedule entries, drafts and publishing", () => {
     const res = await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-09", endDate: "2026-03-15" });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("CONFLICT");
-    expect((await api.get(`${w.base}/schedules/drafts?startDate=2026-03-09&endDate=2026-03-15`)).body.map((d: { id: string }) => d.id).sort()).toEqual([fine.id, clash.id].sort());
+    expect((await api.get(`${w.base}/schedules/drafts?startDate=2026-03-09&endDate=2026-03-15`)).body.map((d: { id: string }) => d.id).sort()).toEqual(
+      [fine.id, clash.id].sort(),
+    );
     expect((await api.get(`${w.base}/schedules?workerId=${ann.id}`)).body).toHaveLength(1);
   });
 
@@ -140,7 +169,12 @@ describe("schedule entries, drafts and publishing", () => {
   it("bulk copies a range across the daylight-saving change, keeping local times", async () => {
     const ann = await w.worker();
     const api = t.as(w.manager);
-    const source = (await api.post(`${w.base}/schedules`, shift(ann.id, "2026-03-06", "09:00", "17:00", { breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-06T12:00:00" }] }))).body;
+    const source = (
+      await api.post(
+        `${w.base}/schedules`,
+        shift(ann.id, "2026-03-06", "09:00", "17:00", { breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-06T12:00:00" }] }),
+      )
+    ).body;
     expect(source.startTime).toBe("2026-03-06T09:00:00.000-05:00");
     const copy = await api.post(`${w.base}/schedules/bulk-copy`, { sourceStartDate: "2026-03-06", sourceEndDate: "2026-03-06", targetStartDate: "2026-03-13" });
     expect(copy.status).toBe(201);
@@ -155,7 +189,9 @@ describe("schedule entries, drafts and publishing", () => {
       duration: 480,
       breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-13T12:00:00.000-04:00" }],
     });
-    expect((await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-13", endDate: "2026-03-13" })).body.added).toHaveLength(copy.body.drafts.length);
+    expect((await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-13", endDate: "2026-03-13" })).body.added).toHaveLength(
+      copy.body.drafts.length,
+    );
     const bad = [
       [{ sourceStartDate: "2026-03-06", sourceEndDate: "2026-03-01", targetStartDate: "2026-03-13" }, "sourceEndDate"],
       [{ sourceStartDate: "2026-03-06", sourceEndDate: "2026-03-06", targetStartDate: "2026-03-06" }, "targetStartDate"],
@@ -239,7 +275,10 @@ describe("schedule entries, drafts and publishing", () => {
       await them.get(`${w.base}/schedules`),
     ];
     expect(responses.map((r) => r.status)).toEqual(responses.map(() => 404));
-    const gql = await t.gql(other.manager, `query($loc: ID!, $id: ID!) { scheduleEntry(locationId: $loc, id: $id) { id } }`, { loc: other.locationId, id: entry.id });
+    const gql = await t.gql(other.manager, `query($loc: ID!, $id: ID!) { scheduleEntry(locationId: $loc, id: $id) { id } }`, {
+      loc: other.locationId,
+      id: entry.id,
+    });
     expect(gql.errors?.[0].extensions.code).toBe("NOT_FOUND");
   });
 });

@@ -12,7 +12,8 @@ import type { Response } from "supertest";
 
 type Json = Record<string, any>;
 
-const GRAPHQL_WORDS = /String!|Int!|Float!|ID!|Boolean!|cannot represent|of required type|Variable "\$|Field "|is not defined by type|Expected type|Syntax Error/;
+const GRAPHQL_WORDS =
+  /String!|Int!|Float!|ID!|Boolean!|cannot represent|of required type|Variable "\$|Field "|is not defined by type|Expected type|Syntax Error/;
 /** Headers whose presence the document must announce. */
 const ANNOUNCED_HEADERS = ["ETag", "X-Next-Cursor", "Link", "Idempotent-Replayed", "Idempotent-Redacted", "Retry-After", "RateLimit", "RateLimit-Policy"];
 
@@ -30,7 +31,11 @@ function load(served: Json): Json {
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: "openapi" });
   routes = Object.keys(document.paths)
-    .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\./g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`), params: (template.match(/\{/g) ?? []).length }))
+    .map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\./g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
+      params: (template.match(/\{/g) ?? []).length,
+    }))
     .sort((a, b) => a.params - b.params);
   return document;
 }
@@ -47,7 +52,14 @@ function validatorAt(at: string): ValidateFunction {
 }
 
 function resolve(value: Json): Json {
-  return value.$ref ? resolve(value.$ref.slice(2).split("/").reduce((node: Json, key: string) => node[key.replace(/~1/g, "/").replace(/~0/g, "~")], document!)) : value;
+  return value.$ref
+    ? resolve(
+        value.$ref
+          .slice(2)
+          .split("/")
+          .reduce((node: Json, key: string) => node[key.replace(/~1/g, "/").replace(/~0/g, "~")], document!),
+      )
+    : value;
 }
 
 function fail(where: string, problem: string, res: Response): never {
@@ -79,13 +91,16 @@ export function checkAnswer(openapi: Json, method: string, url: string, res: Res
     responseAt = "components/responses/NotFound";
   }
   for (const header of ANNOUNCED_HEADERS) {
-    if (res.headers[header.toLowerCase()] !== undefined && !response.headers?.[header]) fail(where, `header ${header} is sent but not declared for ${res.status}`, res);
+    if (res.headers[header.toLowerCase()] !== undefined && !response.headers?.[header])
+      fail(where, `header ${header} is sent but not declared for ${res.status}`, res);
   }
   const content = (response.content ?? {}) as Json;
   if (Object.keys(content).length === 0) {
     if (res.text) fail(where, "a body where the document declares none", res);
   } else {
-    const type = String(res.headers["content-type"] ?? "").split(";")[0].trim();
+    const type = String(res.headers["content-type"] ?? "")
+      .split(";")[0]
+      .trim();
     const media = Object.keys(content).find((key) => key.split(";")[0].trim() === type);
     if (!media) fail(where, `content type ${type || "(none)"} is not declared (${Object.keys(content).join(", ")})`, res);
     const body = type === "application/json" ? JSON.parse(res.text) : res.text;

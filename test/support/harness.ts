@@ -30,7 +30,9 @@ export class TestService {
    * TEST_DATABASE_URL; `replicaServerUrls` streaming replicas of that server, whose copies of the
    * file's database the service reads from (DATABASE_REPLICA_URLS).
    */
-  static async start(options: { now?: string; env?: Record<string, string>; logger?: Logger; serverUrl?: string; replicaServerUrls?: string[] } = {}): Promise<TestService> {
+  static async start(
+    options: { now?: string; env?: Record<string, string>; logger?: Logger; serverUrl?: string; replicaServerUrls?: string[] } = {},
+  ): Promise<TestService> {
     const database = await createTestDatabase(options.serverUrl);
     const replicas = (options.replicaServerUrls ?? []).map((server) => {
       const url = new URL(server);
@@ -124,7 +126,10 @@ export class TestService {
     const req = this.http.post("/graphql").set("Content-Type", "application/json");
     if (token) req.set("Authorization", `Bearer ${token}`);
     const res = await req.send({ query, variables });
-    return res.body as { data?: Record<string, any>; errors?: { message: string; path?: (string | number)[]; extensions: { code: string; details?: unknown[] } }[] };
+    return res.body as {
+      data?: Record<string, any>;
+      errors?: { message: string; path?: (string | number)[]; extensions: { code: string; details?: unknown[] } }[];
+    };
   }
 
   /** A staff member with a token of their own, holding the named system access role. */
@@ -132,7 +137,11 @@ export class TestService {
     const api = this.as(org.token);
     const roles = await api.get(`/api/organizations/${org.id}/access-roles`);
     const role = (roles.body as { id: string; name: string }[]).find((r) => r.name === accessRole)!;
-    const created = await api.post(`/api/organizations/${org.id}/staff`, { name: `${accessRole} ${Math.random().toString(36).slice(2, 7)}`, accessRoleId: role.id, ...fields });
+    const created = await api.post(`/api/organizations/${org.id}/staff`, {
+      name: `${accessRole} ${Math.random().toString(36).slice(2, 7)}`,
+      accessRoleId: role.id,
+      ...fields,
+    });
     if (created.status !== 201) throw new Error(`staff: ${created.status} ${JSON.stringify(created.body)}`);
     return { staff: created.body as { id: string; name: string }, token: await this.token(org.apiKey, created.body.id) };
   }

@@ -7,14 +7,21 @@ import { listenSettingsFor } from "./test-database";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
 /** The Node.js options `npm start` runs the service with (its heap sizes), read from package.json so the two never differ. */
-export const START_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1].split(" ").filter(Boolean);
+export const START_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/
+  .exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1]
+  .split(" ")
+  .filter(Boolean);
 
 /**
  * The service as a separate operating-system process on a PostgreSQL database, for tests that
  * prove nothing rests on one process's memory (races across processes, SIGTERM).
  */
 export class ServiceProcess {
-  private constructor(readonly child: ChildProcess, readonly url: string, readonly output: () => string) {}
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly output: () => string,
+  ) {}
 
   /** Starts the service on `databaseUrl`, or on an in-memory PGlite of its own when it is undefined. */
   static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
@@ -65,4 +72,3 @@ export class ServiceProcess {
     return code;
   }
 }
-

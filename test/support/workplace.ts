@@ -40,7 +40,11 @@ export async function workplace(t: TestService, timezone = "America/New_York", w
   const org = await t.organization(options.name ?? randomName(), options.orgTimezone);
   const orgBase = `/api/organizations/${org.id}`;
   const api = t.as(org.token);
-  const location = await api.post(`${orgBase}/locations`, { name: options.location?.name ?? `Store ${timezone}`, timezone, ...(options.location?.externalId ? { externalId: options.location.externalId } : {}) });
+  const location = await api.post(`${orgBase}/locations`, {
+    name: options.location?.name ?? `Store ${timezone}`,
+    timezone,
+    ...(options.location?.externalId ? { externalId: options.location.externalId } : {}),
+  });
   const role = await api.post(`${orgBase}/roles`, { name: options.role ?? "Cashier", hourlyWage: wage });
   const place: Workplace = { org, orgBase, locationId: location.body.id, roleId: role.body.id, workerId: "", workerToken: "" };
   if (options.breakType) {
@@ -49,7 +53,12 @@ export async function workplace(t: TestService, timezone = "America/New_York", w
     place.breakTypeId = breakType.body.id;
   }
   if (options.worker !== false) {
-    const worker = await t.staffWithToken(org, "Worker", { externalEmployeeId: "E-1", payrollId: "P-1", roleIds: [place.roleId], locationIds: [place.locationId] });
+    const worker = await t.staffWithToken(org, "Worker", {
+      externalEmployeeId: "E-1",
+      payrollId: "P-1",
+      roleIds: [place.roleId],
+      locationIds: [place.locationId],
+    });
     place.workerId = worker.staff.id;
     place.workerToken = worker.token;
   }
@@ -102,7 +111,12 @@ export async function scheduleWorkplace(t: TestService, name = "Diner"): Promise
     base: `${place.orgBase}/locations/${place.locationId}`,
     async worker(fields = {}) {
       n += 1;
-      const { staff, token } = await t.staffWithToken(place.org, "Worker", { externalEmployeeId: `W-${n}`, roleIds: [place.roleId], locationIds: [place.locationId], ...fields });
+      const { staff, token } = await t.staffWithToken(place.org, "Worker", {
+        externalEmployeeId: `W-${n}`,
+        roleIds: [place.roleId],
+        locationIds: [place.locationId],
+        ...fields,
+      });
       return { id: staff.id, token };
     },
   };
@@ -141,7 +155,11 @@ export async function policyTypes(t: TestService, org: TestOrganization): Promis
 }
 
 /** An Active policy with the given fields (Vacation, hours, no accrual unless limitSettings says). */
-export async function activePolicy(t: TestService, w: { org: TestOrganization; types?: Record<string, string> }, fields: Record<string, unknown> = {}): Promise<string> {
+export async function activePolicy(
+  t: TestService,
+  w: { org: TestOrganization; types?: Record<string, string> },
+  fields: Record<string, unknown> = {},
+): Promise<string> {
   const api = t.as(w.org.token);
   const base = `/api/organizations/${w.org.id}`;
   const types = w.types ?? (await policyTypes(t, w.org));

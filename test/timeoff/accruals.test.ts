@@ -15,7 +15,9 @@ describe("time-off accruals", () => {
   it("accrues a year of weekly accruals on the accrual day, adding up to the yearly hours exactly", async () => {
     t.clock.set("2026-01-01T17:00:00.000Z");
     const w = await timeOffWorkplace(t);
-    const policyId = await policyFor(w, { limitSettings: { isFixedAmount: true, fixedAmount: { hours: 40, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Sunday" } } });
+    const policyId = await policyFor(w, {
+      limitSettings: { isFixedAmount: true, fixedAmount: { hours: 40, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Sunday" } },
+    });
     const half = await accrue(w.org.id, "2026-06-30");
     const rest = await accrue(w.org.id, "2026-12-31");
     expect(half.entries + rest.entries).toBe(52);
@@ -36,11 +38,17 @@ describe("time-off accruals", () => {
   it("accrues monthly on the 31st, on the last day of February", async () => {
     t.clock.set("2026-01-01T17:00:00.000Z");
     const w = await timeOffWorkplace(t);
-    const policyId = await policyFor(w, { limitSettings: { isFixedAmount: true, fixedAmount: { daysEarned: 1.5, accrualCycle: "Periodic", accrualFrequency: "EveryMonth", accrualDate: "31st" } } });
+    const policyId = await policyFor(w, {
+      limitSettings: { isFixedAmount: true, fixedAmount: { daysEarned: 1.5, accrualCycle: "Periodic", accrualFrequency: "EveryMonth", accrualDate: "31st" } },
+    });
     await accrue(w.org.id, "2026-04-29");
     const wp = await balanceOf(t, w, policyId, w.worker.id);
     const ledger = await ledgerOf(t, w, wp.id);
-    expect(ledger.map((l) => [l.effectiveDate, l.hours])).toEqual([["2026-01-31", 1], ["2026-02-28", 1], ["2026-03-31", 1]]);
+    expect(ledger.map((l) => [l.effectiveDate, l.hours])).toEqual([
+      ["2026-01-31", 1],
+      ["2026-02-28", 1],
+      ["2026-03-31", 1],
+    ]);
     expect(wp.hoursBalance).toBe(3);
   });
 
@@ -59,19 +67,32 @@ describe("time-off accruals", () => {
   it("accrues per hour worked from the payable minutes of closed shifts, up to the maximum balance", async () => {
     t.clock.set("2026-03-02T12:00:00.000Z");
     const w = await timeOffWorkplace(t);
-    const policyId = await policyFor(w, { limitSettings: { isFixedAmount: false, perHourEarnings: { hoursEarned: 1, hoursWorked: 4, isLimitedMaximumBalance: true, maximumHoursBalance: 3 } } });
+    const policyId = await policyFor(w, {
+      limitSettings: { isFixedAmount: false, perHourEarnings: { hoursEarned: 1, hoursWorked: 4, isLimitedMaximumBalance: true, maximumHoursBalance: 3 } },
+    });
     const shift = async (date: string, from: string, to: string, breaks: object[] = []) => {
-      const res = await t.as(w.org.token).post("/api/timesheets", { employeeId: w.worker.id, locationId: w.locationId, roleId: w.roleId, startTime: `${date}T${from}`, endTime: `${date}T${to}`, breaks });
+      const res = await t.as(w.org.token).post("/api/timesheets", {
+        employeeId: w.worker.id,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: `${date}T${from}`,
+        endTime: `${date}T${to}`,
+        breaks,
+      });
       if (res.status !== 201) throw new Error(`shift: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body as { id: string; payableDuration: number };
     };
     // Clocked out 15 s early: counted to the nearest minute, as lists and the export count it.
-    const first = await shift("2026-03-03", "09:00:00", "16:59:45", [{ startTime: "2026-03-03T12:00:00", endTime: "2026-03-03T12:30:00", paid: false, name: "Lunch" }]);
+    const first = await shift("2026-03-03", "09:00:00", "16:59:45", [
+      { startTime: "2026-03-03T12:00:00", endTime: "2026-03-03T12:30:00", paid: false, name: "Lunch" },
+    ]);
     expect(first.payableDuration).toBe(450);
     await shift("2026-03-04", "09:00:00", "17:00:00", [{ startTime: "2026-03-04T12:00:00", endTime: "2026-03-04T12:15:00", paid: true, name: "Rest" }]);
     await shift("2026-03-05", "09:00:00", "13:00:00");
     // A shift still running earns nothing yet.
-    const open = await t.as(w.org.token).post("/api/timesheets", { employeeId: w.worker.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-06T09:00:00" });
+    const open = await t
+      .as(w.org.token)
+      .post("/api/timesheets", { employeeId: w.worker.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-06T09:00:00" });
     expect(open.status).toBe(201);
     t.clock.set("2026-03-06T18:00:00.000Z");
     const run = await accrue(w.org.id, "2026-03-06");
@@ -79,13 +100,19 @@ describe("time-off accruals", () => {
     const wp = await balanceOf(t, w, policyId, w.worker.id);
     expect(wp.hoursBalance).toBe(3);
     const ledger = await ledgerOf(t, w, wp.id);
-    expect(ledger.map((l) => [l.effectiveDate, l.hours])).toEqual([["2026-03-03", 1.88], ["2026-03-04", 1.13], ["2026-03-05", 0]]);
+    expect(ledger.map((l) => [l.effectiveDate, l.hours])).toEqual([
+      ["2026-03-03", 1.88],
+      ["2026-03-04", 1.13],
+      ["2026-03-05", 0],
+    ]);
     expect(ledger[1].note).toMatch(/Earned 2 h; capped/);
     expect((await accrue(w.org.id, "2026-03-06")).entries).toBe(0);
 
     // Once hours are used, accrual resumes for shifts worked after that, never for ones already counted.
     await t.as(w.org.token).patch(`/api/timesheets/${open.body.id}`, { endTime: "2026-03-06T13:00:00" });
-    const used = await t.as(w.org.token).post(`${w.base}/time-off-requests`, { ...dayOff(policyId, "2026-03-20"), workerId: w.worker.id, hourConfiguration: [{ date: "2026-03-20", hours: 2 }] });
+    const used = await t
+      .as(w.org.token)
+      .post(`${w.base}/time-off-requests`, { ...dayOff(policyId, "2026-03-20"), workerId: w.worker.id, hourConfiguration: [{ date: "2026-03-20", hours: 2 }] });
     await t.as(w.org.token).post(`${w.base}/time-off-requests/${used.body.id}/approve`);
     await accrue(w.org.id, "2026-03-06");
     const after = await balanceOf(t, w, policyId, w.worker.id);
@@ -110,7 +137,11 @@ describe("time-off accruals", () => {
     expect((await balanceOf(t, auckland, inAuckland, auckland.worker.id)).hoursBalance).toBe(50);
     expect((await balanceOf(t, newYork, inNewYork, newYork.worker.id)).hoursBalance).toBe(30);
     const ledger = await ledgerOf(t, auckland, (await balanceOf(t, auckland, inAuckland, auckland.worker.id)).id);
-    expect(ledger.map((l) => [l.kind, l.effectiveDate, l.hours])).toEqual([["adjustment", "2025-06-02", 30], ["grant", "2026-01-01", 40], ["carryover_forfeit", "2026-01-01", -20]]);
+    expect(ledger.map((l) => [l.kind, l.effectiveDate, l.hours])).toEqual([
+      ["adjustment", "2025-06-02", 30],
+      ["grant", "2026-01-01", 40],
+      ["carryover_forfeit", "2026-01-01", -20],
+    ]);
     t.clock.set("2026-01-01T06:00:00.000Z");
     await accrue("all");
     expect((await balanceOf(t, newYork, inNewYork, newYork.worker.id)).hoursBalance).toBe(50);

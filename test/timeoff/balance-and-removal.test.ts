@@ -35,17 +35,23 @@ describe("setting one worker's balance and removing a policy", () => {
     ]);
     // Six decimals survive exactly, and the balance shown is the ledger's sum rounded once.
     await manager.put(balancePath(policyId, w.worker.id), { hoursBalance: 7.333335 });
-    const [{ sum }]: { sum: string }[] = await t.runtime.db.query(`SELECT sum(hours)::text AS sum FROM time_off_ledger WHERE worker_policy_id = $1`, [first.body.id]);
+    const [{ sum }]: { sum: string }[] = await t.runtime.db.query(`SELECT sum(hours)::text AS sum FROM time_off_ledger WHERE worker_policy_id = $1`, [
+      first.body.id,
+    ]);
     expect(sum).toBe("7.333335");
     expect((await balanceOf(t, w, policyId, w.worker.id)).hoursBalance).toBe(7.33);
   });
 
   it("answers the same through GraphQL's setTimeOffBalance", async () => {
     const policyId = await activePolicy(t, w, onlyWorker());
-    const res = await t.gql(w.org.token, `mutation($p: ID!, $w: ID!) { setTimeOffBalance(policyId: $p, workerId: $w, input: { hoursBalance: -4.5, note: "Advance" }) { id policyId workerId hoursBalance } }`, {
-      p: policyId,
-      w: w.worker.id,
-    });
+    const res = await t.gql(
+      w.org.token,
+      `mutation($p: ID!, $w: ID!) { setTimeOffBalance(policyId: $p, workerId: $w, input: { hoursBalance: -4.5, note: "Advance" }) { id policyId workerId hoursBalance } }`,
+      {
+        p: policyId,
+        w: w.worker.id,
+      },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.setTimeOffBalance).toMatchObject({ policyId, workerId: w.worker.id, hoursBalance: -4.5 });
     expect(await ledgerRows(res.data!.setTimeOffBalance.id)).toEqual([{ kind: "adjustment", hours: "-4.500000", note: "Advance", recorded_by: null }]);
@@ -57,7 +63,10 @@ describe("setting one worker's balance and removing a policy", () => {
     expect(outside.status).toBe(409);
     expect(outside.body.error.code).toBe("NOT_IN_POLICY");
     expect(outside.body.error.message).toMatch(/is not included in the policy/);
-    expect((await api().put(balancePath(policyId, NIL), { hoursBalance: 8 })).body.error).toMatchObject({ code: "NOT_FOUND", message: "Staff member not found" });
+    expect((await api().put(balancePath(policyId, NIL), { hoursBalance: 8 })).body.error).toMatchObject({
+      code: "NOT_FOUND",
+      message: "Staff member not found",
+    });
     expect((await api().put(balancePath(NIL, w.worker.id), { hoursBalance: 8 })).body.error).toMatchObject({ code: "NOT_FOUND", message: "Policy not found" });
     expect((await t.as(w.worker.token).put(balancePath(policyId, w.worker.id), { hoursBalance: 800 })).status).toBe(403);
     const text = await api().put(balancePath(policyId, w.worker.id), { hoursBalance: "8" });
@@ -98,7 +107,9 @@ describe("setting one worker's balance and removing a policy", () => {
     expect((await api().patch(path, { isIncluded: null })).status).toBe(400);
     expect((await t.as(w.worker.token).patch(path, { hoursBalance: 100 })).status).toBe(403);
 
-    const gql = await t.gql(w.org.token, `mutation($id: ID!) { updateWorkerPolicy(id: $id, input: { hoursBalance: 20 }) { hoursBalance isIncluded } }`, { id: workerPolicy.id });
+    const gql = await t.gql(w.org.token, `mutation($id: ID!) { updateWorkerPolicy(id: $id, input: { hoursBalance: 20 }) { hoursBalance isIncluded } }`, {
+      id: workerPolicy.id,
+    });
     expect(gql).toEqual({ data: { updateWorkerPolicy: { hoursBalance: 20, isIncluded: true } } });
     expect((await ledgerRows(workerPolicy.id)).map((r) => r.hours)).toEqual(["12.500000", "7.500000"]);
   });
@@ -131,7 +142,10 @@ describe("setting one worker's balance and removing a policy", () => {
     const removed = await api().delete(`${w.base}/policies/${policyId}`);
     expect(removed.status).toBe(204);
     expect(removed.text).toBe("");
-    const events: { type: string }[] = await t.runtime.db.query(`SELECT type FROM events WHERE organization_id = $1 AND object->>'id' = $2 ORDER BY sequence DESC LIMIT 1`, [w.org.id, policyId]);
+    const events: { type: string }[] = await t.runtime.db.query(
+      `SELECT type FROM events WHERE organization_id = $1 AND object->>'id' = $2 ORDER BY sequence DESC LIMIT 1`,
+      [w.org.id, policyId],
+    );
     expect(events).toEqual([{ type: "time_off_policy.deleted" }]);
     expect((await api().get(`${w.base}/policies/${policyId}`)).status).toBe(404);
     expect((await api().delete(`${w.base}/policies/${policyId}`)).status).toBe(404);
@@ -177,9 +191,16 @@ describe("setting one worker's balance and removing a policy", () => {
     const request = await api().post(`${w.base}/time-off-requests`, { ...dayOff(policyId, "2026-05-04"), workerId: w.worker.id });
     const remove = () => t.gql(w.org.token, `mutation($id: ID!) { deleteTimeOffPolicy(id: $id) }`, { id: policyId });
     const refused = await remove();
-    expect(refused.errors?.[0].extensions).toMatchObject({ code: "POLICY_IN_USE", details: expect.arrayContaining([{ field: "timeOffRequests[0].id", message: request.body.id }]) });
-    expect((await t.gql(w.manager.token, `mutation($id: ID!) { deleteTimeOffPolicy(id: $id) }`, { id: policyId })).errors?.[0].extensions.code).toBe("POLICY_IN_USE");
-    expect((await t.gql(w.worker.token, `mutation($id: ID!) { deleteTimeOffPolicy(id: $id) }`, { id: policyId })).errors?.[0].extensions.code).toBe("FORBIDDEN");
+    expect(refused.errors?.[0].extensions).toMatchObject({
+      code: "POLICY_IN_USE",
+      details: expect.arrayContaining([{ field: "timeOffRequests[0].id", message: request.body.id }]),
+    });
+    expect((await t.gql(w.manager.token, `mutation($id: ID!) { deleteTimeOffPolicy(id: $id) }`, { id: policyId })).errors?.[0].extensions.code).toBe(
+      "POLICY_IN_USE",
+    );
+    expect((await t.gql(w.worker.token, `mutation($id: ID!) { deleteTimeOffPolicy(id: $id) }`, { id: policyId })).errors?.[0].extensions.code).toBe(
+      "FORBIDDEN",
+    );
     await api().delete(`${w.base}/time-off-requests/${request.body.id}`);
     expect(await remove()).toEqual({ data: { deleteTimeOffPolicy: true } });
     expect((await remove()).errors?.[0].extensions.code).toBe("NOT_FOUND");

@@ -110,7 +110,10 @@ describe("time-off policies, worker policies and settings", () => {
     const wp = await balanceOf(t, w, id, w.worker.id);
     expect(wp.hoursBalance).toBe(20.5);
     const ledger = await ledgerOf(t, w, wp.id);
-    expect(ledger.map((l) => [l.kind, l.hours])).toEqual([["adjustment", 24], ["adjustment", -3.5]]);
+    expect(ledger.map((l) => [l.kind, l.hours])).toEqual([
+      ["adjustment", 24],
+      ["adjustment", -3.5],
+    ]);
     expect(ledger.reduce((s, l) => s + l.hours, 0)).toBe(wp.hoursBalance);
     expect((await balanceOf(t, w, id, other.staff.id)).isIncluded).toBe(false);
   });
@@ -160,7 +163,11 @@ describe("time-off policies, worker policies and settings", () => {
     expect(read.body).toEqual({ defaultFullDayHours: 8, weekStart: "Monday", allowPastRequests: false, minimumNoticeDays: 0, workersSeeBalances: true });
     const changed = await api().patch(`${w.base}/time-off-settings`, { defaultFullDayHours: 7.5, weekStart: "Sunday" });
     expect(changed.body).toMatchObject({ defaultFullDayHours: 7.5, weekStart: "Sunday" });
-    const policy = await api().post(`${w.base}/policies`, { name: "Defaults", typeId: w.types.Holiday, limitSettings: { isFixedAmount: true, fixedAmount: { hours: 10, accrualCycle: "Periodic", accrualFrequency: "EveryTwoWeeks" } } });
+    const policy = await api().post(`${w.base}/policies`, {
+      name: "Defaults",
+      typeId: w.types.Holiday,
+      limitSettings: { isFixedAmount: true, fixedAmount: { hours: 10, accrualCycle: "Periodic", accrualFrequency: "EveryTwoWeeks" } },
+    });
     expect(policy.body.fullDayDuration).toBe(7.5);
     expect(policy.body.limitSettings.fixedAmount.accrualDay).toBe("Sunday");
     expect((await t.as(w.worker.token).get(`${w.base}/time-off-settings`)).status).toBe(200);

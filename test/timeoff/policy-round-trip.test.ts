@@ -7,12 +7,36 @@ const unusedFixed = { hours: 0, daysEarned: 0, accrualCycle: "AllAtOnce", accrua
 /** Every accrual shape, each with zeros in the branch it does not use, as spec 2.2 shows a policy. */
 const SHAPES: Record<string, object> = {
   "all at once, in hours": { isFixedAmount: true, fixedAmount: { hours: 40, accrualCycle: "AllAtOnce" }, perHourEarnings: unusedPerHour },
-  "all at once, in days": { isFixedAmount: true, fixedAmount: { daysEarned: 5, accrualCycle: "AllAtOnce", accrualDate: "15th" }, perHourEarnings: unusedPerHour },
-  "every week": { isFixedAmount: true, fixedAmount: { hours: 52, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Sunday" }, perHourEarnings: unusedPerHour },
-  "every two weeks": { isFixedAmount: true, fixedAmount: { hours: 26, accrualCycle: "Periodic", accrualFrequency: "EveryTwoWeeks" }, perHourEarnings: unusedPerHour },
-  "every month": { isFixedAmount: true, fixedAmount: { hours: 24, accrualCycle: "Periodic", accrualFrequency: "EveryMonth", accrualDate: "31st" }, perHourEarnings: unusedPerHour },
-  "per hour worked": { isFixedAmount: false, fixedAmount: unusedFixed, perHourEarnings: { hoursEarned: 1, hoursWorked: 30, isLimitedMaximumBalance: false, maximumHoursBalance: 0 } },
-  "per hour worked, up to a maximum": { isFixedAmount: false, fixedAmount: unusedFixed, perHourEarnings: { hoursEarned: 1, hoursWorked: 40, isLimitedMaximumBalance: true, maximumHoursBalance: 80 } },
+  "all at once, in days": {
+    isFixedAmount: true,
+    fixedAmount: { daysEarned: 5, accrualCycle: "AllAtOnce", accrualDate: "15th" },
+    perHourEarnings: unusedPerHour,
+  },
+  "every week": {
+    isFixedAmount: true,
+    fixedAmount: { hours: 52, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Sunday" },
+    perHourEarnings: unusedPerHour,
+  },
+  "every two weeks": {
+    isFixedAmount: true,
+    fixedAmount: { hours: 26, accrualCycle: "Periodic", accrualFrequency: "EveryTwoWeeks" },
+    perHourEarnings: unusedPerHour,
+  },
+  "every month": {
+    isFixedAmount: true,
+    fixedAmount: { hours: 24, accrualCycle: "Periodic", accrualFrequency: "EveryMonth", accrualDate: "31st" },
+    perHourEarnings: unusedPerHour,
+  },
+  "per hour worked": {
+    isFixedAmount: false,
+    fixedAmount: unusedFixed,
+    perHourEarnings: { hoursEarned: 1, hoursWorked: 30, isLimitedMaximumBalance: false, maximumHoursBalance: 0 },
+  },
+  "per hour worked, up to a maximum": {
+    isFixedAmount: false,
+    fixedAmount: unusedFixed,
+    perHourEarnings: { hoursEarned: 1, hoursWorked: 40, isLimitedMaximumBalance: true, maximumHoursBalance: 80 },
+  },
   "no branch given": { isFixedAmount: true },
 };
 
@@ -38,12 +62,20 @@ describe("time-off policies in the documented shape", () => {
     expect(unchanged).toEqual({ id, organizationId, assignedStaffCount, status, type, createdAt, ...fields });
     expect((await api().get(path)).body).toEqual(patched.body);
     // The same through GraphQL.
-    const gql = await t.gql(w.org.token, `mutation($id: ID!, $limitSettings: LimitSettingsInput) { updateTimeOffPolicy(id: $id, input: { limitSettings: $limitSettings }) { limitSettings { isFixedAmount } } }`, { id, limitSettings: fields.limitSettings });
+    const gql = await t.gql(
+      w.org.token,
+      `mutation($id: ID!, $limitSettings: LimitSettingsInput) { updateTimeOffPolicy(id: $id, input: { limitSettings: $limitSettings }) { limitSettings { isFixedAmount } } }`,
+      { id, limitSettings: fields.limitSettings },
+    );
     expect(gql.errors).toBeUndefined();
   });
 
   it("still checks the branch the policy uses", async () => {
-    const refused = await api().post(`${w.base}/policies`, { name: "Leave", typeId: w.types.Vacation, limitSettings: { isFixedAmount: false, fixedAmount: unusedFixed, perHourEarnings: unusedPerHour } });
+    const refused = await api().post(`${w.base}/policies`, {
+      name: "Leave",
+      typeId: w.types.Vacation,
+      limitSettings: { isFixedAmount: false, fixedAmount: unusedFixed, perHourEarnings: unusedPerHour },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details[0].field).toMatch(/hoursWorked/);
   });

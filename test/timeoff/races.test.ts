@@ -39,7 +39,8 @@ describe("time-off races on PostgreSQL", () => {
   };
   const requests = () => `${w.base}/time-off-requests`;
   /** Spreads calls over the targets in turn. */
-  const spread = <T>(items: T[], run: (target: string, item: T) => Promise<{ status: number; body: any }>) => Promise.all(items.map((item, i) => run(targets()[i % targets().length], item)));
+  const spread = <T>(items: T[], run: (target: string, item: T) => Promise<{ status: number; body: any }>) =>
+    Promise.all(items.map((item, i) => run(targets()[i % targets().length], item)));
   let day = 0;
   /** Distinct future days, so that no two requests overlap. */
   const nextDay = () => new Date(Date.UTC(2030, 0, 1) + day++ * 86_400_000).toISOString().slice(0, 10);
@@ -59,7 +60,9 @@ describe("time-off races on PostgreSQL", () => {
   const threeApprovalsAfterTheBalanceWasLowered = async () => {
     const policyId = await activePolicy(t, w, { defaultSettings: { assignedStaff: { type: "Staff", value: w.worker.id } } });
     await setBalance(t, w, policyId, w.worker.id, 24);
-    const filed = await Promise.all([nextDay(), nextDay(), nextDay()].map((date) => call(local, "POST", requests(), { ...dayOff(policyId, date), workerId: w.worker.id })));
+    const filed = await Promise.all(
+      [nextDay(), nextDay(), nextDay()].map((date) => call(local, "POST", requests(), { ...dayOff(policyId, date), workerId: w.worker.id })),
+    );
     expect(filed.map((f) => f.status)).toEqual([201, 201, 201]);
     await setBalance(t, w, policyId, w.worker.id, 16);
     const answers = await spread(filed, (target, f) => call(target, "POST", `${requests()}/${f.body.id}/approve`));
@@ -90,10 +93,15 @@ describe("time-off races on PostgreSQL", () => {
       limitSettings: { isFixedAmount: true, fixedAmount: { hours: 52, accrualCycle: "Periodic", accrualFrequency: "EveryOneWeek", accrualDay: "Monday" } },
     });
     const until = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
-    const answers = await spread([0, 1, 2, 3], (target) => call(target, "POST", "/graphql", { query: `mutation($u: String) { accrueTimeOff(until: $u) { entries } }`, variables: { u: until } }));
+    const answers = await spread([0, 1, 2, 3], (target) =>
+      call(target, "POST", "/graphql", { query: `mutation($u: String) { accrueTimeOff(until: $u) { entries } }`, variables: { u: until } }),
+    );
     const added = answers.reduce((sum, a) => sum + a.body.data.accrueTimeOff.entries, 0);
     const wp = await balanceOf(t, w, policyId, w.worker.id);
-    const rows: { period_key: string }[] = await t.runtime.db.query(`SELECT period_key FROM time_off_ledger WHERE worker_policy_id = $1 AND kind = 'accrual' ORDER BY period_key`, [wp.id]);
+    const rows: { period_key: string }[] = await t.runtime.db.query(
+      `SELECT period_key FROM time_off_ledger WHERE worker_policy_id = $1 AND kind = 'accrual' ORDER BY period_key`,
+      [wp.id],
+    );
     // Every Monday from the day the worker's accrual starts to `until`, once each.
     const [{ since }]: { since: string }[] = await t.runtime.db.query(
       `SELECT greatest(w.accrues_from, p.accruing_since)::text AS since FROM worker_policies w JOIN time_off_policies p ON p.id = w.policy_id WHERE w.id = $1`,
@@ -122,7 +130,10 @@ describe("time-off races on PostgreSQL", () => {
     expect(answers.map((a) => a.status)).toEqual(values.map(() => 200));
     // Each set wrote the difference to the sum it saw; the ledger adds up to the last one committed.
     const wp = await balanceOf(t, w, policyId, w.worker.id);
-    const rows: { hours: string; note: string }[] = await t.runtime.db.query(`SELECT hours::text AS hours, note FROM time_off_ledger WHERE worker_policy_id = $1 ORDER BY seq`, [wp.id]);
+    const rows: { hours: string; note: string }[] = await t.runtime.db.query(
+      `SELECT hours::text AS hours, note FROM time_off_ledger WHERE worker_policy_id = $1 ORDER BY seq`,
+      [wp.id],
+    );
     const last = Number(rows[rows.length - 1].note.slice(4));
     // The ledger is exact; the balance is shown rounded to two decimals (3.125 → 3.13).
     expect(wp.hoursBalance).toBe(Math.round(last * 100) / 100);

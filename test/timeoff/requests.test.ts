@@ -64,13 +64,19 @@ describe("time-off requests and approvals", () => {
     await setBalance(t, w, policyId, w.worker.id, 100);
     const partial = await t.as(w.worker.token).post(requests(), { policyId, startTime: "2026-03-12T13:00:00", endTime: "2026-03-13T11:20:00" });
     expect(partial.status).toBe(201);
-    expect(partial.body.hourConfiguration).toEqual([{ date: "2026-03-12", hours: 11 }, { date: "2026-03-13", hours: 11.33 }]);
+    expect(partial.body.hourConfiguration).toEqual([
+      { date: "2026-03-12", hours: 11 },
+      { date: "2026-03-13", hours: 11.33 },
+    ]);
     expect(partial.body.totalHours).toBe(22.33);
     expect(partial.body.utcOffset).toBe(-240);
     const configured = await t.as(w.worker.token).post(requests(), {
       ...dayOff(policyId, "2026-03-16"),
       endTime: "2026-03-18T23:59:59",
-      hourConfiguration: [{ date: "2026-03-16", hours: 4 }, { date: "2026-03-18", hours: 2.5 }],
+      hourConfiguration: [
+        { date: "2026-03-16", hours: 4 },
+        { date: "2026-03-18", hours: 2.5 },
+      ],
     });
     expect(configured.body.totalHours).toBe(6.5);
     expect(configured.body.remainingBalance).toBe(71.17);
@@ -97,7 +103,10 @@ describe("time-off requests and approvals", () => {
     expect((await api().delete(`${requests()}/${filed.body.id}`)).status).toBe(409);
     const wp = await balanceOf(t, w, policyId, w.worker.id);
     const ledger = await ledgerOf(t, w, wp.id);
-    expect(ledger.slice(-2).map((l) => [l.kind, l.hours])).toEqual([["use", -8], ["give_back", 8]]);
+    expect(ledger.slice(-2).map((l) => [l.kind, l.hours])).toEqual([
+      ["use", -8],
+      ["give_back", 8],
+    ]);
     expect(ledger.reduce((s, l) => s + l.hours, 0)).toBeCloseTo(wp.hoursBalance, 6);
   });
 
@@ -128,7 +137,15 @@ describe("time-off requests and approvals", () => {
       note: "Two days",
     });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ note: "Two days", totalHours: 16, remainingBalance: 0, hourConfiguration: [{ date: "2026-04-06", hours: 8 }, { date: "2026-04-07", hours: 8 }] });
+    expect(put.body).toMatchObject({
+      note: "Two days",
+      totalHours: 16,
+      remainingBalance: 0,
+      hourConfiguration: [
+        { date: "2026-04-06", hours: 8 },
+        { date: "2026-04-07", hours: 8 },
+      ],
+    });
     const tooMuch = await t.as(w.worker.token).put(`${requests()}/${filed.body.id}`, { endTime: "2026-04-08T23:59:59" });
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body.error.code).toBe("INSUFFICIENT_BALANCE");
@@ -243,13 +260,36 @@ describe("time-off requests and approvals", () => {
     const one = await api().get(`${requests()}/time-offs?workerId=${w.manager.id}&startTime=2026-06-01&endTime=2026-06-30`);
     expect(one.body).toHaveLength(1);
     expect(Object.keys(one.body[0]).sort()).toEqual(
-      ["id", "locationId", "workerId", "policyId", "policy", "startTime", "endTime", "status", "note", "hourConfiguration", "timezone", "utcOffset", "isAllDay", "submittedAt", "remainingBalance", "totalHours", "workerPolicy"].sort(),
+      [
+        "id",
+        "locationId",
+        "workerId",
+        "policyId",
+        "policy",
+        "startTime",
+        "endTime",
+        "status",
+        "note",
+        "hourConfiguration",
+        "timezone",
+        "utcOffset",
+        "isAllDay",
+        "submittedAt",
+        "remainingBalance",
+        "totalHours",
+        "workerPolicy",
+      ].sort(),
     );
     expect((await api().get(`${requests()}/time-offs?startTime=2026-06-30&endTime=2026-06-01`)).status).toBe(400);
     expect((await api().get(`${requests()}/time-offs?startTime=yesterday`)).status).toBe(400);
     expect((await api().get(`${requests()}/time-offs?startTime=2026-01-01&endTime=2027-06-01`)).status).toBe(400);
     expect((await api().get(`${requests()}/time-offs?status=pending`)).status).toBe(400);
-    expect(await t.as(w.worker.token).get(`${requests()}/time-offs`).then((r) => new Set(r.body.map((x: { workerId: string }) => x.workerId)))).toEqual(new Set([w.worker.id]));
+    expect(
+      await t
+        .as(w.worker.token)
+        .get(`${requests()}/time-offs`)
+        .then((r) => new Set(r.body.map((x: { workerId: string }) => x.workerId))),
+    ).toEqual(new Set([w.worker.id]));
   });
 
   it("answers 404 for another organization's requests", async () => {

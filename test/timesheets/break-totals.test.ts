@@ -59,7 +59,9 @@ describe("break totals kept with each shift", () => {
   /** The same day's shift as the list counts it (from its breaks) and as the export counts it (from the kept totals). */
   const bothWays = async (shiftId: string, day: string) => {
     const api = t.as(w.org.token);
-    const listed = (await api.get(`/api/timesheets?startDate=${day}&endDate=${day}&employeeId=${w.workerId}`)).body.shifts.find((s: { id: string }) => s.id === shiftId);
+    const listed = (await api.get(`/api/timesheets?startDate=${day}&endDate=${day}&employeeId=${w.workerId}`)).body.shifts.find(
+      (s: { id: string }) => s.id === shiftId,
+    );
     const exported = JSON.parse((await api.get(`/api/timesheets/export?startDate=${day}&endDate=${day}&employeeId=${w.workerId}&format=json`)).text);
     const row = exported.find((r: { shiftId: string }) => r.shiftId === shiftId);
     return {
@@ -150,7 +152,9 @@ describe("break totals kept with each shift", () => {
     const api = t.as(w.org.token);
     const created = await dayShift("2026-05-05", [["12:00:00", "12:30:00", false]]);
     const shiftEvents = async () =>
-      (await t.runtime.db.query("SELECT action, before, after FROM audit_events WHERE resource_type = 'shifts' AND resource_id = $1 ORDER BY occurred_at", [created.id])) as {
+      (await t.runtime.db.query("SELECT action, before, after FROM audit_events WHERE resource_type = 'shifts' AND resource_id = $1 ORDER BY occurred_at", [
+        created.id,
+      ])) as {
         action: string;
         before: object | null;
         after: object | null;
@@ -169,7 +173,13 @@ describe("break totals kept with each shift", () => {
     const first = t.runtime.db.createQueryRunner();
     const second = t.runtime.db.createQueryRunner();
     const addBreak = (runner: typeof first, from: string, to: string, paid: boolean) =>
-      runner.query("INSERT INTO shift_breaks (organization_id, shift_id, start_time, end_time, paid, name) VALUES ($1, $2, $3, $4, $5, 'Break')", [w.org.id, created.id, from, to, paid]);
+      runner.query("INSERT INTO shift_breaks (organization_id, shift_id, start_time, end_time, paid, name) VALUES ($1, $2, $3, $4, $5, 'Break')", [
+        w.org.id,
+        created.id,
+        from,
+        to,
+        paid,
+      ]);
     try {
       await first.startTransaction();
       await second.startTransaction();
@@ -179,7 +189,8 @@ describe("break totals kept with each shift", () => {
       let secondDone = false;
       const waiting = addBreak(second, "2026-05-06T07:30:00Z", "2026-05-06T08:00:00Z", false).finally(() => (secondDone = true));
       // The race happens: the server shows the second transaction blocked on a lock the first holds.
-      const blockedOnLock = async () => (await t.runtime.db.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]))[0]?.wait_event_type === "Lock";
+      const blockedOnLock = async () =>
+        (await t.runtime.db.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]))[0]?.wait_event_type === "Lock";
       while (!secondDone && !(await blockedOnLock())) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(secondDone).toBe(false);
       await first.commitTransaction();

@@ -52,7 +52,14 @@ describe("labor cost and export pay, exact until the one rounding", () => {
     const refusals = [
       await api().post(`/api/organizations/${w.org.id}/roles`, { name: "Baker", hourlyWage: 18.33333 }),
       await api().patch(`/api/organizations/${w.org.id}/roles/${w.roleId}`, { hourlyWage: 0.00001 }),
-      await api().post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-20T08:00:00", endTime: "2026-03-20T09:00:00", hourlyWage: 14.99501 }),
+      await api().post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: "2026-03-20T08:00:00",
+        endTime: "2026-03-20T09:00:00",
+        hourlyWage: 14.99501,
+      }),
     ];
     for (const res of refusals) {
       expect(res.status).toBe(400);
@@ -68,7 +75,14 @@ describe("labor cost and export pay, exact until the one rounding", () => {
     const endTimes = ["15:00", "09:00", "15:14", "15:21", "15:28"];
     for (const [i, hourlyWage] of wages.entries()) {
       const day = String(10 + i);
-      const res = await api().post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: `2026-03-${day}T08:00:00`, endTime: `2026-03-${day}T${endTimes[i]}:00`, hourlyWage });
+      const res = await api().post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: `2026-03-${day}T08:00:00`,
+        endTime: `2026-03-${day}T${endTimes[i]}:00`,
+        hourlyWage,
+      });
       expect(res.status).toBe(201);
     }
     const res = await api().get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31");
@@ -83,8 +97,17 @@ describe("labor cost and export pay, exact until the one rounding", () => {
       expect(Number(row.payable_minutes)).toBe(Number(row.duration_minutes) - Number(row.unpaid_break_minutes));
     }
     // The first week's 42.5 hours: Friday's last 2.5 hours over 40 are overtime, 150 min × 18.75 × 0.5 / 60 = 23.4375 → 23.44.
-    expect(rows.slice(0, 5).map((r) => [r.overtime_minutes, r.overtime_premium])).toEqual([["0", "0.00"], ["0", "0.00"], ["0", "0.00"], ["0", "0.00"], ["150", "23.44"]]);
+    expect(rows.slice(0, 5).map((r) => [r.overtime_minutes, r.overtime_premium])).toEqual([
+      ["0", "0.00"],
+      ["0", "0.00"],
+      ["0", "0.00"],
+      ["0", "0.00"],
+      ["150", "23.44"],
+    ]);
     // 7 hours at 18.333 = 128.331; one hour at 14.995 is half a cent, rounded away from zero.
-    expect(rows.slice(5, 7).map((r) => [r.payable_minutes, r.pay])).toEqual([["420", "128.33"], ["60", "15.00"]]);
+    expect(rows.slice(5, 7).map((r) => [r.payable_minutes, r.pay])).toEqual([
+      ["420", "128.33"],
+      ["60", "15.00"],
+    ]);
   });
 });

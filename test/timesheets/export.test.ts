@@ -33,12 +33,41 @@ describe("payroll export", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const lines = res.text.split("\r\n");
-    expect(lines[0]).toBe("shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_minutes,payable_hours,hourly_wage,pay," +
-      "regular_minutes,overtime_minutes,double_time_minutes,overtime_rate,overtime_premium,double_time_premium,meal_premium_minutes,meal_premium,rest_gap_minutes,rest_gap_rate,rest_gap_premium,predictability_pay,kind");
+    expect(lines[0]).toBe(
+      "shift_id,employee,external_employee_id,payroll_id,location,role,date,start_time,end_time,duration_minutes,paid_break_minutes,unpaid_break_minutes,payable_minutes,payable_hours,hourly_wage,pay," +
+        "regular_minutes,overtime_minutes,double_time_minutes,overtime_rate,overtime_premium,double_time_premium,meal_premium_minutes,meal_premium,rest_gap_minutes,rest_gap_rate,rest_gap_premium,predictability_pay,kind",
+    );
     const cells = lines[1].split(",");
-    expect(cells.slice(2)).toEqual(["E-1", "P-1", "Store America/New_York", "Cashier", "2026-03-02", "2026-03-02T09:00:00.000-05:00", "2026-03-02T17:00:00.000-05:00", "480", "15", "30", "450", "7.50", "18.37", "137.78",
+    expect(cells.slice(2)).toEqual([
+      "E-1",
+      "P-1",
+      "Store America/New_York",
+      "Cashier",
+      "2026-03-02",
+      "2026-03-02T09:00:00.000-05:00",
+      "2026-03-02T17:00:00.000-05:00",
+      "480",
+      "15",
+      "30",
+      "450",
+      "7.50",
+      "18.37",
+      "137.78",
       // No compliance profile: the organization's overtime settings (40 h a week), no premiums.
-      "450", "0", "0", "1.5", "0.00", "0.00", "0", "0.00", "0", "", "0.00", "0.00", "SHIFT"]);
+      "450",
+      "0",
+      "0",
+      "1.5",
+      "0.00",
+      "0.00",
+      "0",
+      "0.00",
+      "0",
+      "",
+      "0.00",
+      "0.00",
+      "SHIFT",
+    ]);
     expect(lines.slice(2)).toEqual([""]);
   });
 
@@ -70,7 +99,18 @@ describe("payroll export", () => {
     const res = await t.as(w.org.token).get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31&format=json");
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     const rows = JSON.parse(res.text);
-    expect(rows).toEqual([expect.objectContaining({ employee: expect.any(String), payrollId: "P-1", durationMinutes: 480, paidBreakMinutes: 15, unpaidBreakMinutes: 30, payableHours: 7.5, hourlyWage: 18.37, pay: 137.78 })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        employee: expect.any(String),
+        payrollId: "P-1",
+        durationMinutes: 480,
+        paidBreakMinutes: 15,
+        unpaidBreakMinutes: 30,
+        payableHours: 7.5,
+        hourlyWage: 18.37,
+        pay: 137.78,
+      }),
+    ]);
     const gql = await t.gql(w.org.token, `{ shiftExport(startDate: "2026-03-01", endDate: "2026-03-31") { pay payableHours startTime } }`);
     expect(gql.data!.shiftExport).toEqual([{ pay: 137.78, payableHours: 7.5, startTime: "2026-03-02T09:00:00.000-05:00" }]);
   });
@@ -84,16 +124,31 @@ describe("payroll export", () => {
       roleIds: [w.roleId],
       locationIds: [w.locationId],
     });
-    await api.post("/api/timesheets", { employeeId: staff.id, locationId: w.locationId, roleId: w.roleId, startTime: "2026-03-09T09:00:00", endTime: "2026-03-09T10:00:00" });
+    await api.post("/api/timesheets", {
+      employeeId: staff.id,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      startTime: "2026-03-09T09:00:00",
+      endTime: "2026-03-09T10:00:00",
+    });
     const res = await api.get(`/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31&employeeId=${staff.id}`);
     const line = res.text.split("\r\n")[1];
     expect(line.split(",")[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(line.slice(37)).toBe(`"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,60,1.00,18.37,18.37,60,0,0,1.5,0.00,0.00,0,0.00,0,,0.00,0.00,SHIFT`);
+    expect(line.slice(37)).toBe(
+      `"'=HYPERLINK(""http://x"", ""Pay, now"")",'+1,'@P,Store America/New_York,Cashier,2026-03-09,2026-03-09T09:00:00.000-04:00,2026-03-09T10:00:00.000-04:00,60,0,0,60,1.00,18.37,18.37,60,0,0,1.5,0.00,0.00,0,0.00,0,,0.00,0.00,SHIFT`,
+    );
   });
 
   it("refuses bad requests before streaming, and workers", async () => {
     const api = t.as(w.org.token);
-    for (const query of ["", "?startDate=2026-03-01", "?startDate=2026-03-31&endDate=2026-03-01", "?startDate=2026-03-01&endDate=2026-03-31&format=xml", "?startDate=2026-03-01&endDate=2026-03-31&colour=red", "?startDate=2026-03-01&endDate=2026-03-31&locationId=nope"]) {
+    for (const query of [
+      "",
+      "?startDate=2026-03-01",
+      "?startDate=2026-03-31&endDate=2026-03-01",
+      "?startDate=2026-03-01&endDate=2026-03-31&format=xml",
+      "?startDate=2026-03-01&endDate=2026-03-31&colour=red",
+      "?startDate=2026-03-01&endDate=2026-03-31&locationId=nope",
+    ]) {
       const res = await api.get(`/api/timesheets/export${query}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_FAILED");
@@ -101,7 +156,9 @@ describe("payroll export", () => {
     expect((await t.as(w.workerToken).get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31")).status).toBe(403);
     expect((await t.http.get("/api/timesheets/export?startDate=2026-03-01&endDate=2026-03-31")).status).toBe(401);
     const openapi = await t.http.get("/api/openapi.json");
-    expect(openapi.body.paths["/api/timesheets/export"].get.parameters.filter((p: { in?: string }) => p.in === "query").map((p: { name: string }) => p.name)).toEqual(["startDate", "endDate", "payPeriod", "format", "locationId", "employeeId"]);
+    expect(
+      openapi.body.paths["/api/timesheets/export"].get.parameters.filter((p: { in?: string }) => p.in === "query").map((p: { name: string }) => p.name),
+    ).toEqual(["startDate", "endDate", "payPeriod", "format", "locationId", "employeeId"]);
   });
 
   it("reads many rows through the cursor in batches, in order", async () => {
@@ -121,7 +178,9 @@ describe("payroll export", () => {
     const lines = res.text.trim().split("\r\n");
     expect(lines).toHaveLength(1 + 2101);
     // One-hour shifts: each is regular, or overtime at 1.5 (an hour at 10 × 0.5 = 5.00 above regular pay).
-    expect(lines.slice(1).every((line) => /,60,0,0,60,1\.00,10\.00,10\.00,(60,0,0,1\.5,0\.00|0,60,0,1\.5,5\.00),0\.00,0,0\.00,0,,0\.00,0\.00,SHIFT$/.test(line))).toBe(true);
+    expect(
+      lines.slice(1).every((line) => /,60,0,0,60,1\.00,10\.00,10\.00,(60,0,0,1\.5,0\.00|0,60,0,1\.5,5\.00),0\.00,0,0\.00,0,,0\.00,0\.00,SHIFT$/.test(line)),
+    ).toBe(true);
     // The organization's settings: hours beyond 40 in a Monday-to-Sunday week are overtime, in time order.
     const seen = new Map<string, number>();
     for (const line of lines.slice(1)) {

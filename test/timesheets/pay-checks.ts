@@ -22,6 +22,7 @@ export function expectRecomputable(row: Record<string, string>, flatRestGap = "0
   expect(row.overtime_premium).toBe(pay(row.overtime_minutes, units(row.overtime_rate) - 10000n));
   expect(row.double_time_premium).toBe(pay(row.double_time_minutes));
   expect(row.meal_premium).toBe(pay(row.meal_premium_minutes));
-  expect(row.rest_gap_premium).toBe(row.rest_gap_rate === "" ? (row.rest_gap_minutes === "0" ? "0.00" : flatRestGap) : pay(row.rest_gap_minutes, units(row.rest_gap_rate)));
+  expect(row.rest_gap_premium).toBe(
+    row.rest_gap_rate === "" ? (row.rest_gap_minutes === "0" ? "0.00" : flatRestGap) : pay(row.rest_gap_minutes, units(row.rest_gap_rate)),
+  );
 }
-

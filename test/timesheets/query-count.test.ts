@@ -33,7 +33,10 @@ describe("nested shift lists cost a fixed number of SQL statements", () => {
       `INSERT INTO shift_breaks (organization_id, shift_id, start_time, end_time, name) SELECT organization_id, id, start_time, start_time + interval '10 seconds', 'Pause' FROM shifts WHERE organization_id = $1 AND NOT EXISTS (SELECT 1 FROM shift_breaks b WHERE b.shift_id = shifts.id)`,
       [w.org.id],
     );
-    await db.query(`INSERT INTO shift_notes (organization_id, shift_id, text) SELECT organization_id, id, 'ok' FROM shifts WHERE organization_id = $1 AND NOT EXISTS (SELECT 1 FROM shift_notes n WHERE n.shift_id = shifts.id)`, [w.org.id]);
+    await db.query(
+      `INSERT INTO shift_notes (organization_id, shift_id, text) SELECT organization_id, id, 'ok' FROM shifts WHERE organization_id = $1 AND NOT EXISTS (SELECT 1 FROM shift_notes n WHERE n.shift_id = shifts.id)`,
+      [w.org.id],
+    );
   }
 
   async function statementsForList(expectedShifts: number): Promise<number> {
@@ -42,7 +45,11 @@ describe("nested shift lists cost a fixed number of SQL statements", () => {
       const res = await t.gql(w.org.token, NESTED, { s: "2026-03-02", e: "2026-03-02" });
       expect(res.errors).toBeUndefined();
       expect(res.data!.timesheets.shifts).toHaveLength(expectedShifts);
-      expect(res.data!.timesheets.shifts.every((s: { employee: unknown; notes: unknown[]; breaks: unknown[] }) => s.employee && s.notes.length === 1 && s.breaks.length === 1)).toBe(true);
+      expect(
+        res.data!.timesheets.shifts.every(
+          (s: { employee: unknown; notes: unknown[]; breaks: unknown[] }) => s.employee && s.notes.length === 1 && s.breaks.length === 1,
+        ),
+      ).toBe(true);
       return counter.count;
     } finally {
       counter.stop();

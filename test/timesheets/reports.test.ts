@@ -12,7 +12,13 @@ describe("shift reports and overtime settings", () => {
     const api = t.as(w.org.token);
     // Monday 2 March to Friday 6 March 2026: five shifts of nine hours, Thursday at the annex.
     for (const day of ["02", "03", "04", "05", "06"]) {
-      const res = await api.post("/api/timesheets", { employeeId: w.workerId, locationId: day === "05" ? annex : w.locationId, roleId: w.roleId, startTime: `2026-03-${day}T08:00:00`, endTime: `2026-03-${day}T17:00:00` });
+      const res = await api.post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: day === "05" ? annex : w.locationId,
+        roleId: w.roleId,
+        startTime: `2026-03-${day}T08:00:00`,
+        endTime: `2026-03-${day}T17:00:00`,
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -21,7 +27,13 @@ describe("shift reports and overtime settings", () => {
   const api = () => t.as(w.org.token);
 
   it("starts with the default settings and changes them", async () => {
-    expect((await api().get("/api/timesheets/settings")).body).toEqual({ weeklyOvertimeHours: 40, dailyOvertimeHours: null, overtimeRate: 1.5, weekStart: "Monday", updatedAt: null });
+    expect((await api().get("/api/timesheets/settings")).body).toEqual({
+      weeklyOvertimeHours: 40,
+      dailyOvertimeHours: null,
+      overtimeRate: 1.5,
+      weekStart: "Monday",
+      updatedAt: null,
+    });
     expect((await api().patch("/api/timesheets/settings", { weekStart: "Funday" })).status).toBe(400);
     expect((await api().patch("/api/timesheets/settings", { weeklyOvertimeHours: 0 })).status).toBe(400);
     expect((await t.as(w.workerToken).patch("/api/timesheets/settings", { weeklyOvertimeHours: 30 })).status).toBe(403);
@@ -31,7 +43,19 @@ describe("shift reports and overtime settings", () => {
     const res = await api().get("/api/timesheets/reports/employees?startDate=2026-03-02&endDate=2026-03-08");
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      expect.objectContaining({ employeeId: w.workerId, externalEmployeeId: "E-1", payrollId: "P-1", shifts: 5, totalHours: 45, regularHours: 40, overtimeHours: 5, laborCost: 950, paidBreakMinutes: 0, unpaidBreakMinutes: 0, mandatoryBreakViolations: 0 }),
+      expect.objectContaining({
+        employeeId: w.workerId,
+        externalEmployeeId: "E-1",
+        payrollId: "P-1",
+        shifts: 5,
+        totalHours: 45,
+        regularHours: 40,
+        overtimeHours: 5,
+        laborCost: 950,
+        paidBreakMinutes: 0,
+        unpaidBreakMinutes: 0,
+        mandatoryBreakViolations: 0,
+      }),
     ]);
   });
 
@@ -52,7 +76,12 @@ describe("shift reports and overtime settings", () => {
   it("groups hours and labor cost by location, role and day", async () => {
     const byLocation = (await api().get("/api/timesheets/reports?startDate=2026-03-02&endDate=2026-03-08&groupBy=location")).body;
     expect(byLocation.groupBy).toBe("location");
-    expect(byLocation.groups.map((g: { key: string; shifts: number }) => [g.key, g.shifts]).sort()).toEqual([[annex, 1], [w.locationId, 4]].sort());
+    expect(byLocation.groups.map((g: { key: string; shifts: number }) => [g.key, g.shifts]).sort()).toEqual(
+      [
+        [annex, 1],
+        [w.locationId, 4],
+      ].sort(),
+    );
     expect(byLocation.totals).toMatchObject({ shifts: 5, totalHours: 45, overtimeHours: 5, laborCost: 950 });
     const byRole = (await api().get("/api/timesheets/reports?startDate=2026-03-02&endDate=2026-03-08&groupBy=role")).body;
     expect(byRole.groups).toEqual([expect.objectContaining({ key: w.roleId, label: "Cashier", shifts: 5 })]);
@@ -65,15 +94,33 @@ describe("shift reports and overtime settings", () => {
   it("reports shifts that went too long without a mandatory break", async () => {
     const other = await workplace(t, "Europe/London", 12);
     const a = t.as(other.org.token);
-    const meal = (await a.post(`/api/organizations/${other.org.id}/locations/${other.locationId}/breaks`, { name: "Meal", durationMinutes: 30, frequencyMinutes: 300, mandatory: true })).body;
-    const mk = (day: string, breaks: object[]) => a.post("/api/timesheets", { employeeId: other.workerId, locationId: other.locationId, roleId: other.roleId, startTime: `2026-03-${day}T08:00:00`, endTime: `2026-03-${day}T17:00:00`, breaks });
+    const meal = (
+      await a.post(`/api/organizations/${other.org.id}/locations/${other.locationId}/breaks`, {
+        name: "Meal",
+        durationMinutes: 30,
+        frequencyMinutes: 300,
+        mandatory: true,
+      })
+    ).body;
+    const mk = (day: string, breaks: object[]) =>
+      a.post("/api/timesheets", {
+        employeeId: other.workerId,
+        locationId: other.locationId,
+        roleId: other.roleId,
+        startTime: `2026-03-${day}T08:00:00`,
+        endTime: `2026-03-${day}T17:00:00`,
+        breaks,
+      });
     await mk("10", []);
     await mk("11", [{ startTime: "2026-03-11T12:00:00", endTime: "2026-03-11T12:30:00", typeId: meal.id }]);
     await mk("12", [{ startTime: "2026-03-12T11:00:00", endTime: "2026-03-12T11:20:00", typeId: meal.id }]);
     const report = (await a.get("/api/timesheets/reports/employees?startDate=2026-03-10&endDate=2026-03-12")).body[0];
     // 10th: nine hours without a meal; 12th: the meal was too short; 11th: fine.
     expect(report).toMatchObject({ shifts: 3, mandatoryBreakViolations: 2, unpaidBreakMinutes: 50 });
-    const gql = await t.gql(other.org.token, `{ shiftReport(startDate: "2026-03-10", endDate: "2026-03-12", groupBy: day) { groups { key mandatoryBreakViolations } } }`);
+    const gql = await t.gql(
+      other.org.token,
+      `{ shiftReport(startDate: "2026-03-10", endDate: "2026-03-12", groupBy: day) { groups { key mandatoryBreakViolations } } }`,
+    );
     expect(gql.data!.shiftReport.groups).toEqual([
       { key: "2026-03-10", mandatoryBreakViolations: 1 },
       { key: "2026-03-11", mandatoryBreakViolations: 0 },

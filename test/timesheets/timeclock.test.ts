@@ -8,7 +8,9 @@ describe("time clock and shift notes", () => {
   beforeAll(async () => {
     t = await TestService.start({ now: "2026-03-02T14:00:00.000Z" });
     w = await workplace(t);
-    breakTypeId = (await t.as(w.org.token).post(`/api/organizations/${w.org.id}/locations/${w.locationId}/breaks`, { name: "Lunch", durationMinutes: 30, paid: false })).body.id;
+    breakTypeId = (
+      await t.as(w.org.token).post(`/api/organizations/${w.org.id}/locations/${w.locationId}/breaks`, { name: "Lunch", durationMinutes: 30, paid: false })
+    ).body.id;
   });
   afterAll(() => t.stop());
 
@@ -28,7 +30,14 @@ describe("time clock and shift notes", () => {
 
     const clockIn = await me.post("/api/time-tracking/clock-in", { locationId: w.locationId, roleId: w.roleId });
     expect(clockIn.status).toBe(201);
-    expect(clockIn.body).toMatchObject({ employeeId: w.workerId, active: true, endTime: null, utcEndTime: null, startTime: "2026-03-02T09:00:00.000-05:00", hourlyWage: 20 });
+    expect(clockIn.body).toMatchObject({
+      employeeId: w.workerId,
+      active: true,
+      endTime: null,
+      utcEndTime: null,
+      startTime: "2026-03-02T09:00:00.000-05:00",
+      hourlyWage: 20,
+    });
     const again = await me.post("/api/time-tracking/clock-in", { workerId: w.workerId, locationId: w.locationId, roleId: w.roleId });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("ALREADY_CLOCKED_IN");
@@ -40,7 +49,11 @@ describe("time clock and shift notes", () => {
     expect((await me.post("/api/time-tracking/breaks/start", { typeId: breakTypeId })).body.error.code).toBe("ALREADY_ON_BREAK");
     me = await later(20 * 60_000);
     const state = await me.get("/api/time-tracking/shift-state");
-    expect(state.body).toMatchObject({ state: "ON_BREAK", currentBreak: { name: "Lunch", endTime: null, startTime: "2026-03-02T12:00:00.000-05:00" }, shift: { duration: 200, totalUnpaidBreaks: 20, payableDuration: 180 } });
+    expect(state.body).toMatchObject({
+      state: "ON_BREAK",
+      currentBreak: { name: "Lunch", endTime: null, startTime: "2026-03-02T12:00:00.000-05:00" },
+      shift: { duration: 200, totalUnpaidBreaks: 20, payableDuration: 180 },
+    });
     me = await later(10 * 60_000);
     expect((await me.post("/api/time-tracking/breaks/end", {})).body.breaks[0].endTime).toBe("2026-03-02T12:30:00.000-05:00");
     expect((await me.get("/api/time-tracking/shift-state")).body.state).toBe("CLOCKED_IN");
@@ -58,20 +71,35 @@ describe("time clock and shift notes", () => {
     const manager = await t.staffWithToken(w.org, "Manager");
     const boss = t.as(manager.token);
     expect((await me.get(`/api/time-tracking/shift-state?workerId=${manager.staff.id}`)).status).toBe(403);
-    const byBoss = await boss.post("/api/time-tracking/clock-in", { workerId: w.workerId, locationId: w.locationId, roleId: w.roleId, time: "2026-03-02T15:00:00" });
+    const byBoss = await boss.post("/api/time-tracking/clock-in", {
+      workerId: w.workerId,
+      locationId: w.locationId,
+      roleId: w.roleId,
+      time: "2026-03-02T15:00:00",
+    });
     expect(byBoss.status).toBe(201);
     expect(byBoss.body.startTime).toBe("2026-03-02T15:00:00.000-05:00");
     expect((await boss.post("/api/time-tracking/clock-out", { workerId: w.workerId, time: "2999-01-01T00:00:00Z" })).status).toBe(400);
     expect((await boss.post("/api/time-tracking/clock-out", { workerId: w.workerId, time: "2026-03-02T14:00:00" })).status).toBe(400);
     const out = await boss.post("/api/time-tracking/clock-out", { workerId: w.workerId, time: "2026-03-02T16:15:00" });
     expect(out.body).toMatchObject({ duration: 75, active: false });
-    expect((await boss.post("/api/time-tracking/clock-in", { workerId: "00000000-0000-4000-8000-000000000000", locationId: w.locationId, roleId: w.roleId })).status).toBe(404);
+    expect(
+      (await boss.post("/api/time-tracking/clock-in", { workerId: "00000000-0000-4000-8000-000000000000", locationId: w.locationId, roleId: w.roleId })).status,
+    ).toBe(404);
     const gql = await t.gql(w.workerToken, "{ shiftState { state shift { id } } }");
     expect(gql.data!.shiftState).toEqual({ state: "CLOCKED_OUT", shift: null });
   });
 
   it("keeps notes on a shift: workers on their own, authors edit their own, managers delete any", async () => {
-    const shift = (await t.as(w.org.token).post("/api/timesheets", { employeeId: w.workerId, locationId: w.locationId, roleId: w.roleId, startTime: "2026-02-20T09:00:00", endTime: "2026-02-20T17:00:00" })).body;
+    const shift = (
+      await t.as(w.org.token).post("/api/timesheets", {
+        employeeId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        startTime: "2026-02-20T09:00:00",
+        endTime: "2026-02-20T17:00:00",
+      })
+    ).body;
     const me = t.as(w.workerToken);
     const manager = await t.staffWithToken(w.org, "Manager");
     const boss = t.as(manager.token);
@@ -95,11 +123,21 @@ describe("time clock and shift notes", () => {
   (process.env.TEST_DATABASE_URL ? it : it.skip)("lets exactly one of many simultaneous clock-ins or overlapping shifts through", async () => {
     const racer = await t.staffWithToken(w.org, "Worker");
     const boss = t.as(await t.token(w.org.apiKey));
-    const clockIns = await Promise.all(Array.from({ length: 8 }, () => boss.post("/api/time-tracking/clock-in", { workerId: racer.staff.id, locationId: w.locationId, roleId: w.roleId })));
+    const clockIns = await Promise.all(
+      Array.from({ length: 8 }, () => boss.post("/api/time-tracking/clock-in", { workerId: racer.staff.id, locationId: w.locationId, roleId: w.roleId })),
+    );
     expect(clockIns.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     expect(clockIns.filter((r) => r.status === 409).every((r) => r.body.error.code === "ALREADY_CLOCKED_IN")).toBe(true);
     const shifts = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => boss.post("/api/timesheets", { employeeId: racer.staff.id, locationId: w.locationId, roleId: w.roleId, startTime: `2026-02-10T0${i % 3}:00:00`, endTime: "2026-02-10T09:00:00" })),
+      Array.from({ length: 8 }, (_, i) =>
+        boss.post("/api/timesheets", {
+          employeeId: racer.staff.id,
+          locationId: w.locationId,
+          roleId: w.roleId,
+          startTime: `2026-02-10T0${i % 3}:00:00`,
+          endTime: "2026-02-10T09:00:00",
+        }),
+      ),
     );
     expect(shifts.filter((r) => r.status === 201)).toHaveLength(1);
     expect(shifts.filter((r) => r.status === 409)).toHaveLength(7);

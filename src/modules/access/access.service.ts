@@ -22,13 +22,16 @@ function checkPermissions(permissions: string[]): Permission[] {
 
 /** Access roles, API keys, and turning credentials into actors. */
 export class AccessService {
-  constructor(private readonly deps: ServiceDeps, private readonly signer: TokenSigner) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly signer: TokenSigner,
+  ) {}
 
   /** Seeds a new organization's system access roles and its first API key; returns the key. */
   async seedOrganization(manager: EntityManager, organizationId: string): Promise<string> {
-    await manager.getRepository(AccessRole).insert(
-      SYSTEM_ACCESS_ROLES.map((r) => ({ organizationId, name: r.name, permissions: r.permissions, isSystem: true })),
-    );
+    await manager
+      .getRepository(AccessRole)
+      .insert(SYSTEM_ACCESS_ROLES.map((r) => ({ organizationId, name: r.name, permissions: r.permissions, isSystem: true })));
     const { secret } = await this.insertApiKey(manager, organizationId, "Initial key");
     return secret;
   }
@@ -86,7 +89,9 @@ export class AccessService {
   private async insertApiKey(manager: EntityManager, organizationId: string, name: string): Promise<CreatedApiKey> {
     const secret = newSecret(API_KEY_PREFIX);
     const repo = manager.getRepository(ApiKey);
-    const apiKey = await repo.save(repo.create({ organizationId, name, prefix: secret.slice(0, 12), secretHash: hashSecret(secret), lastUsedAt: null, revokedAt: null }));
+    const apiKey = await repo.save(
+      repo.create({ organizationId, name, prefix: secret.slice(0, 12), secretHash: hashSecret(secret), lastUsedAt: null, revokedAt: null }),
+    );
     return { apiKey, secret };
   }
 
@@ -122,7 +127,9 @@ export class AccessService {
   /** Refuses an API key sent where a bearer token belongs, saying what to do with it instead. */
   refuseKeyAsToken(credential: string): void {
     if (credential.startsWith(`${API_KEY_PREFIX}_`)) {
-      throw unauthenticated("This is an API key, not an access token: exchange it with POST /api/auth/token-exchange and send the accessToken it answers as the bearer token");
+      throw unauthenticated(
+        "This is an API key, not an access token: exchange it with POST /api/auth/token-exchange and send the accessToken it answers as the bearer token",
+      );
     }
   }
 

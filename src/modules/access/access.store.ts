@@ -4,7 +4,10 @@ import { DataSource } from "typeorm";
 
 /** How many staff members hold the access role. */
 export async function holdersOfAccessRole(db: DataSource, organizationId: string, accessRoleId: string): Promise<number> {
-  const [{ count }] = await db.query("SELECT count(*)::int AS count FROM staff_members WHERE organization_id = $1 AND access_role_id = $2", [organizationId, accessRoleId]);
+  const [{ count }] = await db.query("SELECT count(*)::int AS count FROM staff_members WHERE organization_id = $1 AND access_role_id = $2", [
+    organizationId,
+    accessRoleId,
+  ]);
   return count;
 }
 

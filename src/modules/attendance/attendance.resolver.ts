@@ -34,7 +34,11 @@ export class AttendanceResolver {
 
   @Mutation(() => RegisteredClockDevice, { description: "Registers a device; its token is in this answer only" })
   @Requires("attendance:manage")
-  registerClockDevice(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: RegisterClockDeviceInput, @Ctx() ctx: RequestContext): Promise<RegisteredClockDevice> {
+  registerClockDevice(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: RegisterClockDeviceInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<RegisteredClockDevice> {
     return ctx.services.clockDevices.register(actorOf(ctx), locationId, input);
   }
 
@@ -70,7 +74,11 @@ export class AttendanceResolver {
 
   @Mutation(() => AttendanceException, { description: "Excuses or resolves an OPEN exception with a note (409 when it is closed already)" })
   @Requires("attendance:manage")
-  resolveAttendanceException(@Arg("id", () => ID) id: string, @Arg("input") input: ResolveAttendanceExceptionInput, @Ctx() ctx: RequestContext): Promise<AttendanceException> {
+  resolveAttendanceException(
+    @Arg("id", () => ID) id: string,
+    @Arg("input") input: ResolveAttendanceExceptionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AttendanceException> {
     return ctx.services.attendanceExceptions.resolve(actorOf(ctx), id, input);
   }
 }

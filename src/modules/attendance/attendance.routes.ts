@@ -5,7 +5,8 @@ const ORG = "/api/organizations/{org}";
 const RULES = "locationId geofence { latitude longitude radiusMeters } allowedNetworks requireDevice earlyClockInMinutes requireSchedule enforcement updatedAt";
 const DEVICE = "id locationId name createdAt revokedAt";
 const POLICY = "lateGraceMinutes earlyOutGraceMinutes noShowAfterMinutes missedClockOutAfterMinutes longShiftHours enabled updatedAt";
-const EXCEPTION = "id kind severity staffId locationId entryId shiftId date minutes message detectedAt status resolution { note resolvedBy resolvedAt } updatedAt";
+const EXCEPTION =
+  "id kind severity staffId locationId entryId shiftId date minutes message detectedAt status resolution { note resolvedBy resolvedAt } updatedAt";
 
 export const attendanceRoutes: RestRoute[] = [
   {

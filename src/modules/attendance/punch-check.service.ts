@@ -53,35 +53,60 @@ export class PunchCheckService {
     const found: FoundException[] = [];
     const day = localDate(punch.shiftStart, punch.location.timezone);
     const record = (kind: AttendanceExceptionKind, minutes: number | null, message: string) =>
-      found.push({ kind, staffId: punch.staffId, locationId: punch.location.locationId, shiftId: punch.shiftId, entryId: entry?.id ?? null, day, minutes, message });
+      found.push({
+        kind,
+        staffId: punch.staffId,
+        locationId: punch.location.locationId,
+        shiftId: punch.shiftId,
+        entryId: entry?.id ?? null,
+        day,
+        minutes,
+        message,
+      });
     if (broken.length) record(AttendanceExceptionKind.CLOCK_RULE, null, broken.map((b) => `${b.rule}: ${b.message}`).join("; "));
     const policy = await selectPolicy(manager, organizationId);
     if (policy.enabled) {
       if (punch.kind === "IN") {
         const late = entry && wholeMinutes(punch.at.getTime() - entry.start.getTime());
         if (!entry) record(AttendanceExceptionKind.UNSCHEDULED_SHIFT, null, "Clocked in without a published schedule entry");
-        else if (late! > policy.lateGraceMinutes) record(AttendanceExceptionKind.LATE_IN, late!, `Clocked in ${late} minutes after the scheduled start (grace ${policy.lateGraceMinutes})`);
+        else if (late! > policy.lateGraceMinutes)
+          record(AttendanceExceptionKind.LATE_IN, late!, `Clocked in ${late} minutes after the scheduled start (grace ${policy.lateGraceMinutes})`);
       } else {
         const early = entry && wholeMinutes(entry.end.getTime() - punch.at.getTime());
-        if (early! > policy.earlyOutGraceMinutes) record(AttendanceExceptionKind.EARLY_OUT, early!, `Clocked out ${early} minutes before the scheduled end (grace ${policy.earlyOutGraceMinutes})`);
+        if (early! > policy.earlyOutGraceMinutes)
+          record(AttendanceExceptionKind.EARLY_OUT, early!, `Clocked out ${early} minutes before the scheduled end (grace ${policy.earlyOutGraceMinutes})`);
         const worked = wholeMinutes(punch.at.getTime() - punch.shiftStart.getTime());
         const over = worked - Math.round(policy.longShiftHours * 60);
         if (over > 0) record(AttendanceExceptionKind.LONG_SHIFT, over, `The shift ran ${worked} minutes, ${over} over the ${policy.longShiftHours}-hour limit`);
         const missed = await missedBreakTypes(manager, organizationId, punch.location.locationId, punch.shiftId, worked);
         if (missed.length) {
-          record(AttendanceExceptionKind.MISSED_BREAK, null, missed.map((b) => `No ${b.duration}-minute "${b.name}" break in a ${worked}-minute shift (required after ${b.frequency} minutes)`).join("; "));
+          record(
+            AttendanceExceptionKind.MISSED_BREAK,
+            null,
+            missed.map((b) => `No ${b.duration}-minute "${b.name}" break in a ${worked}-minute shift (required after ${b.frequency} minutes)`).join("; "),
+          );
         }
       }
     }
     await insertExceptions(manager, organizationId, found, this.deps.clock.now());
   }
 
-  private async brokenRules(manager: EntityManager, organizationId: string, rules: ClockRules, punch: Punch, entry: MatchedEntry | undefined): Promise<BrokenRule[]> {
+  private async brokenRules(
+    manager: EntityManager,
+    organizationId: string,
+    rules: ClockRules,
+    punch: Punch,
+    entry: MatchedEntry | undefined,
+  ): Promise<BrokenRule[]> {
     const broken: (BrokenRule | null)[] = [rules.geofence && geofenceBreach(rules.geofence, punch), networkBreach(punch.clientAddress, rules.allowedNetworks)];
     if (rules.requireDevice) broken.push(await this.deviceBreach(manager, organizationId, punch));
     if (punch.kind === "IN" && entry && rules.earlyClockInMinutes !== null) broken.push(earlyBreach(punch.at, entry.start, rules.earlyClockInMinutes));
     if (punch.kind === "IN" && !entry && rules.requireSchedule) {
-      broken.push({ rule: ClockRuleName.NOT_SCHEDULED, field: "workerId", message: "The location takes clock-ins only against a published schedule entry, and there is none" });
+      broken.push({
+        rule: ClockRuleName.NOT_SCHEDULED,
+        field: "workerId",
+        message: "The location takes clock-ins only against a published schedule entry, and there is none",
+      });
     }
     return broken.filter((b): b is BrokenRule => b !== null);
   }

@@ -29,6 +29,10 @@ export async function selectMandatoryBreakRules(manager: EntityManager, organiza
     [organizationId],
   );
   const rules = new Map<string, MandatoryBreakRule[]>();
-  for (const r of rows) rules.set(r.location_id, [...(rules.get(r.location_id) ?? []), { typeId: r.id, frequencyMinutes: r.frequency_minutes, durationMinutes: r.duration_minutes }]);
+  for (const r of rows)
+    rules.set(r.location_id, [
+      ...(rules.get(r.location_id) ?? []),
+      { typeId: r.id, frequencyMinutes: r.frequency_minutes, durationMinutes: r.duration_minutes },
+    ]);
   return rules;
 }

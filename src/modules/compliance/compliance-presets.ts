@@ -110,7 +110,10 @@ const CITATIONS: Partial<Record<CompliancePreset, Partial<Record<RuleId, string>
   [CompliancePreset.US_OR]: { REST_BETWEEN_SHIFTS: "ORS 653.442; OAR 839-026-0040", NOTICE_WINDOW: "ORS 653.436, ORS 653.455" },
   [CompliancePreset.US_WA_SEATTLE]: { REST_BETWEEN_SHIFTS: "SMC 14.22.035", NOTICE_WINDOW: "SMC 14.22.045, SMC 14.22.050" },
   [CompliancePreset.US_NY_NYC_FAST_FOOD]: { REST_BETWEEN_SHIFTS: "NYC Admin. Code §20-1231", NOTICE_WINDOW: "NYC Admin. Code §20-1221, §20-1222" },
-  [CompliancePreset.US_IL_CHICAGO]: { REST_BETWEEN_SHIFTS: "Chicago Municipal Code ch. 6-110 (Fair Workweek), right to rest", NOTICE_WINDOW: "Chicago Municipal Code ch. 6-110 (Fair Workweek), predictability pay" },
+  [CompliancePreset.US_IL_CHICAGO]: {
+    REST_BETWEEN_SHIFTS: "Chicago Municipal Code ch. 6-110 (Fair Workweek), right to rest",
+    NOTICE_WINDOW: "Chicago Municipal Code ch. 6-110 (Fair Workweek), predictability pay",
+  },
 };
 
 /** Which figures each rule reads: overriding one makes the rule the location's own. */
@@ -121,7 +124,16 @@ const RULE_FIGURES: Record<RuleId, FigureName[]> = {
   MAX_WEEKLY_HOURS: ["maxWeeklyHours"],
   MEAL_BREAK: ["mealBreakAfterHours", "mealBreakMinutes", "secondMealBreakAfterHours"],
   TIME_OFF: [],
-  NOTICE_WINDOW: ["noticeDays", "changePayHours", "reductionPayRate", "changePayAmount", "reductionPayAmount", "lateNoticeDays", "lateChangePayAmount", "lateReductionPayAmount"],
+  NOTICE_WINDOW: [
+    "noticeDays",
+    "changePayHours",
+    "reductionPayRate",
+    "changePayAmount",
+    "reductionPayAmount",
+    "lateNoticeDays",
+    "lateChangePayAmount",
+    "lateReductionPayAmount",
+  ],
 };
 
 export const LOCATION_RULE = "Location compliance profile";

@@ -96,7 +96,15 @@ function byStaffMember<T extends { staffId: string }>(items: T[]): Map<string, T
 }
 
 /** Hard limits are errors; a rule off (null figure) finds nothing. */
-function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["severity"], staffId: string, shifts: { id: string }[], message: string, premium: Violation["premium"] = null): Violation {
+function violation(
+  rules: ComplianceRules,
+  ruleId: RuleId,
+  severity: Violation["severity"],
+  staffId: string,
+  shifts: { id: string }[],
+  message: string,
+  premium: Violation["premium"] = null,
+): Violation {
   return { ruleId, severity, staffId, entryIds: shifts.map((s) => s.id), message, citation: rules.citation(ruleId), premium };
 }
 
@@ -105,7 +113,11 @@ function violation(rules: ComplianceRules, ruleId: RuleId, severity: Violation["
  * the rest's minutes and the minutes of the second shift worked inside the rest period; null
  * when the rest is long enough.
  */
-export function restShortfall(firstEndsAt: Date, second: { startsAt: Date; endsAt: Date }, minRestHours: number): { restMinutes: number; insideMinutes: number } | null {
+export function restShortfall(
+  firstEndsAt: Date,
+  second: { startsAt: Date; endsAt: Date },
+  minRestHours: number,
+): { restMinutes: number; insideMinutes: number } | null {
   const restMinutes = minutesBetween(firstEndsAt, second.startsAt);
   const shortMinutes = minRestHours * 60 - restMinutes;
   if (shortMinutes <= 0) return null;
@@ -116,7 +128,11 @@ export function restShortfall(firstEndsAt: Date, second: { startsAt: Date; endsA
  * The premium for `insideMinutes` worked inside the rest period, exact: the flat amount per shift,
  * or those minutes at the rate above regular pay (`restPayRate` − 1); null when the rule has no price.
  */
-export function restPremium(insideMinutes: number, hourlyWage: string | number, figures: Pick<ComplianceFigures, "restPayRate" | "restPremiumAmount">): { rateAbove: number | null; exact: bigint } | null {
+export function restPremium(
+  insideMinutes: number,
+  hourlyWage: string | number,
+  figures: Pick<ComplianceFigures, "restPayRate" | "restPremiumAmount">,
+): { rateAbove: number | null; exact: bigint } | null {
   if (figures.restPremiumAmount !== null) return { rateAbove: null, exact: exactAmount(figures.restPremiumAmount) };
   if (figures.restPayRate === null) return null;
   const rateAbove = (moneyUnits(figures.restPayRate) - moneyUnits(1)) / moneyUnits(1);
@@ -143,9 +159,15 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
       if (!short) continue;
       const priced = restPremium(short.insideMinutes, second.hourlyWage, rules.figures);
       found.push(
-        violation(rules, "REST_BETWEEN_SHIFTS", "warning", staffId, [first, second],
+        violation(
+          rules,
+          "REST_BETWEEN_SHIFTS",
+          "warning",
+          staffId,
+          [first, second],
           `Only ${hoursText(short.restMinutes)} of rest between the shift ending ${calendarOf(ctx).format(first.endsAt)} and the one starting ${calendarOf(ctx).format(second.startsAt)}; the minimum is ${minRestHours} h`,
-          priced && { minutes: short.insideMinutes, cents: exactCents(priced.exact) }),
+          priced && { minutes: short.insideMinutes, cents: exactCents(priced.exact) },
+        ),
       );
     }
   }
@@ -159,13 +181,26 @@ export function shiftLength(shifts: PlannedShift[], rules: ComplianceRules, ctx:
   return shifts
     .filter((s) => s.checked && minutesBetween(s.startsAt, s.endsAt) > maxShiftHours * 60)
     .map((s) =>
-      violation(rules, "MAX_SHIFT_LENGTH", "error", s.staffId, [s],
-        `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`),
+      violation(
+        rules,
+        "MAX_SHIFT_LENGTH",
+        "error",
+        s.staffId,
+        [s],
+        `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`,
+      ),
     );
 }
 
 /** Hours of work of each worker's period (a day or a workweek, named by `periodOf`) over `cap`. */
-function hoursOverCap(shifts: PlannedShift[], rules: ComplianceRules, ruleId: RuleId, cap: number | null, periodOf: (s: PlannedShift) => string, label: string): Violation[] {
+function hoursOverCap(
+  shifts: PlannedShift[],
+  rules: ComplianceRules,
+  ruleId: RuleId,
+  cap: number | null,
+  periodOf: (s: PlannedShift) => string,
+  label: string,
+): Violation[] {
   if (cap === null) return [];
   const found: Violation[] = [];
   for (const [staffId, own] of byStaffMember(shifts)) {
@@ -179,7 +214,9 @@ function hoursOverCap(shifts: PlannedShift[], rules: ComplianceRules, ruleId: Ru
       const minutes = inPeriod.reduce((sum, s) => sum + workedMinutes(s), 0);
       if (minutes > cap * 60) {
         const sorted = [...inPeriod].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
-        found.push(violation(rules, ruleId, "error", staffId, sorted, `${hoursText(minutes)} of work planned ${label} ${period}; the most allowed is ${cap} h`));
+        found.push(
+          violation(rules, ruleId, "error", staffId, sorted, `${hoursText(minutes)} of work planned ${label} ${period}; the most allowed is ${cap} h`),
+        );
       }
     }
   }
@@ -195,7 +232,14 @@ export function dailyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: 
 /** Hours of work planned in one workweek over the weekly cap. */
 export function weeklyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
   const calendar = calendarOf(ctx);
-  return hoursOverCap(shifts, rules, "MAX_WEEKLY_HOURS", rules.figures.maxWeeklyHours, (s) => calendar.weekOf(s.startsAt, ctx.weekStart), "in the workweek starting");
+  return hoursOverCap(
+    shifts,
+    rules,
+    "MAX_WEEKLY_HOURS",
+    rules.figures.maxWeeklyHours,
+    (s) => calendar.weekOf(s.startsAt, ctx.weekStart),
+    "in the workweek starting",
+  );
 }
 
 /**
@@ -211,9 +255,7 @@ export function missedMealBreaks(
   const { mealBreakAfterHours, mealBreakMinutes, secondMealBreakAfterHours } = figures;
   if (mealBreakAfterHours === null) return [];
   const length = minutesBetween(shift.startsAt, shift.endsAt);
-  const meals = shift.breaks
-    .filter((b) => !b.paid && b.startsAt !== null && b.durationMinutes >= (mealBreakMinutes ?? 0))
-    .map((b) => b.startsAt!.getTime());
+  const meals = shift.breaks.filter((b) => !b.paid && b.startsAt !== null && b.durationMinutes >= (mealBreakMinutes ?? 0)).map((b) => b.startsAt!.getTime());
   const deadlines = [mealBreakAfterHours, secondMealBreakAfterHours].filter((h): h is number => h !== null && length > h * 60);
   // The n-th meal break must start by the n-th deadline.
   return deadlines.filter((hours, n) => meals.filter((start) => start <= shift.startsAt.getTime() + hours * HOUR_MS).length <= n);
@@ -228,8 +270,14 @@ export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: 
       const by = new Date(s.startsAt.getTime() + hours * HOUR_MS);
       const ordinal = hours === mealBreakAfterHours ? "a meal break" : "a second meal break";
       found.push(
-        violation(rules, "MEAL_BREAK", "error", s.staffId, [s],
-          `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(by)}`),
+        violation(
+          rules,
+          "MEAL_BREAK",
+          "error",
+          s.staffId,
+          [s],
+          `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(by)}`,
+        ),
       );
     }
   }
@@ -244,8 +292,14 @@ export function overTimeOff(shifts: PlannedShift[], timeOff: TimeOffSpan[], rule
     const hit = (off.get(s.staffId) ?? []).find((t) => t.startsAt < s.endsAt && t.endsAt > s.startsAt);
     if (hit) {
       found.push(
-        violation(rules, "TIME_OFF", "error", s.staffId, [s],
-          `The shift starting ${calendarOf(ctx).format(s.startsAt)} falls in approved time off from ${calendarOf(ctx).format(hit.startsAt)} to ${calendarOf(ctx).format(hit.endsAt)}`),
+        violation(
+          rules,
+          "TIME_OFF",
+          "error",
+          s.staffId,
+          [s],
+          `The shift starting ${calendarOf(ctx).format(s.startsAt)} falls in approved time off from ${calendarOf(ctx).format(hit.startsAt)} to ${calendarOf(ctx).format(hit.endsAt)}`,
+        ),
       );
     }
   }
@@ -269,7 +323,11 @@ export function changeKind(change: Pick<ScheduleChange, "before" | "after">): { 
  * adds or moves hours and a rate per lost hour for one that takes hours away (a law without a
  * reduction figure pays the change figure for it too).
  */
-export function predictabilityPay(change: ScheduleChange, rules: ComplianceRules, now: Date): { kind: ChangeKind; noticeMinutes: number; minutes: number; cents: number } | null {
+export function predictabilityPay(
+  change: ScheduleChange,
+  rules: ComplianceRules,
+  now: Date,
+): { kind: ChangeKind; noticeMinutes: number; minutes: number; cents: number } | null {
   const f = rules.figures;
   if (f.noticeDays === null) return null;
   const starts = [change.before?.startsAt, change.after?.startsAt].filter((d): d is Date => d !== undefined);
@@ -281,7 +339,8 @@ export function predictabilityPay(change: ScheduleChange, rules: ComplianceRules
   const flat = reduced ? (late ? f.lateReductionPayAmount : f.reductionPayAmount) : late ? f.lateChangePayAmount : f.changePayAmount;
   const changedMinutes = reduced ? lostMinutes : minutesBetween((change.after ?? change.before)!.startsAt, (change.after ?? change.before)!.endsAt);
   if (flat !== null) return { kind, noticeMinutes, minutes: changedMinutes, cents: Math.round(flat * 100) };
-  if (reduced && f.reductionPayRate !== null) return { kind, noticeMinutes, minutes: lostMinutes, cents: payCents(lostMinutes, change.hourlyWage, f.reductionPayRate) };
+  if (reduced && f.reductionPayRate !== null)
+    return { kind, noticeMinutes, minutes: lostMinutes, cents: payCents(lostMinutes, change.hourlyWage, f.reductionPayRate) };
   if (f.changePayHours !== null) return { kind, noticeMinutes, minutes: f.changePayHours * 60, cents: payCents(f.changePayHours * 60, change.hourlyWage) };
   return null;
 }
@@ -296,16 +355,28 @@ export function noticeWindow(changes: ScheduleChange[], rules: ComplianceRules, 
     if (!pay) continue;
     const shift = (change.before ?? change.after)!;
     found.push(
-      violation(rules, "NOTICE_WINDOW", "warning", change.staffId, [change],
+      violation(
+        rules,
+        "NOTICE_WINDOW",
+        "warning",
+        change.staffId,
+        [change],
         `A change ${CHANGE_WORDS[pay.kind]} starting ${calendarOf(ctx).format(shift.startsAt)} with ${hoursText(pay.noticeMinutes)} of notice; the schedule must be given ${rules.figures.noticeDays} days ahead`,
-        { minutes: pay.minutes, cents: pay.cents }),
+        { minutes: pay.minutes, cents: pay.cents },
+      ),
     );
   }
   return found;
 }
 
 /** Every rule over the planned shifts and the pending changes, errors first, then by worker and time. */
-export function checkSchedule(shifts: PlannedShift[], changes: ScheduleChange[], timeOff: TimeOffSpan[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
+export function checkSchedule(
+  shifts: PlannedShift[],
+  changes: ScheduleChange[],
+  timeOff: TimeOffSpan[],
+  rules: ComplianceRules,
+  ctx: CheckContext,
+): Violation[] {
   const all = [
     ...shiftLength(shifts, rules, ctx),
     ...dailyHours(shifts, rules, ctx),

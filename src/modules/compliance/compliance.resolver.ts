@@ -23,7 +23,11 @@ export class ComplianceResolver {
 
   @Query(() => ComplianceCheckResult, { description: "The labor rules the location's schedule of the range breaks once its drafts are published" })
   @Requires("schedules:read")
-  complianceCheck(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: ComplianceCheckInput, @Ctx() ctx: RequestContext): Promise<ComplianceCheckResult> {
+  complianceCheck(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: ComplianceCheckInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ComplianceCheckResult> {
     return ctx.services.compliance.check(actorOf(ctx), locationId, input);
   }
 }

@@ -28,7 +28,13 @@ export async function loadProfile(manager: EntityManager, organizationId: string
   };
 }
 
-export async function saveProfile(manager: EntityManager, organizationId: string, locationId: string, preset: CompliancePreset, overrides: Partial<ComplianceFigures>): Promise<void> {
+export async function saveProfile(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  preset: CompliancePreset,
+  overrides: Partial<ComplianceFigures>,
+): Promise<void> {
   await manager.query(
     `INSERT INTO compliance_profiles (organization_id, location_id, preset, overrides) VALUES ($1, $2, $3, $4::jsonb)
      ON CONFLICT (organization_id, location_id) DO UPDATE SET preset = EXCLUDED.preset, overrides = EXCLUDED.overrides, updated_at = now()`,
@@ -165,7 +171,13 @@ export interface PredictabilityPayRow {
   citation: string;
 }
 
-export async function insertPredictabilityPay(manager: EntityManager, organizationId: string, locationId: string, changedAt: Date, rows: PredictabilityPayRow[]): Promise<void> {
+export async function insertPredictabilityPay(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  changedAt: Date,
+  rows: PredictabilityPayRow[],
+): Promise<void> {
   if (!rows.length) return;
   await manager.query(
     `INSERT INTO predictability_pay (organization_id, location_id, entry_id, worker_id, shift_start, changed_at, change, hours, amount, citation)
@@ -187,7 +199,14 @@ export async function insertPredictabilityPay(manager: EntityManager, organizati
   );
 }
 
-export async function insertAcknowledgement(manager: EntityManager, organizationId: string, locationId: string, range: { start: string; end: string }, reason: string, violations: unknown[]): Promise<void> {
+export async function insertAcknowledgement(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  range: { start: string; end: string },
+  reason: string,
+  violations: unknown[],
+): Promise<void> {
   await manager.query(
     `INSERT INTO compliance_acknowledgements (organization_id, location_id, start_date, end_date, reason, violations) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
     [organizationId, locationId, range.start, range.end, reason, JSON.stringify(violations)],

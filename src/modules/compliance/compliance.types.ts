@@ -10,7 +10,10 @@ export enum ViolationSeverity {
   error = "error",
   warning = "warning",
 }
-registerEnumType(ViolationSeverity, { name: "ViolationSeverity", description: "error: a hard limit, publishing refuses it unless acknowledged; warning: allowed at a price" });
+registerEnumType(ViolationSeverity, {
+  name: "ViolationSeverity",
+  description: "error: a hard limit, publishing refuses it unless acknowledged; warning: allowed at a price",
+});
 
 const FIGURE_NAMES = Object.keys(NUMERIC_FIGURES) as NumericFigure[];
 const SEVENTH_DAY = "The seventh consecutive workday of a workweek pays its first daily-overtime hours at 1.5x and the rest at 2x";

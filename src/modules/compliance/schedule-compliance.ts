@@ -70,7 +70,13 @@ export async function scheduleViolations(
 ): Promise<Violation[]> {
   const zone = location.timezone;
   const { rules, weekStart } = inForce ?? (await rulesOf(manager, organizationId, location.id));
-  const planned = await loadPlannedSchedule(manager, organizationId, location.id, rangeBounds(start, end, zone), rangeBounds(addDays(start, -7), addDays(end, 7), zone));
+  const planned = await loadPlannedSchedule(
+    manager,
+    organizationId,
+    location.id,
+    rangeBounds(start, end, zone),
+    rangeBounds(addDays(start, -7), addDays(end, 7), zone),
+  );
   return checkSchedule(planned.shifts, planned.changes, planned.timeOff, rules, { zone, weekStart, now });
 }
 
@@ -124,7 +130,9 @@ export async function recordPredictabilityPay(
   inForce?: LocationRules,
 ): Promise<Map<string, RecordedChangePay[]>> {
   const recorded = new Map<string, RecordedChangePay[]>();
-  const moved = changes.filter((c) => !c.before || !c.after || c.before.startsAt.getTime() !== c.after.startsAt.getTime() || c.before.endsAt.getTime() !== c.after.endsAt.getTime());
+  const moved = changes.filter(
+    (c) => !c.before || !c.after || c.before.startsAt.getTime() !== c.after.startsAt.getTime() || c.before.endsAt.getTime() !== c.after.endsAt.getTime(),
+  );
   if (!moved.length) return recorded;
   const { rules } = inForce ?? (await rulesOf(manager, organizationId, locationId));
   if (rules.figures.noticeDays === null) return recorded;
@@ -133,7 +141,17 @@ export async function recordPredictabilityPay(
     const pay = predictabilityPay({ id: c.entryId, staffId: c.staffId, before: c.before, after: c.after, hourlyWage: wages[i] }, rules, now);
     if (!pay) return [];
     const shiftStart = c.before?.startsAt ?? c.after!.startsAt;
-    return [{ entryId: c.entryId, staffId: c.staffId, shiftStart, change: pay.kind, minutes: pay.minutes, cents: pay.cents, citation: rules.citation("NOTICE_WINDOW") }];
+    return [
+      {
+        entryId: c.entryId,
+        staffId: c.staffId,
+        shiftStart,
+        change: pay.kind,
+        minutes: pay.minutes,
+        cents: pay.cents,
+        citation: rules.citation("NOTICE_WINDOW"),
+      },
+    ];
   });
   await insertPredictabilityPay(manager, organizationId, locationId, now, rows);
   for (const r of rows) {

@@ -13,7 +13,11 @@ export class CoverageResolver {
 
   @Mutation(() => [CoverageLine], { description: "Replaces the coverage requirements of a date range" })
   @Requires("schedules:write")
-  replaceCoverage(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: ReplaceCoverageInput, @Ctx() ctx: RequestContext): Promise<CoverageLine[]> {
+  replaceCoverage(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: ReplaceCoverageInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CoverageLine[]> {
     return ctx.services.coverage.replace(actorOf(ctx), locationId, input);
   }
 }

@@ -47,7 +47,8 @@ export class CoverageService {
       const known = new Set(await locationTemplateIds(manager, org, location.id));
       input.requirements.forEach((r, i) => {
         const id = String(r.templateId).toLowerCase();
-        if (!known.has(id)) throw (isUuid(id) ? unknownReference : invalidField)(`requirements.${i}.templateId`, `${r.templateId} is not a shift template of this location`);
+        if (!known.has(id))
+          throw (isUuid(id) ? unknownReference : invalidField)(`requirements.${i}.templateId`, `${r.templateId} is not a shift template of this location`);
       });
       await deleteRequirements(manager, org, location.id, start, end);
       await insertRequirements(
@@ -62,7 +63,12 @@ export class CoverageService {
           overWeight: r.overWeight ?? 0,
         })),
       );
-      await recordEvent(manager, org, "coverage.replaced", { locationId: location.id, startDate: start, endDate: end, requirements: input.requirements.length });
+      await recordEvent(manager, org, "coverage.replaced", {
+        locationId: location.id,
+        startDate: start,
+        endDate: end,
+        requirements: input.requirements.length,
+      });
       return this.lines(manager, location, start, end);
     });
   }
@@ -82,5 +88,13 @@ async function locationTemplateIds(manager: EntityManager, organizationId: strin
 }
 
 function lineOf(r: CoverageRequirement, assigned: number): CoverageLine {
-  return { date: r.date, templateId: r.templateId, count: r.count, underWeight: r.underWeight, overWeight: r.overWeight, assigned, missing: Math.max(0, r.count - assigned) };
+  return {
+    date: r.date,
+    templateId: r.templateId,
+    count: r.count,
+    underWeight: r.underWeight,
+    overWeight: r.overWeight,
+    assigned,
+    missing: Math.max(0, r.count - assigned),
+  };
 }

@@ -4,7 +4,13 @@ import { CoverageRequirement } from "./coverage.entity";
 /** The SQL of coverage requirements. */
 
 /** A location's requirements on the days of the range, by day and template. */
-export function selectRequirements(manager: EntityManager, organizationId: string, locationId: string, start: string, end: string): Promise<CoverageRequirement[]> {
+export function selectRequirements(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  start: string,
+  end: string,
+): Promise<CoverageRequirement[]> {
   return manager
     .getRepository(CoverageRequirement)
     .createQueryBuilder("c")
@@ -15,7 +21,12 @@ export function selectRequirements(manager: EntityManager, organizationId: strin
 }
 
 export async function deleteRequirements(manager: EntityManager, organizationId: string, locationId: string, start: string, end: string): Promise<void> {
-  await manager.query("DELETE FROM coverage_requirements WHERE organization_id = $1 AND location_id = $2 AND day BETWEEN $3 AND $4", [organizationId, locationId, start, end]);
+  await manager.query("DELETE FROM coverage_requirements WHERE organization_id = $1 AND location_id = $2 AND day BETWEEN $3 AND $4", [
+    organizationId,
+    locationId,
+    start,
+    end,
+  ]);
 }
 
 export async function insertRequirements(manager: EntityManager, rows: Omit<CoverageRequirement, "id" | "createdAt" | "updatedAt">[]): Promise<void> {

@@ -18,12 +18,14 @@ export const EVENT_CATALOG: Record<string, string> = {
   "break_type.created": "A break type was created; object: the break type",
   "break_type.updated": "A break type changed",
   "break_type.deleted": "A break type was deleted",
-  "schedule.published": "A location's schedule was published, once per publish; object: {locationId, startDate, endDate, addedEntryIds, changedEntryIds, removedEntryIds, openShiftIds}",
+  "schedule.published":
+    "A location's schedule was published, once per publish; object: {locationId, startDate, endDate, addedEntryIds, changedEntryIds, removedEntryIds, openShiftIds}",
   "shift_template.created": "A shift template was created; object: the template",
   "shift_template.updated": "A shift template changed",
   "shift_template.deleted": "A shift template was deleted",
   "coverage.replaced": "A location's coverage requirements of a date range were replaced; object: {locationId, startDate, endDate, requirements (how many)}",
-  "schedule.generation.completed": "A schedule generation ended (SUCCEEDED, FAILED or CANCELLED); object: {generationId, locationId, status, startDate, endDate, objective, draftIds, error}",
+  "schedule.generation.completed":
+    "A schedule generation ended (SUCCEEDED, FAILED or CANCELLED); object: {generationId, locationId, status, startDate, endDate, objective, draftIds, error}",
   "schedule_entry.created": "A schedule entry was published; object: the entry",
   "schedule_entry.updated": "A published schedule entry changed",
   "schedule_entry.deleted": "A published schedule entry was removed",

@@ -5,7 +5,11 @@ type JsonSchema = Record<string, unknown>;
 const HEADERS = {
   "webhook-id": { required: true, schema: { type: "string" }, description: "The event's id (the same on every retry): deduplicate on it" },
   "webhook-timestamp": { required: true, schema: { type: "string" }, description: "Seconds since the epoch when the attempt was signed" },
-  "webhook-signature": { required: true, schema: { type: "string" }, description: "Space-separated v1,<base64 HMAC-SHA256 of id.timestamp.body>: two while a rotated secret is still valid" },
+  "webhook-signature": {
+    required: true,
+    schema: { type: "string" },
+    description: "Space-separated v1,<base64 HMAC-SHA256 of id.timestamp.body>: two while a rotated secret is still valid",
+  },
 };
 
 function eventSchema(type: string): JsonSchema {

@@ -66,7 +66,9 @@ export class EventSubscriptionResolver {
     description: "Open shift and claim events (open_shift.*), of one location or all; a worker gets published open shifts and only their own claims",
     subscribe: async ({ args, context }: SubscribeData<LocationSubscriptionArgs>) => {
       const locationId = await knownLocation(context, args.locationId);
-      return live(context, (ctx) => eventSubscriptions.openShifts(actorOf(ctx), locationId, (id) => ctx.services.openShifts.locationOf(actorOf(ctx).organizationId, id)));
+      return live(context, (ctx) =>
+        eventSubscriptions.openShifts(actorOf(ctx), locationId, (id) => ctx.services.openShifts.locationOf(actorOf(ctx).organizationId, id)),
+      );
     },
   })
   openShiftChanged(@Root() event: Event, @Args() _args: LocationSubscriptionArgs): Event {

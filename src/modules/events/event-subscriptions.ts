@@ -10,7 +10,14 @@ export type OpenShiftLocation = (openShiftId: string) => Promise<string | null>;
 
 const objectOf = (event: Event) => event.data.object as Record<string, unknown>;
 const isShiftEvent = (type: string) => type.startsWith("shift.") || type.startsWith("timeclock.");
-const CLAIM_EVENTS = new Set(["open_shift.claimed", "open_shift.retracted", "open_shift.assigned", "open_shift.claim_declined", "open_shift.claim_removed", "open_shift.claim_updated"]);
+const CLAIM_EVENTS = new Set([
+  "open_shift.claimed",
+  "open_shift.retracted",
+  "open_shift.assigned",
+  "open_shift.claim_declined",
+  "open_shift.claim_removed",
+  "open_shift.claim_updated",
+]);
 
 /**
  * Who gets which event live: the same rules as reading the resource. Each function checks the

@@ -30,7 +30,13 @@ export async function recordEvent(manager: EntityManager, organizationId: string
 }
 
 /** Up to `take` events after sequence `after` in commit order, of the given types when any. */
-export function eventRowsAfter(reader: Queryable, organizationId: string, after: string | number, take: number, types: string[] | undefined): Promise<EventRow[]> {
+export function eventRowsAfter(
+  reader: Queryable,
+  organizationId: string,
+  after: string | number,
+  take: number,
+  types: string[] | undefined,
+): Promise<EventRow[]> {
   const params: unknown[] = [organizationId, after, take];
   let typeFilter = "";
   if (types?.length) {

@@ -1,4 +1,6 @@
 import { requestLoader } from "../../graphql/request-loader";
 import { OpenShiftPreference } from "./open-shift.entity";
 
-export const openShiftPreferencesLoader = requestLoader<string, OpenShiftPreference[]>("openShiftPreferences", (services, actor, ids) => services.openShifts.preferencesOf(actor.organizationId, ids));
+export const openShiftPreferencesLoader = requestLoader<string, OpenShiftPreference[]>("openShiftPreferences", (services, actor, ids) =>
+  services.openShifts.preferencesOf(actor.organizationId, ids),
+);

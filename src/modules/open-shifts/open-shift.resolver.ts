@@ -46,7 +46,12 @@ export class OpenShiftResolver {
 
   @Mutation(() => OpenShift)
   @Requires("schedules:write")
-  updateOpenShift(@LocationId() locationId: string, @OpenShiftId() id: string, @Arg("input") input: UpdateOpenShiftInput, @Ctx() ctx: RequestContext): Promise<OpenShift> {
+  updateOpenShift(
+    @LocationId() locationId: string,
+    @OpenShiftId() id: string,
+    @Arg("input") input: UpdateOpenShiftInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OpenShift> {
     return ctx.services.openShifts.update(actorOf(ctx), locationId, id, input);
   }
 
@@ -80,7 +85,12 @@ export class OpenShiftResolver {
 
   @Mutation(() => OpenShiftPreference)
   @Requires("schedules:write", "openshifts:claim")
-  createOpenShiftPreference(@LocationId() locationId: string, @OpenShiftId() id: string, @Arg("input") input: CreatePreferenceInput, @Ctx() ctx: RequestContext): Promise<OpenShiftPreference> {
+  createOpenShiftPreference(
+    @LocationId() locationId: string,
+    @OpenShiftId() id: string,
+    @Arg("input") input: CreatePreferenceInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OpenShiftPreference> {
     return ctx.services.openShifts.createPreference(actorOf(ctx), locationId, id, input);
   }
 
@@ -98,31 +108,55 @@ export class OpenShiftResolver {
 
   @Mutation(() => OpenShiftPreference, { description: "PENDING → RETRACTED, by its worker or a manager" })
   @Requires("schedules:write", "openshifts:claim")
-  retractOpenShiftPreference(@LocationId() locationId: string, @OpenShiftId() id: string, @PreferenceId() preferenceId: string, @Ctx() ctx: RequestContext): Promise<OpenShiftPreference> {
+  retractOpenShiftPreference(
+    @LocationId() locationId: string,
+    @OpenShiftId() id: string,
+    @PreferenceId() preferenceId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OpenShiftPreference> {
     return ctx.services.openShifts.retractPreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => OpenShiftPreference, { description: "PENDING or ACCEPTED → REMOVED; an accepted worker's schedule entry is removed too" })
   @Requires("schedules:write")
-  removeOpenShiftPreference(@LocationId() locationId: string, @OpenShiftId() id: string, @PreferenceId() preferenceId: string, @Ctx() ctx: RequestContext): Promise<OpenShiftPreference> {
+  removeOpenShiftPreference(
+    @LocationId() locationId: string,
+    @OpenShiftId() id: string,
+    @PreferenceId() preferenceId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OpenShiftPreference> {
     return ctx.services.openShifts.removePreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => OpenShiftPreference, { description: "PENDING → DECLINED" })
   @Requires("schedules:write")
-  declineOpenShiftPreference(@LocationId() locationId: string, @OpenShiftId() id: string, @PreferenceId() preferenceId: string, @Ctx() ctx: RequestContext): Promise<OpenShiftPreference> {
+  declineOpenShiftPreference(
+    @LocationId() locationId: string,
+    @OpenShiftId() id: string,
+    @PreferenceId() preferenceId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OpenShiftPreference> {
     return ctx.services.openShifts.declinePreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => OpenShiftPreference, { description: "PENDING → ACCEPTED: the worker gets a schedule entry (409 OPEN_SHIFT_FULL when no place is left)" })
   @Requires("schedules:write")
-  assignOpenShiftPreference(@LocationId() locationId: string, @OpenShiftId() id: string, @PreferenceId() preferenceId: string, @Ctx() ctx: RequestContext): Promise<OpenShiftPreference> {
+  assignOpenShiftPreference(
+    @LocationId() locationId: string,
+    @OpenShiftId() id: string,
+    @PreferenceId() preferenceId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OpenShiftPreference> {
     return ctx.services.openShifts.assignPreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => BulkAssignResult, { description: "Accepts each preference on its own; one result per preference" })
   @Requires("schedules:write")
-  bulkAssignOpenShiftPreferences(@LocationId() locationId: string, @Arg("input") input: BulkAssignInput, @Ctx() ctx: RequestContext): Promise<BulkAssignResult> {
+  bulkAssignOpenShiftPreferences(
+    @LocationId() locationId: string,
+    @Arg("input") input: BulkAssignInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<BulkAssignResult> {
     return ctx.services.openShifts.bulkAssign(actorOf(ctx), locationId, input);
   }
 

@@ -12,7 +12,18 @@ import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
 import { Location } from "../locations";
-import { assertNoApprovedTimeOff, breakTypesOf, dayBounds, insertEntry, inZone, MAX_PLANNED_MINUTES, removeEntries, requireRole, ScheduleEntry, startingWithin } from "../schedules";
+import {
+  assertNoApprovedTimeOff,
+  breakTypesOf,
+  dayBounds,
+  insertEntry,
+  inZone,
+  MAX_PLANNED_MINUTES,
+  removeEntries,
+  requireRole,
+  ScheduleEntry,
+  startingWithin,
+} from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
 import { locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
@@ -47,7 +58,10 @@ export class OpenShiftService {
 
   async list(actor: Actor, args: OpenShiftListArgs): Promise<Page<OpenShift>> {
     const location = await this.locations.get(actor, args.locationId);
-    const query = startingWithin(locationOpenShifts(this.deps.db.manager, actor.organizationId, location.id, !seesDrafts(actor)), dayBounds(args.startDate, args.endDate, location.timezone));
+    const query = startingWithin(
+      locationOpenShifts(this.deps.db.manager, actor.organizationId, location.id, !seesDrafts(actor)),
+      dayBounds(args.startDate, args.endDate, location.timezone),
+    );
     // One page holds a date range's open shifts: as large as a REST list's unless asked otherwise.
     const page = await paginate(query, { ...args, first: args.first ?? MAX_PAGE_SIZE }, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
@@ -105,7 +119,8 @@ export class OpenShiftService {
         shift.roleId = input.roleId.toLowerCase();
       }
       Object.assign(shift, this.times(location, input.startDate ?? shift.startDate, input.endDate ?? shift.endDate));
-      if (input.breaks !== undefined) shift.breakTypeIds = (await breakTypesOf(manager, actor.organizationId, location.id, input.breaks, "breaks")).map((b) => b.typeId);
+      if (input.breaks !== undefined)
+        shift.breakTypeIds = (await breakTypesOf(manager, actor.organizationId, location.id, input.breaks, "breaks")).map((b) => b.typeId);
       if (input.staffCountRequired !== undefined) shift.staffCountRequired = input.staffCountRequired;
       if (input.requireApproval !== undefined) shift.requireApproval = input.requireApproval;
       if (input.note !== undefined) shift.note = input.note?.trim() || null;
@@ -176,7 +191,9 @@ export class OpenShiftService {
   }
 
   declinePreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
-    return this.withPreference(actor, locationId, id, preferenceId, (manager, _shift, preference) => this.transition(manager, preference, PreferenceStatus.DECLINED));
+    return this.withPreference(actor, locationId, id, preferenceId, (manager, _shift, preference) =>
+      this.transition(manager, preference, PreferenceStatus.DECLINED),
+    );
   }
 
   /** A manager removes a pending or accepted preference; an accepted worker's schedule entry goes with it. */
@@ -212,7 +229,12 @@ export class OpenShiftService {
       } catch (error) {
         const clientError = toClientError(error as Error);
         if (clientError.internal) throw error;
-        results.push({ preferenceId, ok: false, preference: null, error: { code: clientError.code, message: clientError.message, status: clientError.status } });
+        results.push({
+          preferenceId,
+          ok: false,
+          preference: null,
+          error: { code: clientError.code, message: clientError.message, status: clientError.status },
+        });
       }
     }
     return { results };
@@ -221,7 +243,9 @@ export class OpenShiftService {
   /** The preferences of many open shifts (oldest first), for loaders. */
   /** The location of an open shift, whatever its state (live subscribers of a location filter claims on it). */
   async locationOf(organizationId: string, id: string): Promise<string | null> {
-    const shift = await this.deps.db.getRepository(OpenShift).findOne({ where: { organizationId, id }, select: { id: true, locationId: true }, withDeleted: true });
+    const shift = await this.deps.db
+      .getRepository(OpenShift)
+      .findOne({ where: { organizationId, id }, select: { id: true, locationId: true }, withDeleted: true });
     return shift?.locationId ?? null;
   }
 
@@ -237,7 +261,12 @@ export class OpenShiftService {
   }
 
   /** Runs `work` in a transaction holding the open shift's row lock. */
-  private withShift<T>(actor: Actor, locationId: string, id: string, work: (manager: EntityManager, shift: OpenShift, location: Location) => Promise<T>): Promise<T> {
+  private withShift<T>(
+    actor: Actor,
+    locationId: string,
+    id: string,
+    work: (manager: EntityManager, shift: OpenShift, location: Location) => Promise<T>,
+  ): Promise<T> {
     return inTransaction(this.deps.db, async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, id, true);
@@ -298,8 +327,12 @@ export class OpenShiftService {
     if (shift.isDraft && !can(actor, "schedules:write")) throw notFound("Open shift");
     await this.requireEligible(manager, shift, staffId);
     const repo = manager.getRepository(OpenShiftPreference);
-    const existing = await repo.findOne({ where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId }, lock: { mode: "pessimistic_write" } });
-    if (existing && existing.status !== PreferenceStatus.RETRACTED) throw conflict(`The worker already has a ${existing.status} preference for this open shift`);
+    const existing = await repo.findOne({
+      where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
+      lock: { mode: "pessimistic_write" },
+    });
+    if (existing && existing.status !== PreferenceStatus.RETRACTED)
+      throw conflict(`The worker already has a ${existing.status} preference for this open shift`);
     return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, staffId, scheduleShiftId: null }), {
       preference: value,
       status: PreferenceStatus.PENDING,

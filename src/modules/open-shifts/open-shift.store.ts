@@ -8,7 +8,13 @@ import { updateReturning } from "../../database/returning";
  * Publishes a location's unpublished open shifts that start within the bounds, with their draft
  * preferences, inside the caller's transaction; answers their ids.
  */
-export async function publishOpenShifts(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }, now: Date): Promise<string[]> {
+export async function publishOpenShifts(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  bounds: { from: Date; to: Date },
+  now: Date,
+): Promise<string[]> {
   const rows = await updateReturning<{ id: string }>(
     manager,
     `UPDATE open_shifts SET published_at = $5, updated_at = $5
@@ -18,7 +24,10 @@ export async function publishOpenShifts(manager: EntityManager, organizationId: 
   );
   const ids = rows.map((r) => r.id).sort();
   if (ids.length) {
-    await manager.query("UPDATE open_shift_preferences SET is_draft = false, updated_at = $3 WHERE organization_id = $1 AND open_shift_id = ANY($2::uuid[]) AND is_draft", [organizationId, ids, now]);
+    await manager.query(
+      "UPDATE open_shift_preferences SET is_draft = false, updated_at = $3 WHERE organization_id = $1 AND open_shift_id = ANY($2::uuid[]) AND is_draft",
+      [organizationId, ids, now],
+    );
   }
   return ids;
 }
@@ -36,13 +45,23 @@ export function takePlace(manager: EntityManager, organizationId: string, openSh
 
 /** A location's open shifts (alias `r`), only the published ones with `publishedOnly`, to narrow or page. */
 export function locationOpenShifts(manager: EntityManager, organizationId: string, locationId: string, publishedOnly: boolean): SelectQueryBuilder<OpenShift> {
-  const query = manager.getRepository(OpenShift).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });
+  const query = manager
+    .getRepository(OpenShift)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });
   if (publishedOnly) query.andWhere("r.published_at IS NOT NULL");
   return query;
 }
 
 /** An open shift of the location (only a published one with `publishedOnly`), locked until commit with `lock`. */
-export function selectOpenShift(manager: EntityManager, organizationId: string, locationId: string, id: string, publishedOnly: boolean, lock: boolean): Promise<OpenShift | null> {
+export function selectOpenShift(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  id: string,
+  publishedOnly: boolean,
+  lock: boolean,
+): Promise<OpenShift | null> {
   const query = manager
     .getRepository(OpenShift)
     .createQueryBuilder("r")

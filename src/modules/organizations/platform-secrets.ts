@@ -12,7 +12,10 @@ import { keepSetting } from "./platform-settings.store";
  * database so that every process of the service shares them.
  */
 export class PlatformSecrets {
-  private constructor(private readonly platformKeyHash: string, readonly jwtSecret: string) {}
+  private constructor(
+    private readonly platformKeyHash: string,
+    readonly jwtSecret: string,
+  ) {}
 
   static async load(db: DataSource, config: Config, announce: (message: string) => void): Promise<PlatformSecrets> {
     let platformKeyHash: string;
@@ -21,7 +24,10 @@ export class PlatformSecrets {
     } else {
       const generated = newSecret("wfp");
       const { value, created } = await keepSetting(db, "platform_key_hash", hashSecret(generated));
-      if (created) announce(`Generated the platform API key and wrote it to ${keepGeneratedKey(config.dataDir, generated)} (readable by this user only): keep it somewhere safe and delete the file`);
+      if (created)
+        announce(
+          `Generated the platform API key and wrote it to ${keepGeneratedKey(config.dataDir, generated)} (readable by this user only): keep it somewhere safe and delete the file`,
+        );
       platformKeyHash = value;
     }
     const jwtSecret = config.jwtSecret ?? (await keepSetting(db, "jwt_secret", randomBytes(32).toString("base64url"))).value;

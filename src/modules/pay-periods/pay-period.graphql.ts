@@ -2,14 +2,20 @@ import { IsOptional, Length } from "class-validator";
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { PayFrequency } from "./pay-period.rules";
 
-registerEnumType(PayFrequency, { name: "PayFrequency", description: "WEEKLY and BIWEEKLY count from the anchor; SEMIMONTHLY is 1st–15th and 16th–end; MONTHLY the calendar month" });
+registerEnumType(PayFrequency, {
+  name: "PayFrequency",
+  description: "WEEKLY and BIWEEKLY count from the anchor; SEMIMONTHLY is 1st–15th and 16th–end; MONTHLY the calendar month",
+});
 
 export enum TimesheetStatus {
   OPEN = "OPEN",
   SUBMITTED = "SUBMITTED",
   APPROVED = "APPROVED",
 }
-registerEnumType(TimesheetStatus, { name: "TimesheetStatus", description: "OPEN (not submitted, or reopened), SUBMITTED by the worker, APPROVED by a manager (its shifts frozen)" });
+registerEnumType(TimesheetStatus, {
+  name: "TimesheetStatus",
+  description: "OPEN (not submitted, or reopened), SUBMITTED by the worker, APPROVED by a manager (its shifts frozen)",
+});
 
 @ObjectType({ description: "How the organization's pay periods run" })
 export class PayScheduleResult {

@@ -47,9 +47,15 @@ export class PayPeriodResolver {
     return ctx.services.payPeriods.reopen(actorOf(ctx), startDate, staffId);
   }
 
-  @Mutation(() => PayPeriod, { description: "Closes the period: locks its days at every location (409 naming who is not approved, unless forced with a reason)" })
+  @Mutation(() => PayPeriod, {
+    description: "Closes the period: locks its days at every location (409 naming who is not approved, unless forced with a reason)",
+  })
   @Requires("payperiods:manage")
-  closePayPeriod(@Arg("startDate") startDate: string, @Arg("input", () => ClosePayPeriodInput, { nullable: true }) input: ClosePayPeriodInput | null, @Ctx() ctx: RequestContext): Promise<PayPeriod> {
+  closePayPeriod(
+    @Arg("startDate") startDate: string,
+    @Arg("input", () => ClosePayPeriodInput, { nullable: true }) input: ClosePayPeriodInput | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PayPeriod> {
     return ctx.services.payPeriods.close(actorOf(ctx), startDate, input ?? {});
   }
 }

@@ -15,7 +15,13 @@ const timesheetAction = (action: "submit" | "approve" | "reopen", summary: strin
 });
 
 export const payPeriodRoutes: RestRoute[] = [
-  { method: "GET", path: `${ORG}/pay-schedule`, summary: "How the organization's pay periods run", tag: TAG, operation: `query paySchedule { paySchedule { ${SCHEDULE} } }` },
+  {
+    method: "GET",
+    path: `${ORG}/pay-schedule`,
+    summary: "How the organization's pay periods run",
+    tag: TAG,
+    operation: `query paySchedule { paySchedule { ${SCHEDULE} } }`,
+  },
   {
     method: "PUT",
     path: `${ORG}/pay-schedule`,

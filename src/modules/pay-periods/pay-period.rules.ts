@@ -43,7 +43,7 @@ export function periodContaining(schedule: PaySchedule, date: string): PeriodDay
 /** Every period overlapping [from, to], in order. */
 export function periodsBetween(schedule: PaySchedule, from: string, to: string): PeriodDays[] {
   const periods: PeriodDays[] = [];
-  for (let day = from; day <= to; ) {
+  for (let day = from; day <= to;) {
     const period = periodContaining(schedule, day);
     periods.push(period);
     day = addDays(period.end, 1);

@@ -31,7 +31,8 @@ export class PayPeriodService {
     // An approved timesheet's shifts are frozen until it is reopened.
     shifts.guardWrites(async (manager, organizationId, staffIds, days) => {
       const approved = await approvedTimesheetAmong(manager, organizationId, staffIds, days);
-      if (approved) throw conflict(`The staff member's timesheet of the pay period starting ${approved.period_start} is approved; reopen it first`, TIMESHEET_APPROVED);
+      if (approved)
+        throw conflict(`The staff member's timesheet of the pay period starting ${approved.period_start} is approved; reopen it first`, TIMESHEET_APPROVED);
     });
   }
 
@@ -60,7 +61,10 @@ export class PayPeriodService {
    * The date range a report or the export covers: the pay period starting on `payPeriod`, or the
    * dates given (one or the other, never both).
    */
-  async rangeOf(actor: Actor, given: { startDate?: string | null; endDate?: string | null; payPeriod?: string | null }): Promise<{ startDate: string; endDate: string }> {
+  async rangeOf(
+    actor: Actor,
+    given: { startDate?: string | null; endDate?: string | null; payPeriod?: string | null },
+  ): Promise<{ startDate: string; endDate: string }> {
     if (given.payPeriod == null) return { startDate: given.startDate ?? "", endDate: given.endDate ?? "" };
     if (given.startDate != null || given.endDate != null) throw invalidField("payPeriod", "Give either payPeriod or startDate and endDate");
     const period = await this.periodStartingOn(this.deps.db.manager, actor.organizationId, given.payPeriod, "payPeriod");
@@ -78,7 +82,14 @@ export class PayPeriodService {
   submit(actor: Actor, startDate: string, staffId: string): Promise<PeriodTimesheet> {
     return this.change(actor, startDate, staffId, "payperiods:self", async (manager, period, sheet) => {
       if (sheet.status === TimesheetStatus.APPROVED) throw conflict("The timesheet is approved already; reopen it first", TIMESHEET_APPROVED);
-      await saveTimesheetStatus(manager, actor.organizationId, sheet.staffId, period, { status: TimesheetStatus.SUBMITTED, submittedAt: this.deps.clock.now() }, this.deps.clock.now());
+      await saveTimesheetStatus(
+        manager,
+        actor.organizationId,
+        sheet.staffId,
+        period,
+        { status: TimesheetStatus.SUBMITTED, submittedAt: this.deps.clock.now() },
+        this.deps.clock.now(),
+      );
     });
   }
 
@@ -88,10 +99,20 @@ export class PayPeriodService {
       if (sheet.status === TimesheetStatus.APPROVED) throw conflict("The timesheet is approved already");
       if (sheet.openShiftCount) throw conflict(`The period holds ${sheet.openShiftCount} open shift(s) of the staff member; clock them out first`);
       if (sheet.openCriticalExceptions) {
-        throw conflict(`The period holds ${sheet.openCriticalExceptions} OPEN critical attendance exception(s) of the staff member; excuse or resolve them first`, "OPEN_EXCEPTIONS");
+        throw conflict(
+          `The period holds ${sheet.openCriticalExceptions} OPEN critical attendance exception(s) of the staff member; excuse or resolve them first`,
+          "OPEN_EXCEPTIONS",
+        );
       }
       const now = this.deps.clock.now();
-      await saveTimesheetStatus(manager, actor.organizationId, sheet.staffId, period, { status: TimesheetStatus.APPROVED, approvedAt: now, approvedBy: actor.staffId }, now);
+      await saveTimesheetStatus(
+        manager,
+        actor.organizationId,
+        sheet.staffId,
+        period,
+        { status: TimesheetStatus.APPROVED, approvedAt: now, approvedBy: actor.staffId },
+        now,
+      );
     });
   }
 
@@ -122,7 +143,13 @@ export class PayPeriodService {
           notApproved.map((id) => ({ field: "staffId", message: id })),
         );
       }
-      const closed = await insertClose(manager, org, period, { closedBy: actor.staffId, forced: Boolean(input.force && notApproved.length), reason, notApproved }, this.deps.clock.now());
+      const closed = await insertClose(
+        manager,
+        org,
+        period,
+        { closedBy: actor.staffId, forced: Boolean(input.force && notApproved.length), reason, notApproved },
+        this.deps.clock.now(),
+      );
       if (!closed) throw conflict(`The pay period starting ${period.start} is closed already`);
       const days = Array.from({ length: daysBetween(period.start, period.end) + 1 }, (_, i) => addDays(period.start, i));
       await this.dayLocks.lockEverywhereInTransaction(manager, org, days, actor.staffId);

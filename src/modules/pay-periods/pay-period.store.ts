@@ -6,7 +6,9 @@ import { PayFrequency, PaySchedule, PeriodDays } from "./pay-period.rules";
 export const DEFAULT_SCHEDULE: PaySchedule = { frequency: PayFrequency.WEEKLY, anchorDate: "2024-01-01" };
 
 export async function selectSchedule(manager: EntityManager, organizationId: string): Promise<PaySchedule & { updatedAt: Date | null }> {
-  const [row] = await manager.query("SELECT frequency, anchor_date::text AS anchor_date, updated_at FROM pay_schedules WHERE organization_id = $1", [organizationId]);
+  const [row] = await manager.query("SELECT frequency, anchor_date::text AS anchor_date, updated_at FROM pay_schedules WHERE organization_id = $1", [
+    organizationId,
+  ]);
   return row ? { frequency: row.frequency, anchorDate: row.anchor_date, updatedAt: new Date(row.updated_at) } : { ...DEFAULT_SCHEDULE, updatedAt: null };
 }
 
@@ -132,7 +134,18 @@ export async function saveTimesheetStatus(
      ON CONFLICT (organization_id, staff_id, period_start) DO UPDATE SET status = EXCLUDED.status,
        submitted_at = CASE WHEN $10 THEN EXCLUDED.submitted_at ELSE pay_period_timesheets.submitted_at END,
        approved_at = EXCLUDED.approved_at, approved_by = EXCLUDED.approved_by, updated_at = EXCLUDED.updated_at`,
-    [organizationId, staffId, period.start, period.end, change.status, change.submittedAt ?? null, change.approvedAt ?? null, change.approvedBy ?? null, now, change.submittedAt !== undefined],
+    [
+      organizationId,
+      staffId,
+      period.start,
+      period.end,
+      change.status,
+      change.submittedAt ?? null,
+      change.approvedAt ?? null,
+      change.approvedBy ?? null,
+      now,
+      change.submittedAt !== undefined,
+    ],
   );
 }
 
@@ -141,7 +154,12 @@ export async function saveTimesheetStatus(
  * lock on their rows first: approval holds them exclusively, so a shift write and an approval of
  * the same person run one after the other.
  */
-export async function approvedTimesheetAmong(manager: EntityManager, organizationId: string, staffIds: string[], days: string[]): Promise<{ staff_id: string; period_start: string } | undefined> {
+export async function approvedTimesheetAmong(
+  manager: EntityManager,
+  organizationId: string,
+  staffIds: string[],
+  days: string[],
+): Promise<{ staff_id: string; period_start: string } | undefined> {
   if (!staffIds.length || !days.length) return undefined;
   await manager.query("SELECT id FROM staff_members WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR SHARE", [organizationId, staffIds]);
   const [row] = await manager.query(

@@ -27,13 +27,7 @@ import {
   whereStaffAndRole,
 } from "./schedule.store";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
-import {
-  BulkCopyResult,
-  BulkCopyScheduleInput,
-  CreateScheduleDraftInput,
-  ScheduleListArgs,
-  UpdateScheduleDraftInput,
-} from "./schedule.inputs";
+import { BulkCopyResult, BulkCopyScheduleInput, CreateScheduleDraftInput, ScheduleListArgs, UpdateScheduleDraftInput } from "./schedule.inputs";
 import { removeEntries, ScheduleService } from "./schedule.service";
 
 /** The drafts a publish applies, locked, and the published entry each changes or removes. */
@@ -69,7 +63,10 @@ export class ScheduleDraftService {
 
   async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleDraft>> {
     const location = await this.schedule.locations.get(actor, args.locationId);
-    const query = startingWithin(locationDrafts(this.deps.db.manager, actor.organizationId, location.id), dayBounds(args.startDate, args.endDate, location.timezone));
+    const query = startingWithin(
+      locationDrafts(this.deps.db.manager, actor.organizationId, location.id),
+      dayBounds(args.startDate, args.endDate, location.timezone),
+    );
     whereStaffAndRole(query, filterId(args.workerId, "workerId"), filterId(args.roleId, "roleId"));
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
@@ -140,7 +137,11 @@ export class ScheduleDraftService {
       .addOrderBy("r.id")
       .setLock("pessimistic_write")
       .getMany();
-    const entries = await this.lockEntries(manager, organizationId, drafts.map((d) => d.entryId).filter((id): id is string => id !== null));
+    const entries = await this.lockEntries(
+      manager,
+      organizationId,
+      drafts.map((d) => d.entryId).filter((id): id is string => id !== null),
+    );
     const entryOf = (draft: ScheduleDraft): ScheduleEntry => {
       const entry = entries.get(draft.entryId!);
       if (!entry) throw conflict(`The entry ${draft.entryId} of draft ${draft.id} was removed meanwhile`);
@@ -153,7 +154,13 @@ export class ScheduleDraftService {
    * Applies locked drafts: removals, then changes, then additions, each draft's planned breaks
    * becoming its entry's. Answers the entries and each draft's change for predictability pay.
    */
-  async applyDrafts(manager: EntityManager, organizationId: string, location: Location, { drafts, entryOf }: DraftsToPublish, now: Date): Promise<AppliedDrafts> {
+  async applyDrafts(
+    manager: EntityManager,
+    organizationId: string,
+    location: Location,
+    { drafts, entryOf }: DraftsToPublish,
+    now: Date,
+  ): Promise<AppliedDrafts> {
     const byAction = (action: DraftAction) => drafts.filter((d) => d.action === action);
     const changes: EntryChange[] = drafts.map((d) => ({
       entryId: d.entryId!,
@@ -176,7 +183,9 @@ export class ScheduleDraftService {
     const added: ScheduleEntry[] = [];
     for (const draft of byAction(DraftAction.ADD)) {
       const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
-      const entry = await repo.save(repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }));
+      const entry = await repo.save(
+        repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }),
+      );
       added.push(entry);
       changes[drafts.indexOf(draft)].entryId = entry.id;
       await this.moveBreaks(manager, organizationId, draft, entry);
@@ -190,7 +199,11 @@ export class ScheduleDraftService {
    * checked now, once all are applied.
    */
   async closePublishing(manager: EntityManager, organizationId: string, { drafts }: DraftsToPublish, written: ScheduleEntry[], zone: string): Promise<void> {
-    await deleteDrafts(manager, organizationId, drafts.map((d) => d.id));
+    await deleteDrafts(
+      manager,
+      organizationId,
+      drafts.map((d) => d.id),
+    );
     await assertNoApprovedTimeOff(manager, organizationId, written, zone);
     await refuseUnavailable(manager, organizationId, zone, written);
     await checkOverlapNow(manager);
@@ -208,11 +221,19 @@ export class ScheduleDraftService {
     return inTransaction(this.deps.db, async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       const zone = location.timezone;
-      const sources = await startingWithin(locationEntries(manager, org, location.id), { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) })
+      const sources = await startingWithin(locationEntries(manager, org, location.id), {
+        from: startOfLocalDay(start, zone),
+        to: startOfLocalDay(addDays(end, 1), zone),
+      })
         .orderBy("r.start_time")
         .addOrderBy("r.id")
         .getMany();
-      const sourceBreaks = await breaksOf(manager, org, "entryId", sources.map((e) => e.id));
+      const sourceBreaks = await breaksOf(
+        manager,
+        org,
+        "entryId",
+        sources.map((e) => e.id),
+      );
       const repo = manager.getRepository(ScheduleDraft);
       const drafts = await repo.save(
         sources.map((e) =>

@@ -61,7 +61,13 @@ function checkBreaks(breaks: BreakPlan[], startsAt: Date, endsAt: Date): void {
 }
 
 async function resolveBreaks(manager: EntityManager, organizationId: string, location: Location, input: PlannedBreakInput[]): Promise<BreakPlan[]> {
-  const types = await breakTypesOf(manager, organizationId, location.id, input.map((b) => b.typeId), "breaks");
+  const types = await breakTypesOf(
+    manager,
+    organizationId,
+    location.id,
+    input.map((b) => b.typeId),
+    "breaks",
+  );
   return input.map((b, i) => ({
     ...types[i],
     startsAt: b.startTime === undefined || b.startTime === null ? null : parseTimestamp(b.startTime, location.timezone, `breaks.${i}.startTime`),
@@ -84,7 +90,8 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const template = await templatePlan(manager, org, location, input);
   // A role that is not the organization's is unknown (404), before it can differ from the template's.
   if (input.roleId !== undefined) await requireRole(manager, org, input.roleId);
-  if (template && input.roleId !== undefined && input.roleId.toLowerCase() !== template.roleId) throw invalidField("roleId", "roleId differs from the template's role");
+  if (template && input.roleId !== undefined && input.roleId.toLowerCase() !== template.roleId)
+    throw invalidField("roleId", "roleId differs from the template's role");
   const staffId = input.workerId ?? base?.staffId ?? required("workerId");
   const roleId = input.roleId ?? template?.roleId ?? base?.roleId ?? required("roleId");
   if (input.workerId !== undefined) await requireActiveStaffMember(manager, org, staffId);
@@ -97,8 +104,9 @@ export async function resolvePlan(manager: EntityManager, actor: Actor, location
   const breakInput = input.breaks ?? template?.breaks;
   const breaks = breakInput !== undefined ? await resolveBreaks(manager, org, location, breakInput) : (base?.breaks ?? []);
   checkBreaks(breaks, startsAt, endsAt);
-  const note = input.note !== undefined ? (input.note?.trim() || null) : (base?.note ?? null);
-  const movedOrReassigned = !base || input.workerId !== undefined || input.startTime !== undefined || input.endTime !== undefined || input.templateId !== undefined;
+  const note = input.note !== undefined ? input.note?.trim() || null : (base?.note ?? null);
+  const movedOrReassigned =
+    !base || input.workerId !== undefined || input.startTime !== undefined || input.endTime !== undefined || input.templateId !== undefined;
   if (movedOrReassigned) await refuseUnavailable(manager, org, location.timezone, [{ staffId: staffId.toLowerCase(), startsAt, endsAt }]);
   const templateId = template?.templateId ?? base?.templateId ?? null;
   return { staffId: staffId.toLowerCase(), roleId: roleId.toLowerCase(), startsAt, endsAt, note, breaks, templateId };
@@ -123,7 +131,10 @@ async function templatePlan(
     templateId: template.id,
     roleId: template.roleId,
     ...templateTimes(template, date, zone),
-    breaks: template.breaks.map((b) => ({ typeId: b.typeId, startTime: b.startTime ? formatLocal(breakStart(template.startTime, b.startTime, date, zone), zone) : null })),
+    breaks: template.breaks.map((b) => ({
+      typeId: b.typeId,
+      startTime: b.startTime ? formatLocal(breakStart(template.startTime, b.startTime, date, zone), zone) : null,
+    })),
   };
 }
 
@@ -131,7 +142,12 @@ async function templatePlan(
  * Refuses plans that overlap an approved time-off request of their worker (checked inside the
  * writing transaction, once the plans are in their final shape).
  */
-export async function assertNoApprovedTimeOff(manager: EntityManager, organizationId: string, plans: Pick<ShiftPlan, "staffId" | "startsAt" | "endsAt">[], timezone: string): Promise<void> {
+export async function assertNoApprovedTimeOff(
+  manager: EntityManager,
+  organizationId: string,
+  plans: Pick<ShiftPlan, "staffId" | "startsAt" | "endsAt">[],
+  timezone: string,
+): Promise<void> {
   if (!plans.length) return;
   const overlap = await selectApprovedTimeOffOverlap(manager, organizationId, plans);
   if (overlap) {

@@ -13,9 +13,13 @@ const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
   endTime: b.startsAt && formatLocal(new Date(b.startsAt.getTime() + b.durationMinutes * 60000), zone),
 });
 
-const entryBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleEntryBreaks", (services, actor, ids) => services.schedules.breaksOfEntries(actor.organizationId, ids));
+const entryBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleEntryBreaks", (services, actor, ids) =>
+  services.schedules.breaksOfEntries(actor.organizationId, ids),
+);
 
-const draftBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleDraftBreaks", (services, actor, ids) => services.scheduleDrafts.breaksOfDrafts(actor.organizationId, ids));
+const draftBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleDraftBreaks", (services, actor, ids) =>
+  services.scheduleDrafts.breaksOfDrafts(actor.organizationId, ids),
+);
 
 /** The planned breaks of an entry (or, with `draft`, of a draft), in the location's local time. */
 export async function plannedBreaks(ctx: RequestContext, plan: WorkerShiftPlan, draft: boolean): Promise<PlannedBreak[]> {

@@ -37,7 +37,11 @@ export class ScheduleEntryResolver {
 
   @Mutation(() => ScheduleEntry, { description: "Adds a published entry at once (drafts are the way to plan ahead)" })
   @Requires("schedules:write")
-  createScheduleEntry(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: CreateScheduleEntryInput, @Ctx() ctx: RequestContext): Promise<ScheduleEntry> {
+  createScheduleEntry(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: CreateScheduleEntryInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduleEntry> {
     return ctx.services.schedules.create(actorOf(ctx), locationId, input);
   }
 
@@ -60,13 +64,21 @@ export class ScheduleEntryResolver {
 
   @Mutation(() => PublishResult, { description: "Applies every draft that starts in the range and publishes its open shifts, in one transaction" })
   @Requires("schedules:write")
-  publishSchedule(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: PublishScheduleInput, @Ctx() ctx: RequestContext): Promise<PublishResult> {
+  publishSchedule(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: PublishScheduleInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PublishResult> {
     return ctx.services.schedulePublishing.publish(actorOf(ctx), locationId, input);
   }
 
   @Mutation(() => BulkCopyResult, { description: "Copies the published entries of a date range to another start date, as drafts, keeping local times" })
   @Requires("schedules:write")
-  bulkCopySchedule(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: BulkCopyScheduleInput, @Ctx() ctx: RequestContext): Promise<BulkCopyResult> {
+  bulkCopySchedule(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: BulkCopyScheduleInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<BulkCopyResult> {
     return ctx.services.scheduleDrafts.bulkCopy(actorOf(ctx), locationId, input);
   }
 
@@ -85,13 +97,16 @@ export class ScheduleEntryResolver {
     return plannedBreaks(ctx, entry, false);
   }
 
-  @FieldResolver(() => [ComplianceViolation], { description: "The labor rules this entry breaks (its day checked with its worker's week): one check per entry, meant for single reads and writes" })
+  @FieldResolver(() => [ComplianceViolation], {
+    description: "The labor rules this entry breaks (its day checked with its worker's week): one check per entry, meant for single reads and writes",
+  })
   violations(@Root() entry: ScheduleEntry, @Ctx() ctx: RequestContext): Promise<ComplianceViolation[]> {
     return ctx.services.compliance.violationsOfRecord(actorOf(ctx), entry);
   }
 
   @FieldResolver(() => [RecordedChangePay], {
-    description: "The predictability pay the change that answers this entry just recorded (createScheduleEntry, updateScheduleEntry); empty outside the notice window and on reads",
+    description:
+      "The predictability pay the change that answers this entry just recorded (createScheduleEntry, updateScheduleEntry); empty outside the notice window and on reads",
   })
   predictabilityPay(@Root() entry: ScheduleEntry): RecordedChangePay[] {
     return entry.recordedChangePay ?? [];
@@ -114,7 +129,11 @@ export class ScheduleDraftResolver {
 
   @Mutation(() => ScheduleDraft)
   @Requires("schedules:write")
-  createScheduleDraft(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: CreateScheduleDraftInput, @Ctx() ctx: RequestContext): Promise<ScheduleDraft> {
+  createScheduleDraft(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: CreateScheduleDraftInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduleDraft> {
     return ctx.services.scheduleDrafts.create(actorOf(ctx), locationId, input);
   }
 

@@ -19,7 +19,13 @@ const WITH_VIOLATIONS = `violations { ${VIOLATION_FIELDS} }`;
 const WITH_CHANGE_PAY = `${WITH_VIOLATIONS} predictabilityPay { ruleId change hours amount citation }`;
 
 /** List, create, read, change and delete of entries or drafts under `path` (`changed`: what a create or change answers beside the record). */
-function plannedRoutes(path: string, label: { one: string; many: string }, fields: string, names: { list: string; one: string; type: string }, changed: string): RestRoute[] {
+function plannedRoutes(
+  path: string,
+  label: { one: string; many: string },
+  fields: string,
+  names: { list: string; one: string; type: string },
+  changed: string,
+): RestRoute[] {
   const locationAndId = "$locationId: ID!, $id: ID!";
   return [
     {
@@ -63,12 +69,19 @@ function plannedRoutes(path: string, label: { one: string; many: string }, field
   ];
 }
 
-const [listEntries, createPublishedEntry, ...entryById] = plannedRoutes(BASE, { one: "published schedule entry", many: "published schedule entries" }, ENTRY, { list: "scheduleEntries", one: "scheduleEntry", type: "ScheduleEntry" }, WITH_CHANGE_PAY);
+const [listEntries, createPublishedEntry, ...entryById] = plannedRoutes(
+  BASE,
+  { one: "published schedule entry", many: "published schedule entries" },
+  ENTRY,
+  { list: "scheduleEntries", one: "scheduleEntry", type: "ScheduleEntry" },
+  WITH_CHANGE_PAY,
+);
 
 /** Written straight to the published schedule: say so, for a client that meant to plan ahead. */
 const createEntry: RestRoute = {
   ...createPublishedEntry,
-  summary: "Add a published schedule entry at once, bypassing drafts and publishing (to plan ahead, create drafts under …/schedules/drafts and publish the range with …/schedules/publish)",
+  summary:
+    "Add a published schedule entry at once, bypassing drafts and publishing (to plan ahead, create drafts under …/schedules/drafts and publish the range with …/schedules/publish)",
 };
 
 // The fixed paths come before …/schedules/{id}, which would otherwise take "drafts" for an id.
@@ -90,6 +103,12 @@ export const scheduleRoutes: RestRoute[] = [
     tag: TAG,
     operation: `mutation publishSchedule($locationId: ID!, $input: PublishScheduleInput!) { publishSchedule(locationId: $locationId, input: $input) { startDate endDate added { ${ENTRY_SUMMARY} } changed { ${ENTRY_SUMMARY} } removed { ${ENTRY_SUMMARY} } openShiftIds ${WITH_VIOLATIONS} } }`,
   },
-  ...plannedRoutes(`${BASE}/drafts`, { one: "draft schedule entry", many: "draft schedule entries" }, DRAFT, { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" }, WITH_VIOLATIONS),
+  ...plannedRoutes(
+    `${BASE}/drafts`,
+    { one: "draft schedule entry", many: "draft schedule entries" },
+    DRAFT,
+    { list: "scheduleDrafts", one: "scheduleDraft", type: "ScheduleDraft" },
+    WITH_VIOLATIONS,
+  ),
   ...entryById,
 ];

@@ -57,7 +57,10 @@ export class ScheduleService {
     const staffId = filterId(args.workerId, "workerId");
     if (only && staffId && staffId !== only) throw forbidden('Reading another worker\'s schedule needs the "schedules:read" permission');
     const location = await this.locations.get(actor, args.locationId);
-    const query = startingWithin(locationEntries(this.deps.db.manager, actor.organizationId, location.id), dayBounds(args.startDate, args.endDate, location.timezone));
+    const query = startingWithin(
+      locationEntries(this.deps.db.manager, actor.organizationId, location.id),
+      dayBounds(args.startDate, args.endDate, location.timezone),
+    );
     whereStaffAndRole(query, only ?? staffId, filterId(args.roleId, "roleId"));
     const page = await paginate(query, args, { property: "startsAt", column: "start_time" });
     inZone(page.nodes, location.timezone);
@@ -79,7 +82,13 @@ export class ScheduleService {
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
       const entry = await insertEntry(manager, actor.organizationId, location.id, plan);
-      const recorded = await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: null, after: entry }], this.deps.clock.now());
+      const recorded = await recordPredictabilityPay(
+        manager,
+        actor.organizationId,
+        location.id,
+        [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: null, after: entry }],
+        this.deps.clock.now(),
+      );
       return Object.assign(inZone([entry], location.timezone)[0], { recordedChangePay: recorded.get(entry.id) ?? [] });
     });
   }
@@ -94,7 +103,13 @@ export class ScheduleService {
       const { breaks: planned, ...fields } = plan;
       const before = { startsAt: entry.startsAt, endsAt: entry.endsAt };
       const saved = await manager.getRepository(ScheduleEntry).save(Object.assign(entry, fields));
-      const recorded = await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: saved.staffId, roleId: saved.roleId, before, after: saved }], this.deps.clock.now());
+      const recorded = await recordPredictabilityPay(
+        manager,
+        actor.organizationId,
+        location.id,
+        [{ entryId: entry.id, staffId: saved.staffId, roleId: saved.roleId, before, after: saved }],
+        this.deps.clock.now(),
+      );
       if (input.breaks !== undefined) await replaceBreaks(manager, actor.organizationId, { entryId: entry.id }, planned);
       return Object.assign(saved, { recordedChangePay: recorded.get(entry.id) ?? [] });
     });
@@ -106,7 +121,13 @@ export class ScheduleService {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
-      await recordPredictabilityPay(manager, actor.organizationId, location.id, [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: entry, after: null }], this.deps.clock.now());
+      await recordPredictabilityPay(
+        manager,
+        actor.organizationId,
+        location.id,
+        [{ entryId: entry.id, staffId: entry.staffId, roleId: entry.roleId, before: entry, after: null }],
+        this.deps.clock.now(),
+      );
       return true;
     });
   }

@@ -20,7 +20,13 @@ export interface ShiftPlan {
 }
 
 /** Stores a new published entry with its breaks (the overlap constraint refuses a double booking). */
-export async function insertEntry(manager: EntityManager, organizationId: string, locationId: string, plan: ShiftPlan, openShiftId: string | null = null): Promise<ScheduleEntry> {
+export async function insertEntry(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  plan: ShiftPlan,
+  openShiftId: string | null = null,
+): Promise<ScheduleEntry> {
   const repo = manager.getRepository(ScheduleEntry);
   const { breaks, ...fields } = plan;
   const entry = await repo.save(repo.create({ organizationId, locationId, ...fields, openShiftId, deletedAt: null }));
@@ -29,7 +35,12 @@ export async function insertEntry(manager: EntityManager, organizationId: string
 }
 
 /** Replaces the planned breaks of an entry or a draft. */
-export async function replaceBreaks(manager: EntityManager, organizationId: string, owner: { entryId: string } | { draftId: string }, breaks: BreakPlan[]): Promise<void> {
+export async function replaceBreaks(
+  manager: EntityManager,
+  organizationId: string,
+  owner: { entryId: string } | { draftId: string },
+  breaks: BreakPlan[],
+): Promise<void> {
   const repo = manager.getRepository(ScheduleBreak);
   const key = "entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId };
   await repo.delete({ organizationId, ...key });
@@ -39,7 +50,12 @@ export async function replaceBreaks(manager: EntityManager, organizationId: stri
 }
 
 /** The planned breaks of many entries or drafts, each list in order. */
-export async function breaksOf(manager: EntityManager, organizationId: string, owner: "entryId" | "draftId", ids: readonly string[]): Promise<ScheduleBreak[][]> {
+export async function breaksOf(
+  manager: EntityManager,
+  organizationId: string,
+  owner: "entryId" | "draftId",
+  ids: readonly string[],
+): Promise<ScheduleBreak[][]> {
   const column = owner === "entryId" ? "entry_id" : "draft_id";
   const rows = await manager
     .getRepository(ScheduleBreak)
@@ -58,7 +74,11 @@ export async function breaksOf(manager: EntityManager, organizationId: string, o
 /** Moves a published draft's planned breaks to its entry, replacing the entry's. */
 export async function moveDraftBreaks(manager: EntityManager, organizationId: string, draftId: string, entryId: string): Promise<void> {
   await manager.query("DELETE FROM schedule_breaks WHERE organization_id = $1 AND entry_id = $2", [organizationId, entryId]);
-  await manager.query("UPDATE schedule_breaks SET entry_id = $2, draft_id = NULL WHERE organization_id = $1 AND draft_id = $3", [organizationId, entryId, draftId]);
+  await manager.query("UPDATE schedule_breaks SET entry_id = $2, draft_id = NULL WHERE organization_id = $1 AND draft_id = $3", [
+    organizationId,
+    entryId,
+    draftId,
+  ]);
 }
 
 export async function deleteDrafts(manager: EntityManager, organizationId: string, draftIds: string[]): Promise<void> {
@@ -136,7 +156,11 @@ export async function lowerAcceptedCounts(manager: EntityManager, organizationId
 }
 
 export async function softDeleteEntries(manager: EntityManager, organizationId: string, entryIds: string[], now: Date): Promise<void> {
-  await manager.query("UPDATE schedule_entries SET deleted_at = $3, updated_at = $3 WHERE organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, entryIds, now]);
+  await manager.query("UPDATE schedule_entries SET deleted_at = $3, updated_at = $3 WHERE organization_id = $1 AND id = ANY($2::uuid[])", [
+    organizationId,
+    entryIds,
+    now,
+  ]);
 }
 
 export async function deleteDraftsOfEntries(manager: EntityManager, organizationId: string, entryIds: string[]): Promise<void> {
@@ -145,16 +169,26 @@ export async function deleteDraftsOfEntries(manager: EntityManager, organization
 
 /** A location's live entries (alias `r`), to narrow, order or page. */
 export function locationEntries(manager: EntityManager, organizationId: string, locationId: string): SelectQueryBuilder<ScheduleEntry> {
-  return manager.getRepository(ScheduleEntry).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: organizationId, loc: locationId });
+  return manager
+    .getRepository(ScheduleEntry)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.location_id = :loc AND r.deleted_at IS NULL", { org: organizationId, loc: locationId });
 }
 
 /** A location's drafts (alias `r`), to narrow, order or page. */
 export function locationDrafts(manager: EntityManager, organizationId: string, locationId: string): SelectQueryBuilder<ScheduleDraft> {
-  return manager.getRepository(ScheduleDraft).createQueryBuilder("r").where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });
+  return manager
+    .getRepository(ScheduleDraft)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.location_id = :loc", { org: organizationId, loc: locationId });
 }
 
 /** Narrows entries or drafts (alias `r`) to a staff member's and a role's, where given. */
-export function whereStaffAndRole(query: SelectQueryBuilder<ScheduleEntry | ScheduleDraft>, staffId: string | null | undefined, roleId: string | null | undefined): void {
+export function whereStaffAndRole(
+  query: SelectQueryBuilder<ScheduleEntry | ScheduleDraft>,
+  staffId: string | null | undefined,
+  roleId: string | null | undefined,
+): void {
   if (staffId) query.andWhere("r.worker_id = :staffId", { staffId });
   if (roleId) query.andWhere("r.role_id = :role", { role: roleId });
 }
@@ -259,15 +293,30 @@ export async function insertGeneratedDrafts(manager: EntityManager, organization
 }
 
 /** Deletes a location's drafts that start in the range (a generation replacing them). */
-export async function deleteDraftsStartingWithin(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }): Promise<void> {
-  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND location_id = $2 AND start_time >= $3 AND start_time < $4", [organizationId, locationId, bounds.from, bounds.to]);
+export async function deleteDraftsStartingWithin(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  bounds: { from: Date; to: Date },
+): Promise<void> {
+  await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND location_id = $2 AND start_time >= $3 AND start_time < $4", [
+    organizationId,
+    locationId,
+    bounds.from,
+    bounds.to,
+  ]);
 }
 
 /** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds at commit. */
 export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
   await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
   for (const move of moves) {
-    await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [organizationId, move.entryId, move.staffId, now]);
+    await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [
+      organizationId,
+      move.entryId,
+      move.staffId,
+      now,
+    ]);
   }
   await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
 }

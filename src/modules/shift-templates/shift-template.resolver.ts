@@ -21,7 +21,11 @@ export class ShiftTemplateResolver {
 
   @Mutation(() => ShiftTemplate)
   @Requires("schedules:write")
-  createShiftTemplate(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: CreateShiftTemplateInput, @Ctx() ctx: RequestContext): Promise<ShiftTemplate> {
+  createShiftTemplate(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: CreateShiftTemplateInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ShiftTemplate> {
     return ctx.services.shiftTemplates.create(actorOf(ctx), locationId, input);
   }
 

@@ -2,7 +2,8 @@ import { RestRoute } from "../../rest/route";
 
 const BASE = "/api/organizations/{org}/locations/{locationId}/shift-templates";
 const TAG = "Shift templates";
-export const SHIFT_TEMPLATE_FIELDS = "id organizationId locationId roleId name startTime endTime durationMinutes breaks { typeId startTime } cannotBeFollowedBy createdAt updatedAt";
+export const SHIFT_TEMPLATE_FIELDS =
+  "id organizationId locationId roleId name startTime endTime durationMinutes breaks { typeId startTime } cannotBeFollowedBy createdAt updatedAt";
 const IDS = "$locationId: ID!, $id: ID!";
 
 export const shiftTemplateRoutes: RestRoute[] = [
@@ -39,7 +40,8 @@ export const shiftTemplateRoutes: RestRoute[] = [
   {
     method: "DELETE",
     path: `${BASE}/{id}`,
-    summary: "Delete a shift template (entries and drafts made from it keep their times; its coverage requirements and the availability preferences naming it go)",
+    summary:
+      "Delete a shift template (entries and drafts made from it keep their times; its coverage requirements and the availability preferences naming it go)",
     tag: TAG,
     status: 204,
     operation: `mutation deleteShiftTemplate(${IDS}) { deleteShiftTemplate(locationId: $locationId, id: $id) }`,

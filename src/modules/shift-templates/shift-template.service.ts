@@ -73,7 +73,9 @@ export class ShiftTemplateService {
     const org = template.organizationId;
     if (input.name !== undefined) template.name = input.name.trim();
     if (input.roleId !== undefined) {
-      [template.roleId] = await requireInOrganization(manager, "roles", org, [input.roleId], "roleId", { message: () => "roleId does not name a role of this organization" });
+      [template.roleId] = await requireInOrganization(manager, "roles", org, [input.roleId], "roleId", {
+        message: () => "roleId does not name a role of this organization",
+      });
     }
     if (input.startTime !== undefined) template.startTime = parseTimeOfDay(input.startTime, "startTime");
     if (input.endTime !== undefined) template.endTime = parseTimeOfDay(input.endTime, "endTime");
@@ -104,7 +106,8 @@ export class ShiftTemplateService {
     const checked = breaks.map((b, i) => {
       const typeId = String(b.typeId).toLowerCase();
       const duration = minutes.get(typeId);
-      if (duration === undefined) throw (isUuid(typeId) ? unknownReference : invalidField)(`breaks.${i}.typeId`, `${b.typeId} is not an enabled break type of this location`);
+      if (duration === undefined)
+        throw (isUuid(typeId) ? unknownReference : invalidField)(`breaks.${i}.typeId`, `${b.typeId} is not an enabled break type of this location`);
       total += duration;
       const startTime = b.startTime ?? null;
       if (startTime !== null) {

@@ -34,13 +34,7 @@ export class StaffService {
   async list(actor: Actor, args: StaffFilterArgs): Promise<Page<StaffMember>> {
     // The staff list may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
     const source = await this.deps.reads.readerFor(actor);
-    return this.records.list(
-      actor,
-      args,
-      { property: "name", column: "name" },
-      (q) => whereStaffListed(q, args),
-      source,
-    );
+    return this.records.list(actor, args, { property: "name", column: "name" }, (q) => whereStaffListed(q, args), source);
   }
 
   get(actor: Actor, id: string): Promise<StaffMember> {
@@ -117,7 +111,12 @@ export class StaffService {
     return role.id;
   }
 
-  private async checkReferences(manager: EntityManager, org: string, input: CreateStaffInput | UpdateStaffInput, accessRoleId: string | undefined): Promise<void> {
+  private async checkReferences(
+    manager: EntityManager,
+    org: string,
+    input: CreateStaffInput | UpdateStaffInput,
+    accessRoleId: string | undefined,
+  ): Promise<void> {
     const roleIds = [...(input.roleIds ?? []), ...(input.roleWages ?? []).map((w) => w.roleId)];
     await requireInOrganization(manager, "roles", org, [...new Set(roleIds)], "roleIds");
     await requireInOrganization(manager, "locations", org, [...new Set(input.locationIds ?? [])], "locationIds");
@@ -135,7 +134,9 @@ export class StaffService {
       for (const w of input.roleWages ?? []) wages.set(w.roleId, w.hourlyWage ?? null);
       await manager.getRepository(StaffRole).delete({ organizationId: org, staffId: staff.id });
       if (wages.size) {
-        await manager.getRepository(StaffRole).insert([...wages].map(([roleId, hourlyWage]) => ({ organizationId: org, staffId: staff.id, roleId, hourlyWage })));
+        await manager
+          .getRepository(StaffRole)
+          .insert([...wages].map(([roleId, hourlyWage]) => ({ organizationId: org, staffId: staff.id, roleId, hourlyWage })));
       }
     }
     if (input.locationIds !== undefined) {

@@ -36,7 +36,7 @@ export class TimeClockService {
     const open = await this.openShift(manager, actor.organizationId, staffId, false);
     if (!open) return { staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
     const shift = presentShift(open.row, this.deps.clock.now().getTime());
-    const currentBreak = open.openBreak ? shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null : null;
+    const currentBreak = open.openBreak ? (shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null) : null;
     return { staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
 
@@ -52,7 +52,17 @@ export class TimeClockService {
       await this.shifts.assertUnlocked(manager, org, location, [at], [staffId]);
       const wage = await this.shifts.defaultWage(manager, org, staffId, roleId);
       const shiftId = await this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
-      await this.punchChecks.checkInTransaction(manager, org, { ...input, ...source, kind: "IN", staffId, location, shiftId, shiftStart: at, at, corrected: input.time != null });
+      await this.punchChecks.checkInTransaction(manager, org, {
+        ...input,
+        ...source,
+        kind: "IN",
+        staffId,
+        location,
+        shiftId,
+        shiftStart: at,
+        at,
+        corrected: input.time != null,
+      });
       return shiftId;
     });
     return this.shifts.get(actor, id);
@@ -67,7 +77,16 @@ export class TimeClockService {
       const lastEnd = open.row.breaks.reduce((latest, b) => Math.max(latest, b.end_ms ?? 0), open.row.start_time.getTime());
       if (at.getTime() < lastEnd) throw invalidField("time", "A break cannot start before the shift or a previous break ended");
       await this.shifts.insertBreaks(manager, actor.organizationId, open.row.id, [
-        { breakTypeId: type.id, start: at, end: null, paid: type.paid, name: type.name, mandatory: type.mandatory, frequencyMinutes: type.frequencyMinutes, durationMinutes: type.durationMinutes },
+        {
+          breakTypeId: type.id,
+          start: at,
+          end: null,
+          paid: type.paid,
+          name: type.name,
+          mandatory: type.mandatory,
+          frequencyMinutes: type.frequencyMinutes,
+          durationMinutes: type.durationMinutes,
+        },
       ]);
     });
   }
@@ -86,7 +105,16 @@ export class TimeClockService {
       if (open.openBreak) await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
       await endShift(manager, actor.organizationId, open.row.id, at);
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
-      const punch = { ...input, ...source, kind: "OUT" as const, staffId: open.row.staff_id, location, shiftId: open.row.id, shiftStart: open.row.start_time, at };
+      const punch = {
+        ...input,
+        ...source,
+        kind: "OUT" as const,
+        staffId: open.row.staff_id,
+        location,
+        shiftId: open.row.id,
+        shiftStart: open.row.start_time,
+        at,
+      };
       await this.punchChecks.checkInTransaction(manager, actor.organizationId, { ...punch, corrected: input.time != null });
     });
   }

@@ -103,7 +103,8 @@ export const timeOffRoutes: RestRoute[] = [
   {
     method: "PATCH",
     path: `${ORG}/worker-policies/{id}`,
-    summary: "Include or exclude a worker by hand and set the balance (body: {hoursBalance?, isIncluded?, note?}); a balance change is an adjustment row in the ledger",
+    summary:
+      "Include or exclude a worker by hand and set the balance (body: {hoursBalance?, isIncluded?, note?}); a balance change is an adjustment row in the ledger",
     tag: TAG,
     operation: `mutation updateWorkerPolicy($id: ID!, $input: UpdateWorkerPolicyInput!) { updateWorkerPolicy(id: $id, input: $input) { ${WORKER_POLICY_LISTED} } }`,
   },

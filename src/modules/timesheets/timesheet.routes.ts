@@ -3,7 +3,8 @@ import { RestRoute } from "../../rest/route";
 export const BREAK_FIELDS = "startTime endTime typeId paid name mandatory frequencyMinutes durationInSettingsMinutes";
 export const SHIFT_FIELDS = `id employeeId locationId roleId startTime endTime breaks { ${BREAK_FIELDS} } hourlyWage totalPaidBreaks totalUnpaidBreaks duration payableDuration utcOffset utcStartTime utcEndTime locked active createdAt updatedAt deletedAt`;
 const NOTE_FIELDS = "id shiftId authorId text createdAt updatedAt";
-const REPORT_FIELDS = "shifts totalHours regularHours overtimeHours doubleTimeHours paidBreakMinutes unpaidBreakMinutes laborCost overtimePremium doubleTimePremium mealPremiums mealPremium restGapPremium predictabilityPay totalCost mandatoryBreakViolations";
+const REPORT_FIELDS =
+  "shifts totalHours regularHours overtimeHours doubleTimeHours paidBreakMinutes unpaidBreakMinutes laborCost overtimePremium doubleTimePremium mealPremiums mealPremium restGapPremium predictabilityPay totalCost mandatoryBreakViolations";
 const SETTINGS_FIELDS = "weeklyOvertimeHours dailyOvertimeHours overtimeRate weekStart updatedAt";
 const TAG = "Timesheets";
 

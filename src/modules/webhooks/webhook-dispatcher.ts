@@ -216,7 +216,13 @@ export class WebhookDispatcher {
     const msgId = delivery.event_id ?? delivery.id;
     const payload =
       delivery.event_id === null
-        ? JSON.stringify({ id: delivery.id, type: PING_EVENT_TYPE, occurredAt: startedAt, organizationId: delivery.organization_id, data: { object: { endpointId: delivery.endpoint_id } } })
+        ? JSON.stringify({
+            id: delivery.id,
+            type: PING_EVENT_TYPE,
+            occurredAt: startedAt,
+            organizationId: delivery.organization_id,
+            data: { object: { endpointId: delivery.endpoint_id } },
+          })
         : events.get(delivery.event_id);
     let answer: Answer | undefined;
     let error: string | null = null;
@@ -233,7 +239,13 @@ export class WebhookDispatcher {
   }
 
   /** What an attempt's answer means for its delivery. */
-  private judge(delivery: Claimed & { token: string }, at: Date, durationMs: number, answer: Answer | undefined, error: string | null): Omit<Outcome, "wasFailing"> {
+  private judge(
+    delivery: Claimed & { token: string },
+    at: Date,
+    durationMs: number,
+    answer: Answer | undefined,
+    error: string | null,
+  ): Omit<Outcome, "wasFailing"> {
     // A receiver's answer is kept as text the database can store (invalid UTF-8 was decoded to U+FFFD; NUL is not storable).
     const response = answer ? storableText(answer.body) : null;
     const base = { id: delivery.id, token: delivery.token, endpointId: delivery.endpoint_id, at, durationMs, statusCode: answer?.statusCode ?? null, response };
@@ -306,7 +318,9 @@ export class WebhookDispatcher {
           res.on("error", reject);
         },
       );
-      req.on("error", (err) => reject(err.name === "AbortError" || err.name === "TimeoutError" ? new Error(`No answer within ${this.settings.timeoutMs} ms`) : err));
+      req.on("error", (err) =>
+        reject(err.name === "AbortError" || err.name === "TimeoutError" ? new Error(`No answer within ${this.settings.timeoutMs} ms`) : err),
+      );
       req.end(payload);
     });
   }
@@ -345,7 +359,9 @@ export class WebhookDispatcher {
     const now = this.deps.clock.now();
     const healthy = new Set(batch.filter((o) => o.status === "delivered").map((o) => o.endpointId));
     // Only an endpoint that was failing has anything to clear.
-    const recovered = [...new Set(batch.filter((o) => o.status === "delivered" && (o.wasFailing || this.markedFailing.has(o.endpointId))).map((o) => o.endpointId))];
+    const recovered = [
+      ...new Set(batch.filter((o) => o.status === "delivered" && (o.wasFailing || this.markedFailing.has(o.endpointId))).map((o) => o.endpointId)),
+    ];
     for (const id of recovered) this.markedFailing.delete(id);
     const failing = [...new Set(batch.filter((o) => o.status !== "delivered" && !healthy.has(o.endpointId)).map((o) => o.endpointId))];
     const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
@@ -364,5 +380,4 @@ export class WebhookDispatcher {
     if (recovered.length || failing.length || gone.length) await this.deps.db.transaction(record);
     else await record(this.deps.db.manager);
   }
-
 }

@@ -38,7 +38,11 @@ export class WebhookResolver {
 
   @Mutation(() => WebhookEndpoint)
   @Requires("webhooks:manage")
-  updateWebhookEndpoint(@Arg("id", () => ID) id: string, @Arg("input") input: UpdateWebhookEndpointInput, @Ctx() ctx: RequestContext): Promise<WebhookEndpoint> {
+  updateWebhookEndpoint(
+    @Arg("id", () => ID) id: string,
+    @Arg("input") input: UpdateWebhookEndpointInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookEndpoint> {
     return ctx.services.webhooks.update(actorOf(ctx), id, input);
   }
 
@@ -60,7 +64,9 @@ export class WebhookResolver {
     return ctx.services.webhooks.deliveries(actorOf(ctx), args.id, args);
   }
 
-  @Query(() => WebhookAttemptConnection, { description: "Every attempt to deliver to an endpoint, newest first: event, status code, duration, error, next retry" })
+  @Query(() => WebhookAttemptConnection, {
+    description: "Every attempt to deliver to an endpoint, newest first: event, status code, duration, error, next retry",
+  })
   @Requires("webhooks:manage")
   webhookEndpointAttempts(@Args() args: WebhookDeliveryArgs, @Ctx() ctx: RequestContext): Promise<Page<WebhookAttempt>> {
     return ctx.services.webhooks.attempts(actorOf(ctx), args.id, args);
@@ -68,7 +74,11 @@ export class WebhookResolver {
 
   @Mutation(() => RecoverResult, { description: "Sends again every event since a time" })
   @Requires("webhooks:manage")
-  async recoverWebhookEndpoint(@Arg("id", () => ID) id: string, @Arg("input") input: RecoverWebhookEndpointInput, @Ctx() ctx: RequestContext): Promise<RecoverResult> {
+  async recoverWebhookEndpoint(
+    @Arg("id", () => ID) id: string,
+    @Arg("input") input: RecoverWebhookEndpointInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<RecoverResult> {
     const result = await ctx.services.webhooks.recover(actorOf(ctx), id, input.since);
     // The call spent one point; each delivery it queued costs one more.
     await ctx.spendPoints?.(result.queued - 1);

@@ -24,14 +24,7 @@ import {
   retireSecrets,
   updateEndpoint,
 } from "./webhook.store";
-import {
-  CreateWebhookEndpointInput,
-  RecoverResult,
-  UpdateWebhookEndpointInput,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookEndpoint,
-} from "./webhook.types";
+import { CreateWebhookEndpointInput, RecoverResult, UpdateWebhookEndpointInput, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "./webhook.types";
 
 /** How long a rotated secret keeps signing next to its successor. */
 export const ROTATED_SECRET_VALID_MS = 24 * 3_600_000;

@@ -69,7 +69,14 @@ export function endpointRow(db: Queryable, organizationId: string, id: string, l
   return db.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`, [organizationId, id]);
 }
 
-export async function insertEndpoint(manager: EntityManager, organizationId: string, url: string, description: string | null, eventTypes: string[], enabled: boolean): Promise<EndpointRow> {
+export async function insertEndpoint(
+  manager: EntityManager,
+  organizationId: string,
+  url: string,
+  description: string | null,
+  eventTypes: string[],
+  enabled: boolean,
+): Promise<EndpointRow> {
   const [row]: EndpointRow[] = await manager.query(
     `INSERT INTO webhook_endpoints (organization_id, url, description, event_types, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
     [organizationId, url, description, eventTypes, enabled],
@@ -108,8 +115,16 @@ export function deleteEndpoint(manager: EntityManager, organizationId: string, i
 
 /** Drops the secrets expired by `now` and gives the current one `expiresAt`, before a new one is stored. */
 export async function retireSecrets(manager: EntityManager, organizationId: string, endpointId: string, now: Date, expiresAt: Date): Promise<void> {
-  await manager.query("DELETE FROM webhook_endpoint_secrets WHERE organization_id = $1 AND endpoint_id = $2 AND expires_at <= $3", [organizationId, endpointId, now]);
-  await manager.query("UPDATE webhook_endpoint_secrets SET expires_at = $3 WHERE organization_id = $1 AND endpoint_id = $2 AND expires_at IS NULL", [organizationId, endpointId, expiresAt]);
+  await manager.query("DELETE FROM webhook_endpoint_secrets WHERE organization_id = $1 AND endpoint_id = $2 AND expires_at <= $3", [
+    organizationId,
+    endpointId,
+    now,
+  ]);
+  await manager.query("UPDATE webhook_endpoint_secrets SET expires_at = $3 WHERE organization_id = $1 AND endpoint_id = $2 AND expires_at IS NULL", [
+    organizationId,
+    endpointId,
+    expiresAt,
+  ]);
 }
 
 /** Up to `take` deliveries of the endpoint, newest first, before `position` when given. */
@@ -170,13 +185,19 @@ export async function queueEventsSince(db: Queryable, organizationId: string, en
 
 /** Forgets pings (deliveries without an event) queued before `before`, with their attempts; how many. */
 export async function deletePingsBefore(db: Queryable, before: Date): Promise<number> {
-  const [{ n }] = await db.query("WITH gone AS (DELETE FROM webhook_deliveries WHERE event_id IS NULL AND created_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone", [before]);
+  const [{ n }] = await db.query(
+    "WITH gone AS (DELETE FROM webhook_deliveries WHERE event_id IS NULL AND created_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone",
+    [before],
+  );
   return n;
 }
 
 /** Queues a delivery without an event (a ping). */
 export async function insertPing(db: Queryable, organizationId: string, endpointId: string): Promise<{ id: string; created_at: Date }> {
-  const [row] = await db.query("INSERT INTO webhook_deliveries (organization_id, endpoint_id) VALUES ($1, $2) RETURNING id, created_at", [organizationId, endpointId]);
+  const [row] = await db.query("INSERT INTO webhook_deliveries (organization_id, endpoint_id) VALUES ($1, $2) RETURNING id, created_at", [
+    organizationId,
+    endpointId,
+  ]);
   return row;
 }
 
@@ -284,7 +305,10 @@ export async function disableLongFailing(manager: EntityManager, endpointIds: st
 }
 
 export async function disableGone(manager: EntityManager, endpointIds: string[], now: Date): Promise<void> {
-  await manager.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled", [endpointIds, now]);
+  await manager.query(
+    "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = $2 WHERE id = ANY($1::uuid[]) AND enabled",
+    [endpointIds, now],
+  );
 }
 
 /** The delivery's state and its attempt's record in one statement, both only under the claim's lease. */

@@ -71,7 +71,10 @@ const overlaps = (a: { startsAt: Date; endsAt: Date }, b: { startsAt: Date; ends
 /** The instants of a template's shift on a day in the zone (an end at or before the start is the next day). */
 function instanceOf(template: TemplateShape, date: string, zone: string): { startsAt: Date; endsAt: Date } {
   const at = (time: string, plusDays: number) =>
-    DateTime.fromISO(date, { zone }).plus({ days: plusDays }).set({ hour: Number(time.slice(0, 2)), minute: Number(time.slice(3, 5)) }).toJSDate();
+    DateTime.fromISO(date, { zone })
+      .plus({ days: plusDays })
+      .set({ hour: Number(time.slice(0, 2)), minute: Number(time.slice(3, 5)) })
+      .toJSDate();
   const overnight = template.endTime <= template.startTime;
   return { startsAt: at(template.startTime, 0), endsAt: at(template.endTime, overnight ? 1 : 0) };
 }
@@ -148,8 +151,16 @@ export function buildProblem(data: GenerationData): BuiltProblem {
     };
     const planned = perPerson.get(person.staffId) ?? [];
     // A day's shifts run into the next day at most: only what starts by then and ends after the day starts bears on them.
-    const windows = byDay(windowsOf.get(person.staffId) ?? [], (w) => w.start, (w) => w.end);
-    const near = byDay(planned, (r) => r.startsAt, (r) => r.endsAt);
+    const windows = byDay(
+      windowsOf.get(person.staffId) ?? [],
+      (w) => w.start,
+      (w) => w.end,
+    );
+    const near = byDay(
+      planned,
+      (r) => r.startsAt,
+      (r) => r.endsAt,
+    );
     const fixed: RosterPerson["fixed"] = [];
     const fixedDays = new Map<number, PlannedShiftRow[]>();
     for (const row of planned) {
@@ -158,7 +169,11 @@ export function buildProblem(data: GenerationData): BuiltProblem {
     }
     for (const [d, rows] of fixedDays) {
       const t = rows.length === 1 && rows[0].locationId === data.locationId && rows[0].templateId ? templateIndex.get(rows[0].templateId) : undefined;
-      fixed.push(t !== undefined ? { day: d, template: t } : { day: d, template: BUSY, minutes: rows.reduce((sum, r) => sum + (r.endsAt.getTime() - r.startsAt.getTime()) / MINUTE_MS, 0) });
+      fixed.push(
+        t !== undefined
+          ? { day: d, template: t }
+          : { day: d, template: BUSY, minutes: rows.reduce((sum, r) => sum + (r.endsAt.getTime() - r.startsAt.getTime()) / MINUTE_MS, 0) },
+      );
     }
     const preferOn: Preference[] = [];
     const preferOff: Preference[] = [];
@@ -190,7 +205,8 @@ export function buildProblem(data: GenerationData): BuiltProblem {
     }
     for (const [w, wish] of wishes) (w.kind === "PREFER_ON" ? preferOn : preferOff).push({ day: wish.day, templates: wish.templates, weight: w.weight });
     const stored = limitsFor.get(person.staffId) ?? request.defaultLimits;
-    const shiftCost = request.costWeight > 0 ? templates.map((t) => request.costWeight * (Number(person.wages.get(t.roleId) ?? 0) * t.durationMinutes) / 60) : undefined;
+    const shiftCost =
+      request.costWeight > 0 ? templates.map((t) => (request.costWeight * (Number(person.wages.get(t.roleId) ?? 0) * t.durationMinutes)) / 60) : undefined;
     return {
       key: person.staffId,
       blocked: [...why.keys()],
@@ -210,7 +226,13 @@ export function buildProblem(data: GenerationData): BuiltProblem {
     staff,
     cover: data.requirements
       .filter((r) => dayOf.has(r.date) && templateIndex.has(r.templateId))
-      .map((r) => ({ day: dayOf.get(r.date)!, template: templateIndex.get(r.templateId)!, count: r.count, underWeight: r.underWeight, overWeight: r.overWeight })),
+      .map((r) => ({
+        day: dayOf.get(r.date)!,
+        template: templateIndex.get(r.templateId)!,
+        count: r.count,
+        underWeight: r.underWeight,
+        overWeight: r.overWeight,
+      })),
   };
   return { problem, dates, instances, reasons };
 }

@@ -17,7 +17,12 @@ export function explain(built: BuiltProblem, solution: RosterSolution, draftIds:
   const counts = new Int32Array(problem.days * T);
   roster.forEach((row) => row.forEach((v, d) => v >= 0 && counts[d * T + v]++));
 
-  const coverage: CoverageOutcome[] = problem.cover.map((c) => ({ date: dates[c.day], templateId: problem.templates[c.template].key, required: c.count, assigned: counts[c.day * T + c.template] }));
+  const coverage: CoverageOutcome[] = problem.cover.map((c) => ({
+    date: dates[c.day],
+    templateId: problem.templates[c.template].key,
+    required: c.count,
+    assigned: counts[c.day * T + c.template],
+  }));
   const unfilled: UnfilledNeed[] = problem.cover
     .filter((c) => counts[c.day * T + c.template] < c.count)
     .map((c) => {
@@ -43,7 +48,15 @@ export function explain(built: BuiltProblem, solution: RosterSolution, draftIds:
       if (rules.weekendOf[d] >= 0) weekends.add(rules.weekendOf[d]);
     });
     const { minMinutes, maxMinutes, maxWeekends } = person.limits;
-    return { workerId: person.key, minutes, shifts, weekends: weekends.size, minMinutes: minMinutes ?? null, maxMinutes: maxMinutes ?? null, maxWeekends: maxWeekends ?? null };
+    return {
+      workerId: person.key,
+      minutes,
+      shifts,
+      weekends: weekends.size,
+      minMinutes: minMinutes ?? null,
+      maxMinutes: maxMinutes ?? null,
+      maxWeekends: maxWeekends ?? null,
+    };
   });
 
   const hardViolations: GenerationViolation[] = solution.violations.map((v) => ({
@@ -52,7 +65,16 @@ export function explain(built: BuiltProblem, solution: RosterSolution, draftIds:
     date: v.day === undefined ? null : dates[v.day],
     message: v.detail.replace(/day (\d+)/g, (_, d: string) => dates[Number(d)] ?? `day ${d}`).replace(/ of [0-9a-f-]{36}/g, ""),
   }));
-  return { objective: solution.objective, ...solution.parts, hardViolations, coverage, unfilled, people, draftIds, searchSeconds: Math.round(solution.elapsedMs / 100) / 10 };
+  return {
+    objective: solution.objective,
+    ...solution.parts,
+    hardViolations,
+    coverage,
+    unfilled,
+    people,
+    draftIds,
+    searchSeconds: Math.round(solution.elapsedMs / 100) / 10,
+  };
 }
 
 /** Why person i does not work template t on day d in the roster. */
@@ -61,7 +83,11 @@ function whyNot(rules: RosterRules, reasons: Map<number, string>, row: Int16Arra
   const blocked = reasons.get(d * T + t);
   if (blocked) return blocked;
   if (row[d] !== OFF) return "ONE_SHIFT_A_DAY";
-  if ((d > 0 && row[d - 1] >= 0 && rules.forbiddenNext[row[d - 1] * T + t]) || (d + 1 < rules.days && row[d + 1] >= 0 && rules.forbiddenNext[t * T + row[d + 1]])) return "CANNOT_BE_FOLLOWED_BY";
+  if (
+    (d > 0 && row[d - 1] >= 0 && rules.forbiddenNext[row[d - 1] * T + t]) ||
+    (d + 1 < rules.days && row[d + 1] >= 0 && rules.forbiddenNext[t * T + row[d + 1]])
+  )
+    return "CANNOT_BE_FOLLOWED_BY";
   const before = new Set<string>();
   rules.scan(i, row, (rule) => before.add(rule));
   row[d] = t;

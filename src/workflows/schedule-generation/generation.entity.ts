@@ -55,7 +55,10 @@ export class GenerationViolation {
   @Field(() => ID)
   workerId: string;
 
-  @Field({ description: "MIN_MINUTES, MAX_MINUTES, MAX_SHIFTS, MAX_CONSECUTIVE_SHIFTS, MIN_CONSECUTIVE_SHIFTS, MIN_CONSECUTIVE_DAYS_OFF, MAX_WEEKENDS, MAX_WEEKLY_HOURS, CANNOT_BE_FOLLOWED_BY, …" })
+  @Field({
+    description:
+      "MIN_MINUTES, MAX_MINUTES, MAX_SHIFTS, MAX_CONSECUTIVE_SHIFTS, MIN_CONSECUTIVE_SHIFTS, MIN_CONSECUTIVE_DAYS_OFF, MAX_WEEKENDS, MAX_WEEKLY_HOURS, CANNOT_BE_FOLLOWED_BY, …",
+  })
   rule: string;
 
   @Field(() => String, { nullable: true })
@@ -67,7 +70,10 @@ export class GenerationViolation {
 
 @ObjectType()
 export class ReasonCount {
-  @Field({ description: "Why candidates were kept out: ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, REST_BETWEEN_SHIFTS, … (eligibility codes), ONE_SHIFT_A_DAY, CANNOT_BE_FOLLOWED_BY, a limit (MAX_MINUTES, …), or COST (allowed, but the objective is lower without)" })
+  @Field({
+    description:
+      "Why candidates were kept out: ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, REST_BETWEEN_SHIFTS, … (eligibility codes), ONE_SHIFT_A_DAY, CANNOT_BE_FOLLOWED_BY, a limit (MAX_MINUTES, …), or COST (allowed, but the objective is lower without)",
+  })
   code: string;
 
   @Field(() => Int, { description: "Staff members kept out for it" })

@@ -111,6 +111,9 @@ export class GenerateScheduleInput {
   @Max(1000)
   costWeight?: number | null;
 
-  @Field(() => Boolean, { nullable: true, description: "Allow what the compliance profile only warns of but prices (short rest, late notice); their premiums then count as cost" })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Allow what the compliance profile only warns of but prices (short rest, late notice); their premiums then count as cost",
+  })
   allowPremiums?: boolean | null;
 }

@@ -15,9 +15,15 @@ export class GenerationSubscriptionArgs {
 
 @Resolver(() => ScheduleGeneration)
 export class ScheduleGenerationResolver {
-  @Mutation(() => ScheduleGeneration, { description: "Queues the generation of drafts for a location's date range; poll scheduleGeneration or subscribe to scheduleGenerationCompleted" })
+  @Mutation(() => ScheduleGeneration, {
+    description: "Queues the generation of drafts for a location's date range; poll scheduleGeneration or subscribe to scheduleGenerationCompleted",
+  })
   @Requires("schedules:write")
-  generateSchedule(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: GenerateScheduleInput, @Ctx() ctx: RequestContext): Promise<ScheduleGeneration> {
+  generateSchedule(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: GenerateScheduleInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduleGeneration> {
     return ctx.services.scheduleGenerations.request(actorOf(ctx), locationId, input);
   }
 
@@ -40,7 +46,11 @@ export class ScheduleGenerationResolver {
       requirePermission(actor, "schedules:read");
       if (!context.eventStream) throw badRequest("Subscriptions run over a WebSocket (graphql-ws) at /graphql");
       const locationId = args.locationId?.toLowerCase();
-      return context.eventStream.subscribe(actor.organizationId, (event: Event) => event.type === "schedule.generation.completed" && (!locationId || (event.data.object as { locationId?: string }).locationId === locationId));
+      return context.eventStream.subscribe(
+        actor.organizationId,
+        (event: Event) =>
+          event.type === "schedule.generation.completed" && (!locationId || (event.data.object as { locationId?: string }).locationId === locationId),
+      );
     },
   })
   scheduleGenerationCompleted(@Root() event: Event, @Args() _args: GenerationSubscriptionArgs): Event {

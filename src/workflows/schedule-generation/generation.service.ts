@@ -20,7 +20,15 @@ import { breakTypesOf, deleteDraftsStartingWithin, GeneratedDraft, insertGenerat
 import { breakStart, locationTemplates, ShiftTemplate } from "../../modules/shift-templates";
 import { buildProblem, BuiltProblem } from "./generation-problem";
 import { explain } from "./generation-result";
-import { GenerationMode, GenerationProgress, GenerationRequest, GenerationResult, GenerationStatus, ScheduleGeneration, StoredLimits } from "./generation.entity";
+import {
+  GenerationMode,
+  GenerationProgress,
+  GenerationRequest,
+  GenerationResult,
+  GenerationStatus,
+  ScheduleGeneration,
+  StoredLimits,
+} from "./generation.entity";
 import { GenerateScheduleInput, PlanningLimitsInput } from "./generation.inputs";
 import { claimGeneration, finishGeneration, renewLease, requestCancel, selectPeople, selectPlannedShifts } from "./generation.store";
 import { RosterSolution, SearchProgress } from "./solver";
@@ -57,9 +65,18 @@ export class ScheduleGenerationService {
     const location = await this.locations.get(actor, locationId);
     const manager = this.deps.db.manager;
     const templateIds = new Set((await locationTemplates(manager, org, location.id)).map((t) => t.id));
-    const staffIds = input.staffIds ? await requireInOrganization(manager, "staff_members", org, [...new Set(input.staffIds)], "staffIds", { where: "deleted_at IS NULL" }) : null;
+    const staffIds = input.staffIds
+      ? await requireInOrganization(manager, "staff_members", org, [...new Set(input.staffIds)], "staffIds", { where: "deleted_at IS NULL" })
+      : null;
     const limits = input.limits ?? [];
-    const limitStaff = await requireInOrganization(manager, "staff_members", org, limits.map((l) => l.staffId), "limits.staffId", { where: "deleted_at IS NULL" });
+    const limitStaff = await requireInOrganization(
+      manager,
+      "staff_members",
+      org,
+      limits.map((l) => l.staffId),
+      "limits.staffId",
+      { where: "deleted_at IS NULL" },
+    );
     if (new Set(limitStaff).size !== limitStaff.length) throw invalidField("limits", "One set of limits per staff member");
     const request: GenerationRequest = {
       startDate: start,
@@ -74,7 +91,19 @@ export class ScheduleGenerationService {
       allowPremiums: input.allowPremiums ?? false,
     };
     const repo = this.records.repo;
-    const saved = await repo.save(repo.create({ organizationId: org, locationId: location.id, status: GenerationStatus.QUEUED, request, progress: null, result: null, error: null, cancelRequested: false, attempts: 0 }));
+    const saved = await repo.save(
+      repo.create({
+        organizationId: org,
+        locationId: location.id,
+        status: GenerationStatus.QUEUED,
+        request,
+        progress: null,
+        result: null,
+        error: null,
+        cancelRequested: false,
+        attempts: 0,
+      }),
+    );
     if (this.deps.config.scheduledJobs) setImmediate(() => void this.runNext().catch(() => undefined));
     return saved;
   }
@@ -127,7 +156,10 @@ export class ScheduleGenerationService {
       const drafts = await this.draftsOf(manager, generation, built, outcome);
       const zone = built.zone;
       if (request.mode === GenerationMode.REPLACE_DRAFTS) {
-        await deleteDraftsStartingWithin(manager, generation.organizationId, generation.locationId, { from: startOfLocalDay(request.startDate, zone), to: startOfLocalDay(addDays(request.endDate, 1), zone) });
+        await deleteDraftsStartingWithin(manager, generation.organizationId, generation.locationId, {
+          from: startOfLocalDay(request.startDate, zone),
+          to: startOfLocalDay(addDays(request.endDate, 1), zone),
+        });
       }
       const ids = await insertGeneratedDrafts(manager, generation.organizationId, generation.locationId, drafts);
       await this.finish(generation, GenerationStatus.SUCCEEDED, explain(built, outcome, ids), null, manager);
@@ -152,7 +184,14 @@ export class ScheduleGenerationService {
       locationId,
       zone,
       now: this.deps.clock.now(),
-      templates: templates.map((t) => ({ id: t.id, roleId: t.roleId, startTime: t.startTime, endTime: t.endTime, durationMinutes: t.durationMinutes, cannotBeFollowedBy: t.cannotBeFollowedBy })),
+      templates: templates.map((t) => ({
+        id: t.id,
+        roleId: t.roleId,
+        startTime: t.startTime,
+        endTime: t.endTime,
+        durationMinutes: t.durationMinutes,
+        cannotBeFollowedBy: t.cannotBeFollowedBy,
+      })),
       requirements: await selectRequirements(manager, org, locationId, request.startDate, request.endDate),
       people,
       planned: await selectPlannedShifts(manager, org, staffIds, bounds, request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null),
@@ -179,7 +218,9 @@ export class ScheduleGenerationService {
   private search(generation: ScheduleGeneration, built: BuiltProblem, timeLimitMs: number): Promise<RosterSolution | "CANCELLED" | "LOST"> {
     const stop = new SharedArrayBuffer(4);
     const flag = new Int32Array(stop);
-    const worker = new Worker(path.join(__dirname, "solver", "roster-worker.js"), { workerData: { problem: built.problem, timeLimitMs, seed: generation.request.seed, stop } });
+    const worker = new Worker(path.join(__dirname, "solver", "roster-worker.js"), {
+      workerData: { problem: built.problem, timeLimitMs, seed: generation.request.seed, stop },
+    });
     let latest: GenerationProgress | null = null;
     let verdict: "CANCELLED" | "LOST" | null = null;
     const renew = async () => {
@@ -206,7 +247,12 @@ export class ScheduleGenerationService {
   }
 
   /** The drafts of the new shifts of a solution, each with its template's role, times, breaks and the generation's id. */
-  private async draftsOf(manager: EntityManager, generation: ScheduleGeneration, built: BuiltProblem & { zone: string; templates: ShiftTemplate[] }, solution: RosterSolution): Promise<GeneratedDraft[]> {
+  private async draftsOf(
+    manager: EntityManager,
+    generation: ScheduleGeneration,
+    built: BuiltProblem & { zone: string; templates: ShiftTemplate[] },
+    solution: RosterSolution,
+  ): Promise<GeneratedDraft[]> {
     const { organizationId: org, locationId } = generation;
     const breakTypeIds = [...new Set(built.templates.flatMap((t) => t.breaks.map((b) => b.typeId)))];
     const types = new Map((await breakTypesOf(manager, org, locationId, breakTypeIds, "breaks")).map((b) => [b.typeId, b]));
@@ -226,7 +272,10 @@ export class ScheduleGenerationService {
           endsAt,
           note: null,
           generationId: generation.id,
-          breaks: template.breaks.map((b) => ({ ...types.get(b.typeId)!, startsAt: b.startTime ? breakStart(template.startTime, b.startTime, date, built.zone) : null })),
+          breaks: template.breaks.map((b) => ({
+            ...types.get(b.typeId)!,
+            startsAt: b.startTime ? breakStart(template.startTime, b.startTime, date, built.zone) : null,
+          })),
         });
       });
     });
@@ -234,7 +283,13 @@ export class ScheduleGenerationService {
   }
 
   /** Ends the generation (if this process still holds it) and records its completion event. */
-  private async finish(generation: ScheduleGeneration, status: GenerationStatus, result: GenerationResult | null, error: string | null, manager?: EntityManager): Promise<void> {
+  private async finish(
+    generation: ScheduleGeneration,
+    status: GenerationStatus,
+    result: GenerationResult | null,
+    error: string | null,
+    manager?: EntityManager,
+  ): Promise<void> {
     const write = async (m: EntityManager) => {
       const held = await finishGeneration(m, generation.id, this.processId, { status, result, error, now: this.deps.clock.now() });
       if (!held) throw conflict("Another process took the generation up meanwhile");
@@ -245,7 +300,13 @@ export class ScheduleGenerationService {
 }
 
 /** The one event of a generation's end, however it ended. */
-function recordCompletion(manager: EntityManager, generation: ScheduleGeneration, status: GenerationStatus, result: GenerationResult | null, error: string | null): Promise<void> {
+function recordCompletion(
+  manager: EntityManager,
+  generation: ScheduleGeneration,
+  status: GenerationStatus,
+  result: GenerationResult | null,
+  error: string | null,
+): Promise<void> {
   return recordEvent(manager, generation.organizationId, "schedule.generation.completed", {
     generationId: generation.id,
     locationId: generation.locationId,
@@ -266,11 +327,13 @@ function storedLimits(input: PlanningLimitsInput | null | undefined, templateIds
     const value = input[key];
     if (value !== undefined && value !== null) limits[key] = value;
   }
-  if (limits.minMinutes !== undefined && limits.maxMinutes !== undefined && limits.minMinutes > limits.maxMinutes) throw invalidField(`${field}.minMinutes`, "minMinutes must not exceed maxMinutes");
+  if (limits.minMinutes !== undefined && limits.maxMinutes !== undefined && limits.minMinutes > limits.maxMinutes)
+    throw invalidField(`${field}.minMinutes`, "minMinutes must not exceed maxMinutes");
   if (input.maxShifts) {
     limits.maxShifts = input.maxShifts.map((m, i) => {
       const id = String(m.templateId).toLowerCase();
-      if (!templateIds.has(id)) throw (isUuid(id) ? unknownReference : invalidField)(`${field}.maxShifts.${i}.templateId`, `${m.templateId} is not a shift template of this location`);
+      if (!templateIds.has(id))
+        throw (isUuid(id) ? unknownReference : invalidField)(`${field}.maxShifts.${i}.templateId`, `${m.templateId} is not a shift template of this location`);
       return { templateId: id, max: m.max };
     });
   }

@@ -29,7 +29,13 @@ export async function claimGeneration(manager: EntityManager, processId: string,
 }
 
 /** Renews the lease and records progress; answers whether a cancel was asked, or null when the lease is lost. */
-export async function renewLease(manager: EntityManager, id: string, processId: string, leaseSeconds: number, progress: GenerationProgress | null): Promise<{ cancelRequested: boolean } | null> {
+export async function renewLease(
+  manager: EntityManager,
+  id: string,
+  processId: string,
+  leaseSeconds: number,
+  progress: GenerationProgress | null,
+): Promise<{ cancelRequested: boolean } | null> {
   const rows = await updateReturning<{ cancel_requested: boolean }>(
     manager,
     `UPDATE schedule_generations SET lease_expires_at = ${LEASE}, progress = COALESCE($4::jsonb, progress)
@@ -134,5 +140,12 @@ export async function selectPlannedShifts(
         AND location_id IS DISTINCT FROM $5::uuid`,
     [organizationId, staffIds, bounds.from, bounds.to, replacedLocationId],
   );
-  return rows.map((r) => ({ staffId: r.worker_id, locationId: r.location_id, templateId: r.template_id, startsAt: new Date(r.start_time), endsAt: new Date(r.end_time), draft: r.draft }));
+  return rows.map((r) => ({
+    staffId: r.worker_id,
+    locationId: r.location_id,
+    templateId: r.template_id,
+    startsAt: new Date(r.start_time),
+    endsAt: new Date(r.end_time),
+    draft: r.draft,
+  }));
 }

@@ -7,7 +7,10 @@ export enum ShiftRequestType {
   COVER = "COVER",
   DROP = "DROP",
 }
-registerEnumType(ShiftRequestType, { name: "ShiftRequestType", description: "SWAP: two entries change hands; COVER: someone takes the entry; DROP: it becomes an open shift" });
+registerEnumType(ShiftRequestType, {
+  name: "ShiftRequestType",
+  description: "SWAP: two entries change hands; COVER: someone takes the entry; DROP: it becomes an open shift",
+});
 
 export enum ShiftRequestStatus {
   OPEN = "OPEN",

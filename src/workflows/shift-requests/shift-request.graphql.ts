@@ -70,7 +70,10 @@ export class ShiftRequestPreview {
   @Field(() => [ShiftRequestPreviewPerson])
   people: ShiftRequestPreviewPerson[];
 
-  @Field(() => String, { nullable: true, description: "Why no predictability pay is owed for it, with the citation, where the location's rules have a notice window" })
+  @Field(() => String, {
+    nullable: true,
+    description: "Why no predictability pay is owed for it, with the citation, where the location's rules have a notice window",
+  })
   predictabilityPayExemption: string | null;
 }
 

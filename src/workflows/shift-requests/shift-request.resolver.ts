@@ -2,7 +2,14 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { ShiftRequest } from "./shift-request.entity";
-import { ApproveShiftRequestInput, CreateShiftRequestInput, ShiftRequestListArgs, ShiftRequestPreview, ShiftRequestSettings, UpdateShiftRequestSettingsInput } from "./shift-request.graphql";
+import {
+  ApproveShiftRequestInput,
+  CreateShiftRequestInput,
+  ShiftRequestListArgs,
+  ShiftRequestPreview,
+  ShiftRequestSettings,
+  UpdateShiftRequestSettingsInput,
+} from "./shift-request.graphql";
 
 const ANYONE = ["shiftrequests:manage", "shiftrequests:self"] as const;
 
@@ -40,7 +47,11 @@ export class ShiftRequestResolver {
 
   @Mutation(() => ShiftRequest, { description: "A manager approves: everything re-checked, the entries moved in one transaction" })
   @Requires("shiftrequests:manage")
-  approveShiftRequest(@Arg("id", () => ID) id: string, @Arg("input", () => ApproveShiftRequestInput, { nullable: true }) input: ApproveShiftRequestInput | undefined, @Ctx() ctx: RequestContext): Promise<ShiftRequest> {
+  approveShiftRequest(
+    @Arg("id", () => ID) id: string,
+    @Arg("input", () => ApproveShiftRequestInput, { nullable: true }) input: ApproveShiftRequestInput | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ShiftRequest> {
     return ctx.services.shiftRequests.approve(actorOf(ctx), id, input ?? {});
   }
 
@@ -69,7 +80,11 @@ export class ShiftRequestResolver {
 
   @Mutation(() => ShiftRequestSettings)
   @Requires("shiftrequests:manage")
-  updateShiftRequestSettings(@Arg("locationId", () => ID) locationId: string, @Arg("input") input: UpdateShiftRequestSettingsInput, @Ctx() ctx: RequestContext): Promise<ShiftRequestSettings> {
+  updateShiftRequestSettings(
+    @Arg("locationId", () => ID) locationId: string,
+    @Arg("input") input: UpdateShiftRequestSettingsInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ShiftRequestSettings> {
     return ctx.services.shiftRequests.updateSettings(actorOf(ctx), locationId, input);
   }
 }

@@ -11,7 +11,14 @@ import { rulesOf } from "../../modules/compliance";
 import { insertPublishedOpenShift } from "../../modules/open-shifts";
 import { reassignEntries, removeEntries, ScheduleEntry } from "../../modules/schedules";
 import { LIVE_STATUSES, ShiftRequest, ShiftRequestStatus, ShiftRequestType } from "./shift-request.entity";
-import { ApproveShiftRequestInput, CreateShiftRequestInput, ShiftRequestListArgs, ShiftRequestPreview, ShiftRequestSettings, UpdateShiftRequestSettingsInput } from "./shift-request.graphql";
+import {
+  ApproveShiftRequestInput,
+  CreateShiftRequestInput,
+  ShiftRequestListArgs,
+  ShiftRequestPreview,
+  ShiftRequestSettings,
+  UpdateShiftRequestSettingsInput,
+} from "./shift-request.graphql";
 import { EntryRow, expireStaleRequests, moveRequestStatus, selectEntries, selectRequiresApproval, upsertRequiresApproval } from "./shift-request.store";
 
 describeConstraint("uq_shift_requests_live_entry", "The entry already has a request waiting; cancel it first");
@@ -67,7 +74,8 @@ export class ShiftRequestService {
     const entryId = requireUuid(input.entryId, "Schedule entry");
     const recipientEntryId = input.recipientEntryId ? requireUuid(input.recipientEntryId, "Schedule entry") : null;
     let recipientId = input.recipientStaffId ? requireUuid(input.recipientStaffId, "Staff member") : null;
-    if (input.type === ShiftRequestType.SWAP && !recipientEntryId) throw invalidField("recipientEntryId", "A swap names the other worker's entry in recipientEntryId");
+    if (input.type === ShiftRequestType.SWAP && !recipientEntryId)
+      throw invalidField("recipientEntryId", "A swap names the other worker's entry in recipientEntryId");
     if (input.type !== ShiftRequestType.SWAP && recipientEntryId) throw invalidField("recipientEntryId", "Only a swap names another entry");
     if (input.type === ShiftRequestType.DROP && recipientId) throw invalidField("recipientStaffId", "A drop has no recipient");
     await this.expire(org);
@@ -79,14 +87,18 @@ export class ShiftRequestService {
       if (entry.start <= now) throw conflict("The entry has started; it can no longer be offered");
       // A recipient who is not the organization's is unknown (404), before they can differ from the other entry's worker.
       if (recipientId) {
-        const known: unknown[] = await manager.query("SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [org, recipientId]);
+        const known: unknown[] = await manager.query("SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [
+          org,
+          recipientId,
+        ]);
         if (!known.length) throw unknownReference("recipientStaffId", `No staff member has id "${input.recipientStaffId}"`);
       }
       let recipientEntry: EntryRow | null = null;
       if (recipientEntryId) {
         [recipientEntry] = await selectEntries(manager, org, [recipientEntryId], false);
         if (!recipientEntry) throw unknownReference("recipientEntryId", `No published entry has id "${input.recipientEntryId}"`);
-        if (recipientId && recipientId !== recipientEntry.staffId) throw invalidField("recipientStaffId", "recipientStaffId must be the worker of recipientEntryId");
+        if (recipientId && recipientId !== recipientEntry.staffId)
+          throw invalidField("recipientStaffId", "recipientStaffId must be the worker of recipientEntryId");
         if (recipientEntry.start <= now) throw conflict("The other entry has started; it can no longer be swapped");
         recipientId = recipientEntry.staffId;
       }
@@ -117,7 +129,8 @@ export class ShiftRequestService {
         }),
       );
       // A drop asks nobody: where the location needs no approval it goes through at once.
-      if (status === PENDING_APPROVAL && !(await selectRequiresApproval(manager, org, entry.locationId))) await this.complete(manager, actor, saved, {}, [PENDING_APPROVAL]);
+      if (status === PENDING_APPROVAL && !(await selectRequiresApproval(manager, org, entry.locationId)))
+        await this.complete(manager, actor, saved, {}, [PENDING_APPROVAL]);
       return this.find(manager, actor, saved.id);
     });
   }
@@ -133,7 +146,8 @@ export class ShiftRequestService {
     return inTransaction(this.deps.db, async (manager) => {
       const request = await this.find(manager, actor, id);
       const taker = request.recipientStaffId ?? actor.staffId;
-      if (request.status === OPEN ? !actor.staffId : taker !== actor.staffId && !can(actor, "shiftrequests:manage")) throw forbidden("Only the recipient accepts this request");
+      if (request.status === OPEN ? !actor.staffId : taker !== actor.staffId && !can(actor, "shiftrequests:manage"))
+        throw forbidden("Only the recipient accepts this request");
       if (request.status === OPEN && actor.staffId === request.requesterStaffId) throw conflict("The requester cannot take their own entry");
       if (request.status !== OPEN && request.status !== PENDING_RECIPIENT) throw this.notFrom(request, "accepted");
       // Facts refuse the taker now; labor-rule errors wait for the manager, who may acknowledge them.
@@ -141,7 +155,9 @@ export class ShiftRequestService {
       const hard = check?.result.reasons.filter((r) => HARD_CODES.has(r.code)) ?? [];
       if (hard.length) throw notEligible({ ...check.result, reasons: hard });
       const next = (await selectRequiresApproval(manager, org, request.locationId)) ? PENDING_APPROVAL : APPROVED;
-      if (!(await moveRequestStatus(manager, org, request.id, [request.status], PENDING_APPROVAL, { recipientId: taker ?? undefined }, this.deps.clock.now()))) {
+      if (
+        !(await moveRequestStatus(manager, org, request.id, [request.status], PENDING_APPROVAL, { recipientId: taker ?? undefined }, this.deps.clock.now()))
+      ) {
         throw conflict("The request was taken or changed meanwhile");
       }
       if (next === APPROVED) await this.complete(manager, actor, await this.find(manager, actor, request.id), {}, [PENDING_APPROVAL]);
@@ -161,7 +177,8 @@ export class ShiftRequestService {
 
   async cancel(actor: Actor, id: string): Promise<ShiftRequest> {
     return this.transition(actor, id, LIVE_STATUSES, CANCELLED, (request) => {
-      if (request.requesterStaffId !== actor.staffId && !can(actor, "shiftrequests:manage")) throw forbidden("Only the requester or a manager cancels a request");
+      if (request.requesterStaffId !== actor.staffId && !can(actor, "shiftrequests:manage"))
+        throw forbidden("Only the requester or a manager cancels a request");
     });
   }
 
@@ -187,7 +204,9 @@ export class ShiftRequestService {
     const inWindow = rules.figures.noticeDays !== null && request.entryStart.getTime() - this.deps.clock.now().getTime() < noticeMs;
     return {
       people: checks.map(({ move, result }) => ({ ...result, entryId: move.entry.id })),
-      predictabilityPayExemption: inWindow ? `The worker asked for this ${request.type.toLowerCase()}: no predictability pay is owed (${rules.citation("NOTICE_WINDOW")}, employee-requested changes)` : null,
+      predictabilityPayExemption: inWindow
+        ? `The worker asked for this ${request.type.toLowerCase()}: no predictability pay is owed (${rules.citation("NOTICE_WINDOW")}, employee-requested changes)`
+        : null,
     };
   }
 
@@ -199,7 +218,8 @@ export class ShiftRequestService {
   async updateSettings(actor: Actor, locationId: string, input: UpdateShiftRequestSettingsInput): Promise<ShiftRequestSettings> {
     rejectNulls(input);
     const id = await this.location(actor, locationId);
-    if (input.shiftRequestsRequireApproval !== undefined) await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, id, input.shiftRequestsRequireApproval);
+    if (input.shiftRequestsRequireApproval !== undefined)
+      await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, id, input.shiftRequestsRequireApproval);
     return this.settings(actor, locationId);
   }
 
@@ -217,7 +237,13 @@ export class ShiftRequestService {
    * compliance errors refuse unless acknowledged), then the entries moved (or the dropped one made
    * an open shift) and the request APPROVED.
    */
-  private async complete(manager: EntityManager, actor: Actor, request: ShiftRequest, ack: ApproveShiftRequestInput, from: ShiftRequestStatus[]): Promise<void> {
+  private async complete(
+    manager: EntityManager,
+    actor: Actor,
+    request: ShiftRequest,
+    ack: ApproveShiftRequestInput,
+    from: ShiftRequestStatus[],
+  ): Promise<void> {
     const org = actor.organizationId;
     const now = this.deps.clock.now();
     const ids = [request.entryId, ...(request.recipientEntryId ? [request.recipientEntryId] : [])];
@@ -226,7 +252,9 @@ export class ShiftRequestService {
       const e = entries.find((x) => x.id === entryId);
       return e && e.staffId === staffId && e.start.getTime() === start?.getTime() && e.end.getTime() === end?.getTime() && e.start > now;
     };
-    const unchanged = same(request.entryId, request.requesterStaffId, request.entryStart, request.entryEnd) && (!request.recipientEntryId || same(request.recipientEntryId, request.recipientStaffId, request.recipientEntryStart, request.recipientEntryEnd));
+    const unchanged =
+      same(request.entryId, request.requesterStaffId, request.entryStart, request.entryEnd) &&
+      (!request.recipientEntryId || same(request.recipientEntryId, request.recipientStaffId, request.recipientEntryStart, request.recipientEntryEnd));
     if (!unchanged) throw conflict("The entry changed, went away or started since the request was made: the request has expired", "REQUEST_EXPIRED");
     const checks = await this.evaluate(manager, request, request.recipientStaffId ? [request.recipientStaffId] : []);
     for (const { result } of checks) {
@@ -238,7 +266,10 @@ export class ShiftRequestService {
       throw new AppError(
         "COMPLIANCE_VIOLATION",
         `The change breaks ${errors.length} labor rule${errors.length === 1 ? "" : "s"}; approve with acknowledge and a reason to go ahead`,
-        errors.map((v, i) => ({ field: `violations.${i}`, ...{ message: v.message, ruleId: v.code, severity: "error", workerId: v.staffId, entryIds: v.entryIds, citation: v.citation ?? "" } })),
+        errors.map((v, i) => ({
+          field: `violations.${i}`,
+          ...{ message: v.message, ruleId: v.code, severity: "error", workerId: v.staffId, entryIds: v.entryIds, citation: v.citation ?? "" },
+        })),
       );
     }
     let openShiftId: string | undefined;
@@ -246,10 +277,27 @@ export class ShiftRequestService {
       const entry = entries[0];
       const dropped = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: org, id: entry.id });
       await removeEntries(manager, org, [dropped], now);
-      const shift = await insertPublishedOpenShift(manager, org, { locationId: entry.locationId, roleId: entry.roleId, startsAt: entry.start, endsAt: entry.end, breakTypeIds: [...new Set(entry.breakTypeIds)], note: entry.note }, now);
+      const shift = await insertPublishedOpenShift(
+        manager,
+        org,
+        {
+          locationId: entry.locationId,
+          roleId: entry.roleId,
+          startsAt: entry.start,
+          endsAt: entry.end,
+          breakTypeIds: [...new Set(entry.breakTypeIds)],
+          note: entry.note,
+        },
+        now,
+      );
       openShiftId = shift.id;
     } else {
-      await reassignEntries(manager, org, checks.map(({ move }) => ({ entryId: move.entry.id, staffId: move.staffId })), now);
+      await reassignEntries(
+        manager,
+        org,
+        checks.map(({ move }) => ({ entryId: move.entry.id, staffId: move.staffId })),
+        now,
+      );
     }
     const acknowledged = errors.length ? { acknowledgedReason: ack.reason!.trim(), acknowledgedViolations: errors } : {};
     if (!(await moveRequestStatus(manager, org, request.id, from, APPROVED, { decidedBy: actor.staffId, decidedAt: now, openShiftId, ...acknowledged }, now))) {
@@ -287,13 +335,29 @@ export class ShiftRequestService {
     return checks;
   }
 
-  private async transition(actor: Actor, id: string, from: ShiftRequestStatus[], to: ShiftRequestStatus, allowed?: (request: ShiftRequest) => void): Promise<ShiftRequest> {
+  private async transition(
+    actor: Actor,
+    id: string,
+    from: ShiftRequestStatus[],
+    to: ShiftRequestStatus,
+    allowed?: (request: ShiftRequest) => void,
+  ): Promise<ShiftRequest> {
     await this.expire(actor.organizationId);
     return inTransaction(this.deps.db, async (manager) => {
       const request = await this.find(manager, actor, id);
       allowed?.(request);
       if (!from.includes(request.status)) throw this.notFrom(request, to.toLowerCase());
-      if (!(await moveRequestStatus(manager, actor.organizationId, request.id, from, to, { decidedBy: actor.staffId, decidedAt: this.deps.clock.now() }, this.deps.clock.now()))) {
+      if (
+        !(await moveRequestStatus(
+          manager,
+          actor.organizationId,
+          request.id,
+          from,
+          to,
+          { decidedBy: actor.staffId, decidedAt: this.deps.clock.now() },
+          this.deps.clock.now(),
+        ))
+      ) {
         throw conflict("The request changed meanwhile");
       }
       return this.find(manager, actor, request.id);
@@ -308,7 +372,13 @@ export class ShiftRequestService {
   private async find(manager: EntityManager, actor: Actor, id: string): Promise<ShiftRequest> {
     const request = await manager.getRepository(ShiftRequest).findOneBy({ organizationId: actor.organizationId, id: requireUuid(id, LABEL) });
     if (!request) throw notFound(LABEL);
-    if (!can(actor, "shiftrequests:manage") && request.requesterStaffId !== actor.staffId && request.recipientStaffId !== actor.staffId && request.status !== OPEN) throw notFound(LABEL);
+    if (
+      !can(actor, "shiftrequests:manage") &&
+      request.requesterStaffId !== actor.staffId &&
+      request.recipientStaffId !== actor.staffId &&
+      request.status !== OPEN
+    )
+      throw notFound(LABEL);
     return request;
   }
 

@@ -39,7 +39,14 @@ export async function moveRequestStatus(
   id: string,
   from: ShiftRequestStatus[],
   to: ShiftRequestStatus,
-  set: { recipientId?: string; decidedBy?: string | null; decidedAt?: Date; openShiftId?: string; acknowledgedReason?: string; acknowledgedViolations?: unknown },
+  set: {
+    recipientId?: string;
+    decidedBy?: string | null;
+    decidedAt?: Date;
+    openShiftId?: string;
+    acknowledgedReason?: string;
+    acknowledgedViolations?: unknown;
+  },
   now: Date,
 ): Promise<boolean> {
   const rows = await updateReturning(
@@ -85,16 +92,26 @@ export interface EntryRow {
 }
 
 export async function selectEntries(manager: EntityManager, organizationId: string, ids: string[], lock: boolean): Promise<EntryRow[]> {
-  const rows: { id: string; location_id: string; timezone: string; worker_id: string; role_id: string; start_time: Date; end_time: Date; note: string | null; break_type_ids: string[] | null; unpaid: number }[] =
-    await manager.query(
-      `SELECT e.id, e.location_id, l.timezone, e.worker_id, e.role_id, e.start_time, e.end_time, e.note,
+  const rows: {
+    id: string;
+    location_id: string;
+    timezone: string;
+    worker_id: string;
+    role_id: string;
+    start_time: Date;
+    end_time: Date;
+    note: string | null;
+    break_type_ids: string[] | null;
+    unpaid: number;
+  }[] = await manager.query(
+    `SELECT e.id, e.location_id, l.timezone, e.worker_id, e.role_id, e.start_time, e.end_time, e.note,
               (SELECT array_agg(b.break_type_id ORDER BY b.position) FROM schedule_breaks b WHERE b.entry_id = e.id) AS break_type_ids,
               COALESCE((SELECT sum(b.duration_minutes) FROM schedule_breaks b WHERE b.entry_id = e.id AND NOT b.paid), 0)::int AS unpaid
          FROM schedule_entries e JOIN locations l ON l.organization_id = e.organization_id AND l.id = e.location_id
         WHERE e.organization_id = $1 AND e.id = ANY($2::uuid[]) AND e.deleted_at IS NULL
         ORDER BY e.id ${lock ? "FOR UPDATE OF e" : ""}`,
-      [organizationId, ids],
-    );
+    [organizationId, ids],
+  );
   return rows.map((r) => ({
     id: r.id,
     locationId: r.location_id,
@@ -111,11 +128,19 @@ export async function selectEntries(manager: EntityManager, organizationId: stri
 
 /** Whether the location asks a manager to approve its requests (a location without a row does). */
 export async function selectRequiresApproval(manager: Pick<EntityManager, "query">, organizationId: string, locationId: string): Promise<boolean> {
-  const rows: { requires_approval: boolean }[] = await manager.query("SELECT requires_approval FROM shift_request_settings WHERE organization_id = $1 AND location_id = $2", [organizationId, locationId]);
+  const rows: { requires_approval: boolean }[] = await manager.query(
+    "SELECT requires_approval FROM shift_request_settings WHERE organization_id = $1 AND location_id = $2",
+    [organizationId, locationId],
+  );
   return rows[0]?.requires_approval ?? true;
 }
 
-export async function upsertRequiresApproval(manager: Pick<EntityManager, "query">, organizationId: string, locationId: string, requiresApproval: boolean): Promise<void> {
+export async function upsertRequiresApproval(
+  manager: Pick<EntityManager, "query">,
+  organizationId: string,
+  locationId: string,
+  requiresApproval: boolean,
+): Promise<void> {
   await manager.query(
     `INSERT INTO shift_request_settings (organization_id, location_id, requires_approval) VALUES ($1, $2, $3)
        ON CONFLICT (organization_id, location_id) DO UPDATE SET requires_approval = EXCLUDED.requires_approval, updated_at = now()`,

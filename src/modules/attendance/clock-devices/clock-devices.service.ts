@@ -30,7 +30,8 @@ export class ClockDeviceService {
   revoke(actor: Actor, locationId: string, id: string): Promise<boolean> {
     return inTransaction(this.deps.db, async (manager) => {
       const location = await requireLocation(manager, actor.organizationId, locationId);
-      if (!(await revokeDevice(manager, actor.organizationId, location, requireUuid(id, "Clock device"), this.deps.clock.now()))) throw notFound("Clock device");
+      if (!(await revokeDevice(manager, actor.organizationId, location, requireUuid(id, "Clock device"), this.deps.clock.now())))
+        throw notFound("Clock device");
       return true;
     });
   }

@@ -5,7 +5,10 @@ export enum ClockEnforcement {
   BLOCK = "BLOCK",
   FLAG = "FLAG",
 }
-registerEnumType(ClockEnforcement, { name: "ClockEnforcement", description: "BLOCK: a punch that breaks a rule is refused (403 CLOCK_RULE); FLAG: it is taken and leaves a CLOCK_RULE exception" });
+registerEnumType(ClockEnforcement, {
+  name: "ClockEnforcement",
+  description: "BLOCK: a punch that breaks a rule is refused (403 CLOCK_RULE); FLAG: it is taken and leaves a CLOCK_RULE exception",
+});
 
 @ObjectType({ description: "A circle around the location; GPS accuracy is counted in the worker's favour up to the radius (docs/attendance.md)" })
 @InputType("GeofenceInput")

@@ -38,7 +38,10 @@ export function distanceMeters(a: { latitude: number; longitude: number }, b: { 
  * may be anywhere in its accuracy circle, so the worker gets the benefit of the doubt, but never
  * more than the fence's own radius (a fix "accurate to 5 km" does not open a 50 m fence).
  */
-export function geofenceBreach(fence: Geofence, position: { latitude?: number | null; longitude?: number | null; accuracyMeters?: number | null }): BrokenRule | null {
+export function geofenceBreach(
+  fence: Geofence,
+  position: { latitude?: number | null; longitude?: number | null; accuracyMeters?: number | null },
+): BrokenRule | null {
   if (position.latitude == null || position.longitude == null) {
     return { rule: ClockRuleName.OUTSIDE_GEOFENCE, field: "latitude", message: "The location has a geofence: the punch needs latitude and longitude" };
   }

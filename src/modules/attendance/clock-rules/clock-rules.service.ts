@@ -46,7 +46,16 @@ export class ClockRulesService {
 }
 
 function noRules(locationId: string): ClockRules {
-  return { locationId, geofence: null, allowedNetworks: [], requireDevice: false, earlyClockInMinutes: null, requireSchedule: false, enforcement: ClockEnforcement.BLOCK, updatedAt: null };
+  return {
+    locationId,
+    geofence: null,
+    allowedNetworks: [],
+    requireDevice: false,
+    earlyClockInMinutes: null,
+    requireSchedule: false,
+    enforcement: ClockEnforcement.BLOCK,
+    updatedAt: null,
+  };
 }
 
 /** The location's id as stored; another organization's is 404 like an unknown one. */

@@ -65,7 +65,17 @@ export async function insertExceptions(manager: EntityManager, organizationId: s
     [
       organizationId,
       JSON.stringify(
-        found.map((f) => ({ kind: f.kind, severity: severityOf(f.kind), staff_id: f.staffId, location_id: f.locationId, shift_id: f.shiftId, entry_id: f.entryId, day: f.day, minutes: f.minutes, message: f.message })),
+        found.map((f) => ({
+          kind: f.kind,
+          severity: severityOf(f.kind),
+          staff_id: f.staffId,
+          location_id: f.locationId,
+          shift_id: f.shiftId,
+          entry_id: f.entryId,
+          day: f.day,
+          minutes: f.minutes,
+          message: f.message,
+        })),
       ),
       now,
     ],
@@ -99,12 +109,18 @@ export async function selectExceptions(manager: EntityManager, organizationId: s
     where.push(`(detected_at, id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
   }
   params.push(limit);
-  const rows: ExceptionRow[] = await manager.query(`SELECT ${COLUMNS} FROM attendance_exceptions WHERE ${where.join(" AND ")} ORDER BY detected_at, id LIMIT $${params.length}`, params);
+  const rows: ExceptionRow[] = await manager.query(
+    `SELECT ${COLUMNS} FROM attendance_exceptions WHERE ${where.join(" AND ")} ORDER BY detected_at, id LIMIT $${params.length}`,
+    params,
+  );
   return rows.map(present);
 }
 
 export async function selectException(manager: EntityManager, organizationId: string, id: string, lock = false): Promise<AttendanceException | undefined> {
-  const [row]: ExceptionRow[] = await manager.query(`SELECT ${COLUMNS} FROM attendance_exceptions WHERE organization_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`, [organizationId, id]);
+  const [row]: ExceptionRow[] = await manager.query(
+    `SELECT ${COLUMNS} FROM attendance_exceptions WHERE organization_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+    [organizationId, id],
+  );
   return row && present(row);
 }
 
@@ -123,7 +139,13 @@ export async function resolveException(
 }
 
 /** Staff members of the list holding an OPEN critical exception on a day of the range: what holds up approval. */
-export async function staffWithOpenCritical(manager: EntityManager, organizationId: string, staffIds: string[], startDate: string, endDate: string): Promise<Map<string, number>> {
+export async function staffWithOpenCritical(
+  manager: EntityManager,
+  organizationId: string,
+  staffIds: string[],
+  startDate: string,
+  endDate: string,
+): Promise<Map<string, number>> {
   const rows: { staff_id: string; n: string }[] = await manager.query(
     `SELECT staff_id, count(*) AS n FROM attendance_exceptions
       WHERE organization_id = $1 AND staff_id = ANY ($2::uuid[]) AND day BETWEEN $3 AND $4 AND status = 'OPEN' AND severity = 'critical'
@@ -188,7 +210,13 @@ export async function insertMissedClockOuts(manager: EntityManager, now: Date): 
 }
 
 /** Mandatory break types of the location the shift, `workedMinutes` long, went without (none of that type, at least its duration). */
-export async function missedBreakTypes(manager: EntityManager, organizationId: string, locationId: string, shiftId: string, workedMinutes: number): Promise<{ name: string; frequency: number; duration: number }[]> {
+export async function missedBreakTypes(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  shiftId: string,
+  workedMinutes: number,
+): Promise<{ name: string; frequency: number; duration: number }[]> {
   return manager.query(
     `SELECT bt.name, bt.frequency_minutes AS frequency, bt.duration_minutes AS duration FROM break_types bt
       WHERE bt.organization_id = $1 AND bt.location_id = $2 AND bt.mandatory AND bt.enabled AND bt.deleted_at IS NULL

@@ -25,6 +25,14 @@ export async function savePolicy(manager: EntityManager, organizationId: string,
      ON CONFLICT (organization_id) DO UPDATE SET late_grace_minutes = EXCLUDED.late_grace_minutes, early_out_grace_minutes = EXCLUDED.early_out_grace_minutes,
        no_show_after_minutes = EXCLUDED.no_show_after_minutes, missed_clock_out_after_minutes = EXCLUDED.missed_clock_out_after_minutes,
        long_shift_hours = EXCLUDED.long_shift_hours, updated_at = EXCLUDED.updated_at`,
-    [organizationId, policy.lateGraceMinutes, policy.earlyOutGraceMinutes, policy.noShowAfterMinutes, policy.missedClockOutAfterMinutes, policy.longShiftHours, now],
+    [
+      organizationId,
+      policy.lateGraceMinutes,
+      policy.earlyOutGraceMinutes,
+      policy.noShowAfterMinutes,
+      policy.missedClockOutAfterMinutes,
+      policy.longShiftHours,
+      now,
+    ],
   );
 }

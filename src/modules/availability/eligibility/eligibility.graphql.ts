@@ -26,7 +26,10 @@ export class EligibilityInput {
 
 @ObjectType({ description: "Why a person cannot take a shift (a reason) or what taking it means (a warning)" })
 export class EligibilityFindingView {
-  @Field({ description: "INACTIVE, ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, PREFER_OFF, NOTICE_WINDOW, or the compliance rule (REST_BETWEEN_SHIFTS, MAX_WEEKLY_HOURS, …)" })
+  @Field({
+    description:
+      "INACTIVE, ROLE, LOCATION, UNAVAILABLE, TIME_OFF, OVERLAP, PREFER_OFF, NOTICE_WINDOW, or the compliance rule (REST_BETWEEN_SHIFTS, MAX_WEEKLY_HOURS, …)",
+  })
   code: string;
 
   @Field({ description: "What it is, with its figures" })

@@ -1,6 +1,16 @@
 import { round2 } from "../../../common/entity-columns";
 import { formatLocal } from "../../../common/time";
-import { CheckContext, ComplianceRules, dailyHours, PlannedShift, predictabilityPay, restBetweenShifts, shiftLength, Violation, weeklyHours } from "../../compliance";
+import {
+  CheckContext,
+  ComplianceRules,
+  dailyHours,
+  PlannedShift,
+  predictabilityPay,
+  restBetweenShifts,
+  shiftLength,
+  Violation,
+  weeklyHours,
+} from "../../compliance";
 import { AvailabilityWindow, matchesShift } from "../rules/availability-rule.rules";
 import { CandidateRow, EntrySpan } from "./eligibility.store";
 
@@ -51,7 +61,15 @@ export interface ShiftInQuestion {
 /** The id the shift asked about carries in compliance findings. */
 export const SHIFT_ID = "00000000-0000-0000-0000-000000000000";
 
-const finding = (code: EligibilityCode, message: string, sourceId: string | null = null): EligibilityFinding => ({ code, message, sourceId, entryIds: [], citation: null, hours: null, amount: null });
+const finding = (code: EligibilityCode, message: string, sourceId: string | null = null): EligibilityFinding => ({
+  code,
+  message,
+  sourceId,
+  entryIds: [],
+  citation: null,
+  hours: null,
+  amount: null,
+});
 
 function fromViolation(v: Violation): EligibilityFinding {
   return {
@@ -96,27 +114,57 @@ export function evaluateEligibility(
     }
     const own = entriesOf.get(c.staffId) ?? [];
     for (const e of own) {
-      if (e.start < shift.end && e.end > shift.start) reasons.push(finding("OVERLAP", `The worker's entry from ${formatLocal(e.start, zone)} to ${formatLocal(e.end, zone)} overlaps the shift`, e.id));
+      if (e.start < shift.end && e.end > shift.start)
+        reasons.push(finding("OVERLAP", `The worker's entry from ${formatLocal(e.start, zone)} to ${formatLocal(e.end, zone)} overlaps the shift`, e.id));
     }
     const planned: PlannedShift[] = [
-      ...own.map((e) => ({ id: e.id, staffId: c.staffId, startsAt: e.start, endsAt: e.end, breaks: unpaid(e.unpaidBreakMinutes), hourlyWage: c.wage, checked: false })),
-      { id: SHIFT_ID, staffId: c.staffId, startsAt: shift.start, endsAt: shift.end, breaks: unpaid(shift.unpaidBreakMinutes), hourlyWage: c.wage, checked: true },
+      ...own.map((e) => ({
+        id: e.id,
+        staffId: c.staffId,
+        startsAt: e.start,
+        endsAt: e.end,
+        breaks: unpaid(e.unpaidBreakMinutes),
+        hourlyWage: c.wage,
+        checked: false,
+      })),
+      {
+        id: SHIFT_ID,
+        staffId: c.staffId,
+        startsAt: shift.start,
+        endsAt: shift.end,
+        breaks: unpaid(shift.unpaidBreakMinutes),
+        hourlyWage: c.wage,
+        checked: true,
+      },
     ];
     const { rules, ctx } = compliance;
-    const violations = [...shiftLength(planned, rules, ctx), ...dailyHours(planned, rules, ctx), ...weeklyHours(planned, rules, ctx), ...restBetweenShifts(planned, rules, ctx)].filter((v) =>
-      v.entryIds.includes(SHIFT_ID),
-    );
+    const violations = [
+      ...shiftLength(planned, rules, ctx),
+      ...dailyHours(planned, rules, ctx),
+      ...weeklyHours(planned, rules, ctx),
+      ...restBetweenShifts(planned, rules, ctx),
+    ].filter((v) => v.entryIds.includes(SHIFT_ID));
     const premiums: EligibilityPremium[] = [];
     for (const v of violations) {
       (v.severity === "error" ? reasons : warnings).push(fromViolation(v));
-      if (v.premium && v.premium.cents > 0) premiums.push({ ruleId: v.ruleId, hours: round2(v.premium.minutes / 60), amount: v.premium.cents / 100, citation: v.citation });
+      if (v.premium && v.premium.cents > 0)
+        premiums.push({ ruleId: v.ruleId, hours: round2(v.premium.minutes / 60), amount: v.premium.cents / 100, citation: v.citation });
     }
     if (shift.owesPredictabilityPay) {
-      const pay = predictabilityPay({ id: SHIFT_ID, staffId: c.staffId, before: null, after: { startsAt: shift.start, endsAt: shift.end }, hourlyWage: c.wage }, rules, ctx.now);
+      const pay = predictabilityPay(
+        { id: SHIFT_ID, staffId: c.staffId, before: null, after: { startsAt: shift.start, endsAt: shift.end }, hourlyWage: c.wage },
+        rules,
+        ctx.now,
+      );
       if (pay) {
         const premium = { ruleId: "NOTICE_WINDOW", hours: round2(pay.minutes / 60), amount: pay.cents / 100, citation: rules.citation("NOTICE_WINDOW") };
         premiums.push(premium);
-        warnings.push({ ...finding("NOTICE_WINDOW", `Added inside the ${rules.figures.noticeDays}-day notice window: predictability pay is owed`), citation: premium.citation, hours: premium.hours, amount: premium.amount });
+        warnings.push({
+          ...finding("NOTICE_WINDOW", `Added inside the ${rules.figures.noticeDays}-day notice window: predictability pay is owed`),
+          citation: premium.citation,
+          hours: premium.hours,
+          amount: premium.amount,
+        });
       }
     }
     return { staffId: c.staffId, eligible: reasons.length === 0, reasons, warnings, premiums };

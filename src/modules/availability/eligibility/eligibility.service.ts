@@ -47,7 +47,13 @@ export class EligibilityService {
   /** Every active staff member for a published entry (its own worker included, their entry set aside) or an open shift. */
   async forShift(actor: Actor, locationId: string, id: string, kind: "entry" | "open shift"): Promise<StaffEligibility[]> {
     const org = actor.organizationId;
-    const shift = await selectShift(this.deps.db.manager, org, requireUuid(locationId, "Location"), requireUuid(id, kind === "entry" ? "Schedule entry" : "Open shift"), kind);
+    const shift = await selectShift(
+      this.deps.db.manager,
+      org,
+      requireUuid(locationId, "Location"),
+      requireUuid(id, kind === "entry" ? "Schedule entry" : "Open shift"),
+      kind,
+    );
     if (!shift) throw notFound(kind === "entry" ? "Schedule entry" : "Open shift");
     return evaluateShiftEligibility(this.deps.db.manager, {
       organizationId: org,

@@ -17,7 +17,13 @@ export interface CandidateRow {
  * Every active staff member, or those named (inactive and removed ones too), with whether they hold the role and work
  * at the location, and their wage for the role: one statement for all of them.
  */
-export async function selectCandidates(db: Queryable, organizationId: string, locationId: string, roleId: string, staffIds: readonly string[] | null): Promise<CandidateRow[]> {
+export async function selectCandidates(
+  db: Queryable,
+  organizationId: string,
+  locationId: string,
+  roleId: string,
+  staffIds: readonly string[] | null,
+): Promise<CandidateRow[]> {
   const rows: { id: string; active: boolean; has_role: boolean; at_location: boolean; wage: string }[] = await db.query(
     `SELECT s.id, s.active AND s.deleted_at IS NULL AS active, sr.staff_id IS NOT NULL AS has_role,
             EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = s.id AND l.location_id = $2) AS at_location,
@@ -53,7 +59,14 @@ export async function selectEntriesAround(db: Queryable, organizationId: string,
       ORDER BY e.start_time, e.id`,
     [organizationId, [...staffIds], from, until],
   );
-  return rows.map((r) => ({ id: r.id, staffId: r.staff_id, locationId: r.location_id, start: new Date(r.start_time), end: new Date(r.end_time), unpaidBreakMinutes: r.unpaid }));
+  return rows.map((r) => ({
+    id: r.id,
+    staffId: r.staff_id,
+    locationId: r.location_id,
+    start: new Date(r.start_time),
+    end: new Date(r.end_time),
+    unpaidBreakMinutes: r.unpaid,
+  }));
 }
 
 export interface StoredShift {
@@ -69,7 +82,13 @@ export interface StoredShift {
 }
 
 /** A published entry or a live open shift of the location, with its unpaid break minutes; undefined when there is none. */
-export async function selectShift(db: Queryable, organizationId: string, locationId: string, id: string, kind: "entry" | "open shift"): Promise<StoredShift | undefined> {
+export async function selectShift(
+  db: Queryable,
+  organizationId: string,
+  locationId: string,
+  id: string,
+  kind: "entry" | "open shift",
+): Promise<StoredShift | undefined> {
   const sql =
     kind === "entry"
       ? `SELECT e.id, e.location_id, l.timezone, e.role_id, e.start_time, e.end_time, e.worker_id AS staff_id,
@@ -80,10 +99,26 @@ export async function selectShift(db: Queryable, organizationId: string, locatio
                 COALESCE((SELECT sum(t.duration_minutes) FROM break_types t WHERE t.organization_id = $1 AND t.id = ANY(o.break_type_ids) AND NOT t.paid), 0)::int AS unpaid
            FROM open_shifts o JOIN locations l ON l.organization_id = o.organization_id AND l.id = o.location_id
           WHERE o.organization_id = $1 AND o.location_id = $2 AND o.id = $3`;
-  const [row]: { id: string; location_id: string; timezone: string; role_id: string; start_time: Date; end_time: Date; staff_id: string | null; unpaid: number }[] = await db.query(sql, [
-    organizationId,
-    locationId,
-    id,
-  ]);
-  return row && { id: row.id, locationId: row.location_id, timeZone: row.timezone, roleId: row.role_id, start: new Date(row.start_time), end: new Date(row.end_time), unpaidBreakMinutes: row.unpaid, staffId: row.staff_id };
+  const [row]: {
+    id: string;
+    location_id: string;
+    timezone: string;
+    role_id: string;
+    start_time: Date;
+    end_time: Date;
+    staff_id: string | null;
+    unpaid: number;
+  }[] = await db.query(sql, [organizationId, locationId, id]);
+  return (
+    row && {
+      id: row.id,
+      locationId: row.location_id,
+      timeZone: row.timezone,
+      roleId: row.role_id,
+      start: new Date(row.start_time),
+      end: new Date(row.end_time),
+      unpaidBreakMinutes: row.unpaid,
+      staffId: row.staff_id,
+    }
+  );
 }

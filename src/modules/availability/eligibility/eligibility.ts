@@ -68,11 +68,16 @@ export function notEligible(result: StaffEligibility): AppError {
  * answers their eligibility (warnings and premiums) otherwise. For claims, assignments and new
  * entries, in the caller's transaction.
  */
-export async function requireEligible(manager: EntityManager, query: Omit<EligibilityQuery, "staffIds" | "timeZone"> & { timeZone?: string }, staffId: string): Promise<StaffEligibility> {
+export async function requireEligible(
+  manager: EntityManager,
+  query: Omit<EligibilityQuery, "staffIds" | "timeZone"> & { timeZone?: string },
+  staffId: string,
+): Promise<StaffEligibility> {
   const timeZone = query.timeZone ?? (await selectTimeZone(manager, query.organizationId, query.locationId));
   if (!timeZone) throw new AppError("NOT_FOUND", "Location not found");
   const [result] = await evaluateShiftEligibility(manager, { ...query, timeZone, staffIds: [staffId] });
-  if (!result) throw new AppError("NOT_FOUND", "Staff member not found", [{ field: "workerId", message: "workerId does not name a staff member of this organization" }]);
+  if (!result)
+    throw new AppError("NOT_FOUND", "Staff member not found", [{ field: "workerId", message: "workerId does not name a staff member of this organization" }]);
   if (!result.eligible) throw notEligible(result);
   return result;
 }
@@ -83,7 +88,12 @@ export async function requireEligible(manager: EntityManager, query: Omit<Eligib
  * plans. Approved time off is refused by the schedules themselves; compliance errors by the
  * publishing gate.
  */
-export async function refuseUnavailable(manager: EntityManager, organizationId: string, timeZone: string, plans: { staffId: string; startsAt: Date; endsAt: Date }[]): Promise<void> {
+export async function refuseUnavailable(
+  manager: EntityManager,
+  organizationId: string,
+  timeZone: string,
+  plans: { staffId: string; startsAt: Date; endsAt: Date }[],
+): Promise<void> {
   if (plans.length === 0) return;
   const from = new Date(Math.min(...plans.map((p) => p.startsAt.getTime())));
   const until = new Date(Math.max(...plans.map((p) => p.endsAt.getTime())));
@@ -92,7 +102,15 @@ export async function refuseUnavailable(manager: EntityManager, organizationId: 
   for (const plan of plans) {
     const hits = blocked.filter((w) => w.staffId === plan.staffId && matchesShift(w, plan.startsAt, plan.endsAt));
     if (!hits.length) continue;
-    const reasons = hits.map((w) => ({ code: "UNAVAILABLE" as const, message: `The worker is unavailable from ${formatLocal(w.start, timeZone)} to ${formatLocal(w.end, timeZone)}`, sourceId: w.sourceId, entryIds: [], citation: null, hours: null, amount: null }));
+    const reasons = hits.map((w) => ({
+      code: "UNAVAILABLE" as const,
+      message: `The worker is unavailable from ${formatLocal(w.start, timeZone)} to ${formatLocal(w.end, timeZone)}`,
+      sourceId: w.sourceId,
+      entryIds: [],
+      citation: null,
+      hours: null,
+      amount: null,
+    }));
     throw notEligible({ staffId: plan.staffId, eligible: false, reasons, warnings: [], premiums: [] });
   }
 }

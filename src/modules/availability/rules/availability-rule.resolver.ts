@@ -18,7 +18,11 @@ const WRITE = ["availability:manage", "availability:self"] as const;
 export class AvailabilityRuleResolver {
   @Query(() => [AvailabilityRule], { description: "A staff member's availability rules" })
   @Requires(...READ)
-  availabilityRules(@Arg("staffId", () => ID) staffId: string, @Args() args: AvailabilityRuleListArgs, @Ctx() ctx: RequestContext): Promise<AvailabilityRule[]> {
+  availabilityRules(
+    @Arg("staffId", () => ID) staffId: string,
+    @Args() args: AvailabilityRuleListArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AvailabilityRule[]> {
     return ctx.services.availability.list(actorOf(ctx), staffId, args);
   }
 
@@ -30,7 +34,11 @@ export class AvailabilityRuleResolver {
 
   @Mutation(() => AvailabilityRule, { description: "A worker's own rule is PENDING where the organization asks for approval; a manager's counts at once" })
   @Requires(...WRITE)
-  createAvailabilityRule(@Arg("staffId", () => ID) staffId: string, @Arg("input") input: CreateAvailabilityRuleInput, @Ctx() ctx: RequestContext): Promise<AvailabilityRule> {
+  createAvailabilityRule(
+    @Arg("staffId", () => ID) staffId: string,
+    @Arg("input") input: CreateAvailabilityRuleInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AvailabilityRule> {
     return ctx.services.availability.create(actorOf(ctx), staffId, input);
   }
 

@@ -3,7 +3,8 @@ import { RestRoute } from "../../../rest/route";
 const ORG = "/api/organizations/{org}";
 const BASE = `${ORG}/staff/{staffId}/availability`;
 const TAG = "Availability";
-const RULE = "id organizationId staffId kind date weekdays startTime endTime templateId weight effectiveFrom effectiveUntil note status decidedBy decidedAt createdBy createdAt updatedAt";
+const RULE =
+  "id organizationId staffId kind date weekdays startTime endTime templateId weight effectiveFrom effectiveUntil note status decidedBy decidedAt createdBy createdAt updatedAt";
 const WINDOW = "kind source sourceId startTime endTime wholeDay weight templateId";
 const ONE = "$staffId: ID!, $id: ID!";
 

@@ -79,7 +79,9 @@ export function appliesOn(rule: RuleTimes, date: string): boolean {
 
 /** Wall time `minutes` after the start of local day `date` in `zone` (a time a DST change skips moves forward). */
 function wallInstant(date: string, minutes: number, zone: string): Date {
-  return DateTime.fromISO(date, { zone }).set({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).toJSDate();
+  return DateTime.fromISO(date, { zone })
+    .set({ hour: Math.floor(minutes / 60), minute: minutes % 60 })
+    .toJSDate();
 }
 
 /** The instants the rule covers on local day `date`: the whole day, or its window (into the next day when it ends at or before it starts). */
@@ -104,7 +106,18 @@ export function expandRules(rules: RuleShape[], from: Date, until: Date, zone: s
       if (!appliesOn(rule, date)) continue;
       const { start, end, wholeDay } = windowOn(rule, date, zone);
       if (end <= from || start >= until) continue;
-      windows.push({ staffId: rule.staffId, kind: rule.kind, source: "RULE", sourceId: rule.id, date, start, end, wholeDay, weight: rule.weight, templateId: rule.templateId });
+      windows.push({
+        staffId: rule.staffId,
+        kind: rule.kind,
+        source: "RULE",
+        sourceId: rule.id,
+        date,
+        start,
+        end,
+        wholeDay,
+        weight: rule.weight,
+        templateId: rule.templateId,
+      });
     }
   }
   return windows;

@@ -76,7 +76,12 @@ export class AvailabilityRuleService {
       const kind = input.kind ?? rule.kind;
       Object.assign(rule, this.times(input, rule));
       rule.kind = kind;
-      rule.templateId = await this.templateId(manager, actor, kind as AvailabilityKindValue, input.templateId !== undefined ? input.templateId : rule.templateId);
+      rule.templateId = await this.templateId(
+        manager,
+        actor,
+        kind as AvailabilityKindValue,
+        input.templateId !== undefined ? input.templateId : rule.templateId,
+      );
       if (input.weight !== undefined) rule.weight = input.weight;
       if (input.note !== undefined) rule.note = input.note;
       const status = await this.statusOfWrite(manager, actor);
@@ -114,7 +119,8 @@ export class AvailabilityRuleService {
 
   async updateSettings(actor: Actor, input: UpdateAvailabilitySettingsInput): Promise<AvailabilitySettings> {
     rejectNulls(input);
-    if (input.availabilityRequiresApproval !== undefined) await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, input.availabilityRequiresApproval);
+    if (input.availabilityRequiresApproval !== undefined)
+      await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, input.availabilityRequiresApproval);
     return this.settings(actor);
   }
 
@@ -133,7 +139,13 @@ export class AvailabilityRuleService {
     const requested = args.staffId ? requireUuid(args.staffId, "Staff member") : undefined;
     if (own && requested && requested !== own) throw notFound("Staff member");
     const staffIds = await selectActiveStaffIds(this.deps.db.manager, org, { locationId: locationId ?? undefined, staffId: own ?? requested });
-    const windows = await availabilityWindows(this.deps.db.manager, { organizationId: org, staffIds, from: startOfLocalDay(start, zone), until: startOfLocalDay(addDays(end, 1), zone), timeZone: zone });
+    const windows = await availabilityWindows(this.deps.db.manager, {
+      organizationId: org,
+      staffIds,
+      from: startOfLocalDay(start, zone),
+      until: startOfLocalDay(addDays(end, 1), zone),
+      timeZone: zone,
+    });
     const days: StaffDayAvailability[] = [];
     for (const staffId of staffIds) {
       for (let date = start; date <= end; date = addDays(date, 1)) {
@@ -159,7 +171,10 @@ export class AvailabilityRuleService {
     const all = intent === "read" && can(actor, "availability:read") ? "availability:read" : "availability:manage";
     if (intent === "read" && !can(actor, all) && actor.staffId !== id) throw notFound("Staff member");
     requireSelfOr(actor, all, "availability:self", id);
-    const rows: unknown[] = await this.deps.db.query("SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [actor.organizationId, id]);
+    const rows: unknown[] = await this.deps.db.query("SELECT 1 FROM staff_members WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [
+      actor.organizationId,
+      id,
+    ]);
     if (rows.length === 0) throw notFound("Staff member");
     return id;
   }
@@ -194,11 +209,16 @@ export class AvailabilityRuleService {
     if (date !== null) parseDate(date, "date");
     if (effectiveFrom !== null) parseDate(effectiveFrom, "effectiveFrom");
     if (effectiveUntil !== null) parseDate(effectiveUntil, "effectiveUntil");
-    if ((date === null) === (weekdays === null || weekdays.length === 0)) throw invalidField("date", "Give either date (one day) or weekdays (weekly), not both");
-    if (date !== null && (effectiveFrom !== null || effectiveUntil !== null)) throw invalidField("effectiveFrom", "A one-day rule has no effective range; it applies on its date");
-    if ((startMinute === null) !== (endMinute === null)) throw invalidField(startMinute === null ? "startTime" : "endTime", "Give both startTime and endTime, or neither for the whole day");
-    if (startMinute !== null && startMinute === endMinute) throw invalidField("endTime", "endTime must differ from startTime (leave both out for the whole day)");
-    if (effectiveFrom !== null && effectiveUntil !== null && effectiveUntil < effectiveFrom) throw invalidField("effectiveUntil", "effectiveUntil must not be before effectiveFrom");
+    if ((date === null) === (weekdays === null || weekdays.length === 0))
+      throw invalidField("date", "Give either date (one day) or weekdays (weekly), not both");
+    if (date !== null && (effectiveFrom !== null || effectiveUntil !== null))
+      throw invalidField("effectiveFrom", "A one-day rule has no effective range; it applies on its date");
+    if ((startMinute === null) !== (endMinute === null))
+      throw invalidField(startMinute === null ? "startTime" : "endTime", "Give both startTime and endTime, or neither for the whole day");
+    if (startMinute !== null && startMinute === endMinute)
+      throw invalidField("endTime", "endTime must differ from startTime (leave both out for the whole day)");
+    if (effectiveFrom !== null && effectiveUntil !== null && effectiveUntil < effectiveFrom)
+      throw invalidField("effectiveUntil", "effectiveUntil must not be before effectiveFrom");
     return { date, weekdays: weekdays && weekdays.length ? [...new Set(weekdays)] : null, startMinute, endMinute, effectiveFrom, effectiveUntil };
   }
 

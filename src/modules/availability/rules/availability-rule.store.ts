@@ -8,7 +8,13 @@ import { AvailabilityStatus, RuleShape, Weekday } from "./availability-rule.rule
 type Queryable = Pick<EntityManager, "query">;
 
 /** The approved rules of some staff members that may apply between two local days (one query). */
-export async function selectApprovedRules(db: Queryable, organizationId: string, staffIds: readonly string[], firstDate: string, lastDate: string): Promise<RuleShape[]> {
+export async function selectApprovedRules(
+  db: Queryable,
+  organizationId: string,
+  staffIds: readonly string[],
+  firstDate: string,
+  lastDate: string,
+): Promise<RuleShape[]> {
   if (staffIds.length === 0) return [];
   const rows: {
     id: string;
@@ -49,7 +55,12 @@ export async function selectApprovedRules(db: Queryable, organizationId: string,
 }
 
 /** A staff member's rules, by kind of schedule (one-day rules by day, then weekly ones). */
-export function selectRulesOf(manager: EntityManager, organizationId: string, staffId: string, status: AvailabilityStatus | undefined): Promise<AvailabilityRule[]> {
+export function selectRulesOf(
+  manager: EntityManager,
+  organizationId: string,
+  staffId: string,
+  status: AvailabilityStatus | undefined,
+): Promise<AvailabilityRule[]> {
   const q = manager
     .getRepository(AvailabilityRule)
     .createQueryBuilder("r")
@@ -59,7 +70,15 @@ export function selectRulesOf(manager: EntityManager, organizationId: string, st
 }
 
 /** Moves a rule from one status to another only if it still has the first; false when it did not. */
-export async function moveRuleStatus(manager: EntityManager, organizationId: string, id: string, from: AvailabilityStatus, to: AvailabilityStatus, decidedBy: string | null, decidedAt: Date): Promise<boolean> {
+export async function moveRuleStatus(
+  manager: EntityManager,
+  organizationId: string,
+  id: string,
+  from: AvailabilityStatus,
+  to: AvailabilityStatus,
+  decidedBy: string | null,
+  decidedAt: Date,
+): Promise<boolean> {
   const rows = await updateReturning(
     manager,
     `UPDATE availability_rules SET status = $4, decided_by = $5, decided_at = $6, updated_at = now()
@@ -71,7 +90,9 @@ export async function moveRuleStatus(manager: EntityManager, organizationId: str
 
 /** Whether workers' rules need approval; an organization without a settings row does not ask for it. */
 export async function selectRequiresApproval(db: Queryable, organizationId: string): Promise<boolean> {
-  const rows: { requires_approval: boolean }[] = await db.query("SELECT requires_approval FROM availability_settings WHERE organization_id = $1", [organizationId]);
+  const rows: { requires_approval: boolean }[] = await db.query("SELECT requires_approval FROM availability_settings WHERE organization_id = $1", [
+    organizationId,
+  ]);
   return rows[0]?.requires_approval ?? false;
 }
 

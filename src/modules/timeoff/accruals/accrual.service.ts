@@ -57,13 +57,21 @@ export class AccrualService {
     if (!wp) return 0;
     const from = wp.accrues_from > wp.accruing_since ? wp.accrues_from : wp.accruing_since;
     const now = this.deps.clock.now();
-    const row = (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">): LedgerRow => ({ ...r, organizationId, workerPolicyId: wp.id, recordedAt: now });
+    const row = (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">): LedgerRow => ({
+      ...r,
+      organizationId,
+      workerPolicyId: wp.id,
+      recordedAt: now,
+    });
     const settings = wp.limit_settings;
     let added = 0;
     if (settings.isFixedAmount && settings.fixedAmount) {
       const start = wp.last_fixed && addDays(wp.last_fixed, 1) > from ? addDays(wp.last_fixed, 1) : from;
       const due = fixedAccrualsDue(settings.fixedAmount, Number(wp.full_day_duration), start, until);
-      added += await this.workerPolicies.record(manager, due.map((d) => row({ kind: d.kind, hours: d.hours, effectiveDate: d.date, periodKey: d.periodKey })));
+      added += await this.workerPolicies.record(
+        manager,
+        due.map((d) => row({ kind: d.kind, hours: d.hours, effectiveDate: d.date, periodKey: d.periodKey })),
+      );
     } else if (!settings.isFixedAmount && settings.perHourEarnings) {
       added += await this.accruePerHour(manager, organizationId, zone, wp, from, until, row);
     }
@@ -72,10 +80,25 @@ export class AccrualService {
   }
 
   /** hoursEarned for every hoursWorked payable hours of each closed shift not yet counted, up to the maximum balance. */
-  private async accruePerHour(manager: EntityManager, organizationId: string, zone: string, wp: Accruing, from: string, until: string, row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow): Promise<number> {
+  private async accruePerHour(
+    manager: EntityManager,
+    organizationId: string,
+    zone: string,
+    wp: Accruing,
+    from: string,
+    until: string,
+    row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow,
+  ): Promise<number> {
     const earnings = wp.limit_settings.perHourEarnings!;
     const rate = (earnings.hoursEarned ?? 0) / (earnings.hoursWorked ?? 1);
-    const shifts = await shiftsToAccrue(manager, organizationId, wp, startOfLocalDay(from, zone), startOfLocalDay(addDays(until, 1), zone), this.deps.clock.now());
+    const shifts = await shiftsToAccrue(
+      manager,
+      organizationId,
+      wp,
+      startOfLocalDay(from, zone),
+      startOfLocalDay(addDays(until, 1), zone),
+      this.deps.clock.now(),
+    );
     if (!shifts.length) return 0;
     let { hoursBalance } = (await this.workerPolicies.balances(manager, organizationId, [wp.id]))[0];
     const rows = shifts.map((shift) => {
@@ -92,7 +115,14 @@ export class AccrualService {
   }
 
   /** On each January 1st (the organization's zone), the balance above the carry-over limit is forfeited. */
-  private async forfeitOverCarryover(manager: EntityManager, wp: Accruing, limit: number, from: string, until: string, row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow): Promise<number> {
+  private async forfeitOverCarryover(
+    manager: EntityManager,
+    wp: Accruing,
+    limit: number,
+    from: string,
+    until: string,
+    row: (r: Omit<LedgerRow, "organizationId" | "workerPolicyId" | "recordedAt">) => LedgerRow,
+  ): Promise<number> {
     let added = 0;
     for (let year = Number(from.slice(0, 4)) + 1; year <= Number(until.slice(0, 4)); year++) {
       const newYear = `${year}-01-01`;

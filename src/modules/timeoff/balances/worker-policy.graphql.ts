@@ -15,7 +15,7 @@ export class SetTimeOffBalanceInput {
   @Max(MAX_POLICY_HOURS)
   hoursBalance: number;
 
-  @Field(() => String, { nullable: true, description: "Why, kept on the ledger row (default: \"Balance set to … h\")" })
+  @Field(() => String, { nullable: true, description: 'Why, kept on the ledger row (default: "Balance set to … h")' })
   @IsOptional()
   @Length(1, 500)
   note?: string | null;

@@ -8,7 +8,14 @@ import { TimeOffPolicy } from "../policies/policy.entity";
 import { balanceLoader, policyLoader } from "../timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
-import { AccrualSummaryView, LedgerConnection, SetTimeOffBalanceInput, UpdateWorkerPolicyInput, WorkerPolicyConnection, WorkerPolicyFilterArgs } from "./worker-policy.graphql";
+import {
+  AccrualSummaryView,
+  LedgerConnection,
+  SetTimeOffBalanceInput,
+  UpdateWorkerPolicyInput,
+  WorkerPolicyConnection,
+  WorkerPolicyFilterArgs,
+} from "./worker-policy.graphql";
 
 @Resolver(() => WorkerPolicy)
 export class WorkerPolicyResolver {

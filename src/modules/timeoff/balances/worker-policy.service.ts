@@ -146,10 +146,26 @@ export class WorkerPolicyService {
    * later one sees the earlier's row and the ledger sums to the last value. Dated `today` (the
    * organization's day) unless the caller already has it.
    */
-  async adjustTo(manager: EntityManager, actor: Actor, workerPolicy: WorkerPolicy, hoursBalance: number, note: string | null | undefined, today?: string): Promise<void> {
+  async adjustTo(
+    manager: EntityManager,
+    actor: Actor,
+    workerPolicy: WorkerPolicy,
+    hoursBalance: number,
+    note: string | null | undefined,
+    today?: string,
+  ): Promise<void> {
     const org = actor.organizationId;
     const effectiveDate = today ?? (await this.today(manager, org));
-    await insertAdjustmentTo(manager, org, workerPolicy.id, String(hoursBalance), effectiveDate, actor.staffId, note ?? `Balance set to ${hoursBalance} h`, this.deps.clock.now());
+    await insertAdjustmentTo(
+      manager,
+      org,
+      workerPolicy.id,
+      String(hoursBalance),
+      effectiveDate,
+      actor.staffId,
+      note ?? `Balance set to ${hoursBalance} h`,
+      this.deps.clock.now(),
+    );
   }
 
   /** Balances of many worker policies, as the ledger and the pending requests have them now. */
@@ -224,7 +240,12 @@ export class WorkerPolicyService {
   /** Worker policies by (policy, worker), for requests; null where the worker is not in the policy. */
   async byPolicyAndStaffMember(organizationId: string, keys: readonly string[]): Promise<(WorkerPolicy | null)[]> {
     const pairs = keys.map((k) => k.split(":"));
-    const rows = await selectWorkerPoliciesByPair(this.deps.db, organizationId, pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+    const rows = await selectWorkerPoliciesByPair(
+      this.deps.db,
+      organizationId,
+      pairs.map((p) => p[0]),
+      pairs.map((p) => p[1]),
+    );
     return byKeys(keys, rows, (w) => `${w.policyId}:${w.staffId}`);
   }
 }

@@ -32,7 +32,13 @@ const MATCHES_DEFAULT = `COALESCE(s.deleted_at IS NULL AND (
  * Includes matching staff (from `today`) and excludes default rows that no longer match, for one
  * policy or one staff member (null for all); rows set by hand are left as they are.
  */
-export async function syncDefaultAssignments(manager: EntityManager, organizationId: string, policyId: string | null, staffId: string | null, today: string): Promise<void> {
+export async function syncDefaultAssignments(
+  manager: EntityManager,
+  organizationId: string,
+  policyId: string | null,
+  staffId: string | null,
+  today: string,
+): Promise<void> {
   const params = [organizationId, policyId, staffId, today];
   await manager.query(
     `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
@@ -56,7 +62,14 @@ export async function syncDefaultAssignments(manager: EntityManager, organizatio
 }
 
 /** Sets an inclusion by hand; one newly included accrues from `today`. */
-export async function upsertManualInclusion(manager: EntityManager, organizationId: string, policyId: string, staffId: string, isIncluded: boolean, today: string): Promise<void> {
+export async function upsertManualInclusion(
+  manager: EntityManager,
+  organizationId: string,
+  policyId: string,
+  staffId: string,
+  isIncluded: boolean,
+  today: string,
+): Promise<void> {
   await manager.query(
     `INSERT INTO worker_policies (organization_id, policy_id, worker_id, is_included, assignment, accrues_from)
      VALUES ($1, $2, $3, $4, 'manual', $5)
@@ -88,7 +101,11 @@ export async function insertAdjustmentTo(
 }
 
 /** Ledger sum and pending request hours of each worker policy found (in no particular order). */
-export function balanceRows(manager: EntityManager, organizationId: string, workerPolicyIds: readonly string[]): Promise<{ id: string; balance: string; pending: string }[]> {
+export function balanceRows(
+  manager: EntityManager,
+  organizationId: string,
+  workerPolicyIds: readonly string[],
+): Promise<{ id: string; balance: string; pending: string }[]> {
   return manager.query(
     `SELECT w.id,
             COALESCE((SELECT sum(l.hours) FROM time_off_ledger l WHERE l.worker_policy_id = w.id), 0) AS balance,
@@ -101,10 +118,34 @@ export function balanceRows(manager: EntityManager, organizationId: string, work
 
 /** Appends rows to the ledger, skipping those whose period is already there; how many were added. */
 export async function insertLedgerRows(manager: EntityManager, rows: LedgerRow[]): Promise<number> {
-  const columns = ["organization_id", "worker_policy_id", "kind", "hours", "effective_date", "period_key", "request_id", "shift_id", "recorded_by", "note", "recorded_at"];
+  const columns = [
+    "organization_id",
+    "worker_policy_id",
+    "kind",
+    "hours",
+    "effective_date",
+    "period_key",
+    "request_id",
+    "shift_id",
+    "recorded_by",
+    "note",
+    "recorded_at",
+  ];
   const values: unknown[] = [];
   const tuples = rows.map((r, i) => {
-    values.push(r.organizationId, r.workerPolicyId, r.kind, r.hours.toFixed(6), r.effectiveDate, r.periodKey ?? null, r.requestId ?? null, r.shiftId ?? null, r.recordedBy ?? null, r.note ?? null, r.recordedAt);
+    values.push(
+      r.organizationId,
+      r.workerPolicyId,
+      r.kind,
+      r.hours.toFixed(6),
+      r.effectiveDate,
+      r.periodKey ?? null,
+      r.requestId ?? null,
+      r.shiftId ?? null,
+      r.recordedBy ?? null,
+      r.note ?? null,
+      r.recordedAt,
+    );
     return `(${columns.map((_, c) => `$${i * columns.length + c + 1}`).join(", ")})`;
   });
   const inserted: unknown[] = await manager.query(
@@ -165,7 +206,10 @@ export function selectStaffMemberPolicies(db: Queryable, organizationId: string,
 
 /** The ledger rows of one worker policy, to page through. */
 export function ledgerQuery(db: Queryable, organizationId: string, workerPolicyId: string): SelectQueryBuilder<LedgerEntry> {
-  return db.getRepository(LedgerEntry).createQueryBuilder("r").where("r.organization_id = :org AND r.worker_policy_id = :id", { org: organizationId, id: workerPolicyId });
+  return db
+    .getRepository(LedgerEntry)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.worker_policy_id = :id", { org: organizationId, id: workerPolicyId });
 }
 
 /** The worker policies of the (policy, staff member) pairs given as two lists of the same length. */

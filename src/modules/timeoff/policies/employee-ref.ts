@@ -40,7 +40,8 @@ export async function resolveStaffMember(
   const found = new Set<string>();
   const find = async (column: string, value: string, label: string) => {
     const rows = await staffIdsWhere(manager, organizationId, column, value);
-    if (rows.length !== 1) throw invalidField(field, rows.length ? `${label} "${value}" names more than one staff member` : `No staff member has ${label} "${value}"`);
+    if (rows.length !== 1)
+      throw invalidField(field, rows.length ? `${label} "${value}" names more than one staff member` : `No staff member has ${label} "${value}"`);
     found.add(rows[0]);
   };
   if (ref.workerId != null) {

@@ -96,7 +96,17 @@ export class CreateTimeOffPolicyInput extends PolicyFields {
 }
 
 @InputType()
-@NullRefused<UpdateTimeOffPolicyInput>("name", "typeId", "paid", "units", "limitSettings", "requiresApproval", "allowNegativeBalance", "fullDayDuration", "workerPolicies")
+@NullRefused<UpdateTimeOffPolicyInput>(
+  "name",
+  "typeId",
+  "paid",
+  "units",
+  "limitSettings",
+  "requiresApproval",
+  "allowNegativeBalance",
+  "fullDayDuration",
+  "workerPolicies",
+)
 export class UpdateTimeOffPolicyInput extends PolicyFields {
   @Field(() => String, { nullable: true })
   @IsOptional()

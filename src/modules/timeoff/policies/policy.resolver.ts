@@ -16,7 +16,10 @@ export class TimeOffPolicyResolver {
 
   @Query(() => [TimeOffPolicy], { description: "Active policies by name; every status with fetchAllStatuses" })
   @Requires("timeoff:self", "timeoff:read", "timeoff:manage")
-  timeOffPolicies(@Arg("fetchAllStatuses", () => Boolean, { nullable: true }) fetchAllStatuses: boolean | undefined, @Ctx() ctx: RequestContext): Promise<TimeOffPolicy[]> {
+  timeOffPolicies(
+    @Arg("fetchAllStatuses", () => Boolean, { nullable: true }) fetchAllStatuses: boolean | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TimeOffPolicy[]> {
     return ctx.services.timeOffPolicies.list(actorOf(ctx), fetchAllStatuses ?? false);
   }
 

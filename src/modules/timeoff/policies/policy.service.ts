@@ -179,7 +179,12 @@ export class TimeOffPolicyService {
   }
 
   /** Copies the body's policy fields onto the policy, checking every reference. */
-  private async apply(manager: EntityManager, policy: TimeOffPolicy, input: CreateTimeOffPolicyInput | UpdateTimeOffPolicyInput, weekStart: string): Promise<void> {
+  private async apply(
+    manager: EntityManager,
+    policy: TimeOffPolicy,
+    input: CreateTimeOffPolicyInput | UpdateTimeOffPolicyInput,
+    weekStart: string,
+  ): Promise<void> {
     const org = policy.organizationId;
     if (input.typeId !== undefined) {
       await requireInOrganization(manager, "time_off_policy_types", org, [input.typeId], "typeId");
@@ -208,7 +213,17 @@ export class TimeOffPolicyService {
       policy.assignedStaffIds = [];
       return;
     }
-    const ids = assigned.type === "All" ? [] : [...new Set((assigned.value ?? "").split(",").map((v) => v.trim().toLowerCase()).filter(Boolean))];
+    const ids =
+      assigned.type === "All"
+        ? []
+        : [
+            ...new Set(
+              (assigned.value ?? "")
+                .split(",")
+                .map((v) => v.trim().toLowerCase())
+                .filter(Boolean),
+            ),
+          ];
     const field = "defaultSettings.assignedStaff.value";
     if (assigned.type !== "All") {
       if (!ids.length) throw invalidField(field, `Assigning by ${assigned.type} needs the id(s) in value`);

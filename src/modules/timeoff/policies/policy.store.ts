@@ -12,20 +12,30 @@ export function selectPolicies(db: DataSource, organizationId: string, allStatus
 
 /** Policies by id, removed ones included. */
 export function selectPoliciesWithRemoved(db: DataSource, organizationId: string, ids: readonly string[]): Promise<TimeOffPolicy[]> {
-  return db.getRepository(TimeOffPolicy).createQueryBuilder("p").withDeleted().where("p.organization_id = :org AND p.id = ANY(:ids)", { org: organizationId, ids }).getMany();
+  return db
+    .getRepository(TimeOffPolicy)
+    .createQueryBuilder("p")
+    .withDeleted()
+    .where("p.organization_id = :org AND p.id = ANY(:ids)", { org: organizationId, ids })
+    .getMany();
 }
 
 /** Ids of the staff (not deleted) whose `column` (a fixed column name, never input) equals `value`. */
 export async function staffIdsWhere(manager: EntityManager, organizationId: string, column: string, value: string): Promise<string[]> {
-  const rows: { id: string }[] = await manager.query(
-    `SELECT id FROM staff_members WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL`,
-    [organizationId, value],
-  );
+  const rows: { id: string }[] = await manager.query(`SELECT id FROM staff_members WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL`, [
+    organizationId,
+    value,
+  ]);
   return rows.map((r) => r.id);
 }
 
 /** How many pending or approved requests use a policy, and the ids of the first `listed` of them. */
-export async function requestsUsingPolicy(manager: EntityManager, organizationId: string, policyId: string, listed: number): Promise<{ count: string; ids: string[] | null }> {
+export async function requestsUsingPolicy(
+  manager: EntityManager,
+  organizationId: string,
+  policyId: string,
+  listed: number,
+): Promise<{ count: string; ids: string[] | null }> {
   const [row]: { count: string; ids: string[] | null }[] = await manager.query(
     `SELECT count(*) AS count, (array_agg(id ORDER BY start_time, id))[1:${listed}] AS ids
      FROM time_off_requests WHERE organization_id = $1 AND policy_id = $2 AND status IN ('pending', 'approved')`,

@@ -104,7 +104,10 @@ export class TimeOffRequestResolver {
     return utcOffsetMinutes(request.startTime, request.timezone);
   }
 
-  @FieldResolver(() => Float, { nullable: true, description: "The balance left once this and every other pending request of the worker on the policy are approved" })
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description: "The balance left once this and every other pending request of the worker on the policy are approved",
+  })
   async remainingBalance(@Root() request: TimeOffRequest, @Ctx() ctx: RequestContext): Promise<number | null> {
     const workerPolicy = await this.workerPolicy(request, ctx);
     const balance = await balanceLoader(ctx).load(workerPolicy.id);

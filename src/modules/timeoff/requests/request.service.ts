@@ -77,7 +77,8 @@ export class TimeOffRequestService {
     const until = args.endTime ? readBound(args.endTime, zone, "endTime", true) : undefined;
     if (from && until) {
       if (until <= from) throw invalidField("endTime", "endTime must be after startTime");
-      if (daysBetween(localDate(from, zone), localDate(until, zone)) > MAX_RANGE_DAYS) throw invalidField("endTime", `A range may span at most ${MAX_RANGE_DAYS} days`);
+      if (daysBetween(localDate(from, zone), localDate(until, zone)) > MAX_RANGE_DAYS)
+        throw invalidField("endTime", `A range may span at most ${MAX_RANGE_DAYS} days`);
     }
     return this.records.list(actor, args, { property: "startTime", column: "start_time" }, (q) => {
       q.andWhere("r.status = 'approved'");
@@ -140,7 +141,10 @@ export class TimeOffRequestService {
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", current.staffId);
       const staffId = await resolveStaffMember(manager, org, input, "");
       if (staffId && staffId !== current.staffId) throw invalidField("employee", "A request's worker cannot change; cancel it and file a new one");
-      const policy = input.policyId && input.policyId.toLowerCase() !== current.policyId ? await this.activePolicy(manager, org, input.policyId) : await this.policy(manager, org, current.policyId);
+      const policy =
+        input.policyId && input.policyId.toLowerCase() !== current.policyId
+          ? await this.activePolicy(manager, org, input.policyId)
+          : await this.policy(manager, org, current.policyId);
       const requested = await this.requestedTime(manager, actor, input, policy, current);
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.staffId);
       const request = await this.lockRequest(manager, org, current.id);
@@ -178,7 +182,11 @@ export class TimeOffRequestService {
   async decline(actor: Actor, id: string, reason: string | null | undefined): Promise<TimeOffRequest> {
     return inTransaction(this.deps.db, async (manager) => {
       const request = await this.records.get(actor, id, { manager });
-      return this.transition(manager, actor, request, "pending", "declined", { decided_at: this.deps.clock.now(), decided_by: actor.staffId, decline_reason: reason ?? null });
+      return this.transition(manager, actor, request, "pending", "declined", {
+        decided_at: this.deps.clock.now(),
+        decided_by: actor.staffId,
+        decline_reason: reason ?? null,
+      });
     });
   }
 
@@ -201,7 +209,14 @@ export class TimeOffRequestService {
    * Moves a request from one status to another only if it still has the first: of two calls that
    * race (approve and decline), exactly one changes it and the other gets a 409.
    */
-  private async transition(manager: EntityManager, actor: Actor, request: TimeOffRequest, from: RequestStatus, to: RequestStatus, set: Record<string, unknown>): Promise<TimeOffRequest> {
+  private async transition(
+    manager: EntityManager,
+    actor: Actor,
+    request: TimeOffRequest,
+    from: RequestStatus,
+    to: RequestStatus,
+    set: Record<string, unknown>,
+  ): Promise<TimeOffRequest> {
     if (!(await moveRequestStatus(manager, actor.organizationId, request.id, from, to, set))) {
       const now = await manager.getRepository(TimeOffRequest).findOneByOrFail({ organizationId: actor.organizationId, id: request.id });
       throw conflict(`The request is ${now.status}; only a ${from} request can become ${to}`);
@@ -257,7 +272,13 @@ export class TimeOffRequestService {
   }
 
   /** Works out zone, times and hours of a new or changed request, and checks the organization's rules. */
-  private async requestedTime(manager: EntityManager, actor: Actor, input: CreateTimeOffRequestInput | UpdateTimeOffRequestInput, policy: TimeOffPolicy, current: TimeOffRequest | undefined): Promise<RequestedTime> {
+  private async requestedTime(
+    manager: EntityManager,
+    actor: Actor,
+    input: CreateTimeOffRequestInput | UpdateTimeOffRequestInput,
+    policy: TimeOffPolicy,
+    current: TimeOffRequest | undefined,
+  ): Promise<RequestedTime> {
     const org = actor.organizationId;
     const locationId = input.locationId !== undefined ? input.locationId : (current?.locationId ?? null);
     let location: Location | null = null;
@@ -301,7 +322,15 @@ export class TimeOffRequestService {
   }
 
   private columnsOf(p: RequestedTime) {
-    return { locationId: p.locationId, startTime: p.start, endTime: p.end, isAllDay: p.isAllDay, timezone: p.zone, hourConfiguration: p.days, totalHours: p.total };
+    return {
+      locationId: p.locationId,
+      startTime: p.start,
+      endTime: p.end,
+      isAllDay: p.isAllDay,
+      timezone: p.zone,
+      hourConfiguration: p.days,
+      totalHours: p.total,
+    };
   }
 }
 

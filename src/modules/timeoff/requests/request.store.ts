@@ -6,7 +6,14 @@ import { updateReturning } from "../../../database/returning";
  * Moves a request from status `from` to `to`, setting the columns of `set` (fixed names, never
  * input) with it; false when the request no longer had status `from`.
  */
-export async function moveRequestStatus(manager: EntityManager, organizationId: string, requestId: string, from: string, to: string, set: Record<string, unknown>): Promise<boolean> {
+export async function moveRequestStatus(
+  manager: EntityManager,
+  organizationId: string,
+  requestId: string,
+  from: string,
+  to: string,
+  set: Record<string, unknown>,
+): Promise<boolean> {
   const columns = Object.keys(set);
   const assignments = columns.map((c, i) => `${c} = $${i + 5}`).join(", ");
   const rows = await updateReturning<{ id: string }>(

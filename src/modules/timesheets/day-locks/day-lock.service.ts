@@ -12,7 +12,10 @@ import { ShiftService } from "../shifts/shift.service";
  * shift changes of that day in flight, and changes started later see the lock (see guardDays).
  */
 export class DayLockService {
-  constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly shifts: ShiftService,
+  ) {}
 
   lock(actor: Actor, input: DayLockInput): Promise<DayLock> {
     return this.set(actor, input, true);

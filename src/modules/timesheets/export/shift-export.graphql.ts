@@ -77,7 +77,9 @@ export class ShiftExportRow {
   @Field(() => Float, { description: "doubleTimeMinutes × hourlyWage / 60 (2× less the regular rate), rounded once to the cent" })
   doubleTimePremium: number;
 
-  @Field(() => Int, { description: "Minutes of regular pay owed as the meal-period premium (the recorded breaks missed the location's meal-break rule; at most one per workday)" })
+  @Field(() => Int, {
+    description: "Minutes of regular pay owed as the meal-period premium (the recorded breaks missed the location's meal-break rule; at most one per workday)",
+  })
   mealPremiumMinutes: number;
 
   @Field(() => Float, { description: "mealPremiumMinutes × hourlyWage / 60, rounded once to the cent" })
@@ -89,7 +91,9 @@ export class ShiftExportRow {
   @Field(() => Float, { nullable: true, description: "The rate above regular pay for those minutes (restPayRate − 1); null for a flat premium" })
   restGapRate: number | null;
 
-  @Field(() => Float, { description: "restGapMinutes × hourlyWage × restGapRate / 60 rounded once to the cent, or the profile's flat amount when restGapRate is null" })
+  @Field(() => Float, {
+    description: "restGapMinutes × hourlyWage × restGapRate / 60 rounded once to the cent, or the profile's flat amount when restGapRate is null",
+  })
   restGapPremium: number;
 
   @Field(() => Float, { description: "Predictability pay as recorded when the schedule changed (PREDICTABILITY_PAY rows)" })

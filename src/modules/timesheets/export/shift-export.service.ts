@@ -36,7 +36,11 @@ interface ExportedShift {
   minutes: ShiftMinutes;
 }
 
-function toExportRow({ shiftId, staffId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift, pay: ShiftPay, names: ExportNames): ShiftExportRow {
+function toExportRow(
+  { shiftId, staffId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift,
+  pay: ShiftPay,
+  names: ExportNames,
+): ShiftExportRow {
   const employee = names.staff.get(staffId)!;
   const location = names.locations.get(locationId)!;
   return {
@@ -129,7 +133,10 @@ function parseBreaks(text: string): BreakSpan[] {
  * overtime and rest, and not exported.
  */
 export class ShiftExportService {
-  constructor(private readonly deps: ServiceDeps, private readonly settings: TimesheetSettingsService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly settings: TimesheetSettingsService,
+  ) {}
 
   /** Checks the request at once, then reads the rows batch by batch from a database cursor. */
   batches(actor: Actor, filter: ExportFilter): AsyncGenerator<ShiftExportRow[]> {
@@ -141,11 +148,21 @@ export class ShiftExportService {
     return this.read(actor, range, filter.locationId?.toLowerCase(), filter.employeeId);
   }
 
-  private async *read(actor: Actor, range: { start: string; end: string }, locationId: string | undefined, staffId: string | undefined): AsyncGenerator<ShiftExportRow[]> {
+  private async *read(
+    actor: Actor,
+    range: { start: string; end: string },
+    locationId: string | undefined,
+    staffId: string | undefined,
+  ): AsyncGenerator<ShiftExportRow[]> {
     const organizationId = actor.organizationId;
     const settings = await this.settings.get(actor);
     // Every location's shifts count towards overtime and rest: the location filter applies to the rows.
-    const filter = { organizationId, startDate: payContextStart(range.start, settings.weekStart), endDate: range.end, staffIds: staffId ? [staffId] : undefined };
+    const filter = {
+      organizationId,
+      startDate: payContextStart(range.start, settings.weekStart),
+      endDate: range.end,
+      staffIds: staffId ? [staffId] : undefined,
+    };
     let names: ExportNames;
     let calculator: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
@@ -168,7 +185,16 @@ export class ShiftExportService {
         const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
         // Breaks count only where a meal-break rule does: elsewhere they are not even parsed.
         const shiftBreaks = calculator.readsBreaks(shiftLocation) ? parseBreaks(breaks) : NO_BREAKS;
-        const pay = calculator.pay({ staffId, locationId: shiftLocation, day, startMs: start, endMs: end, payableMinutes: minutes.payableDuration, hourlyWage, breaks: shiftBreaks });
+        const pay = calculator.pay({
+          staffId,
+          locationId: shiftLocation,
+          day,
+          startMs: start,
+          endMs: end,
+          payableMinutes: minutes.payableDuration,
+          hourlyWage,
+          breaks: shiftBreaks,
+        });
         if (day < range.start || (locationId && shiftLocation !== locationId)) continue;
         out.push(toExportRow({ shiftId, staffId, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
       }

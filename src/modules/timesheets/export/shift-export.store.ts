@@ -17,7 +17,9 @@ export async function readExportNames(query: SnapshotQuery, organizationId: stri
     "SELECT id, name, external_employee_id, payroll_id FROM staff_members WHERE organization_id = $1",
     [organizationId],
   );
-  const locations = await query<{ id: string; name: string; timezone: string }>("SELECT id, name, timezone FROM locations WHERE organization_id = $1", [organizationId]);
+  const locations = await query<{ id: string; name: string; timezone: string }>("SELECT id, name, timezone FROM locations WHERE organization_id = $1", [
+    organizationId,
+  ]);
   const roles = await query<{ id: string; name: string }>("SELECT id, name FROM roles WHERE organization_id = $1", [organizationId]);
   return { staff: byId(staff), locations: byId(locations), roles: new Map(roles.map((r) => [r.id, r.name])) };
 }

@@ -20,7 +20,12 @@ export class ShiftNoteResolver {
 
   @Mutation(() => ShiftNote, { description: "Authors change their own notes" })
   @Requires("timesheets:write", "timesheets:self")
-  updateShiftNote(@Arg("shiftId", () => ID) shiftId: string, @Arg("id", () => ID) id: string, @Arg("input") input: ShiftNoteInput, @Ctx() ctx: RequestContext): Promise<ShiftNote> {
+  updateShiftNote(
+    @Arg("shiftId", () => ID) shiftId: string,
+    @Arg("id", () => ID) id: string,
+    @Arg("input") input: ShiftNoteInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ShiftNote> {
     return ctx.services.shiftNotes.update(actorOf(ctx), shiftId, id, input);
   }
 

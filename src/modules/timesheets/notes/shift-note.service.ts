@@ -13,7 +13,10 @@ import { ShiftService } from "../shifts/shift.service";
  * a manager on any. Authors edit and delete their own notes; managers may delete any note.
  */
 export class ShiftNoteService {
-  constructor(private readonly deps: ServiceDeps, private readonly shifts: ShiftService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly shifts: ShiftService,
+  ) {}
 
   private get repo() {
     return this.deps.db.getRepository(ShiftNote);

@@ -39,7 +39,12 @@ const CLOSED_SHIFT_SELECT = `
  * Closed live shifts matching the filter, in batches from a database cursor. On PGlite the cursor
  * holds the one connection: read everything else before iterating, or in `before` (same snapshot).
  */
-export function closedShifts(db: DataSource, filter: ShiftFilter, orderBy: string, before?: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<ClosedShift[]> {
+export function closedShifts(
+  db: DataSource,
+  filter: ShiftFilter,
+  orderBy: string,
+  before?: (query: SnapshotQuery) => Promise<void>,
+): AsyncGenerator<ClosedShift[]> {
   const { sql, params } = shiftWhere(filter);
   return cursorBatches<ClosedShift>(db, `${CLOSED_SHIFT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY ${orderBy}`, params, { before });
 }

@@ -1,6 +1,16 @@
 import { exactPay, moneyUnits } from "../../../common/money";
 import { addDays } from "../../../common/time";
-import { ComplianceFigures, ComplianceRules, missedMealBreaks, OvertimeSplit, PlannedBreakSpan, restPremium, restShortfall, splitWorkweek, Workday } from "../../compliance";
+import {
+  ComplianceFigures,
+  ComplianceRules,
+  missedMealBreaks,
+  OvertimeSplit,
+  PlannedBreakSpan,
+  restPremium,
+  restShortfall,
+  splitWorkweek,
+  Workday,
+} from "../../compliance";
 import { BreakSpan } from "../../../common/shift-minutes";
 import { Weekday, weekdayNumber } from "../../../common/weekday";
 import { TimesheetSettings } from "../settings/timesheet-settings.entity";
@@ -124,7 +134,9 @@ export class ShiftPayCalculator {
     if (!at) {
       const rules = this.rules.get(locationId);
       const figures = profileOvertime(rules);
-      const regime = figures ? JSON.stringify([figures.dailyOvertimeHours, figures.dailyDoubleTimeHours, figures.weeklyOvertimeHours, figures.seventhDayRule]) : "";
+      const regime = figures
+        ? JSON.stringify([figures.dailyOvertimeHours, figures.dailyDoubleTimeHours, figures.weeklyOvertimeHours, figures.seventhDayRule])
+        : "";
       this.byLocation.set(locationId, (at = { rules, figures, regime, readsBreaks: (rules?.figures.mealPremiumHours ?? null) !== null }));
     }
     return at;

@@ -21,7 +21,9 @@ export class ReportFigures {
   @Field(() => Float, { description: "Hours at the overtime rate: the organization's settings, or 1.5× where the location's compliance profile sets overtime" })
   overtimeHours: number;
 
-  @Field(() => Float, { description: "Hours at 2× (the location's compliance profile: over the double-time threshold, or beyond the first 8 on the seventh consecutive workday)" })
+  @Field(() => Float, {
+    description: "Hours at 2× (the location's compliance profile: over the double-time threshold, or beyond the first 8 on the seventh consecutive workday)",
+  })
   doubleTimeHours: number;
 
   @Field(() => Int)
@@ -39,13 +41,20 @@ export class ReportFigures {
   @Field(() => Float, { description: "Double-time hours × wage: the part of double time above the regular rate" })
   doubleTimePremium: number;
 
-  @Field(() => Int, { description: "Workdays owed a meal-period premium: a shift whose recorded breaks missed the location's meal-break rule (at most one per workday)" })
+  @Field(() => Int, {
+    description: "Workdays owed a meal-period premium: a shift whose recorded breaks missed the location's meal-break rule (at most one per workday)",
+  })
   mealPremiums: number;
 
-  @Field(() => Float, { description: "The meal-period premiums: the profile's premium hours (1 under US_CA, Labor Code §226.7) × wage of the shift that missed the rule" })
+  @Field(() => Float, {
+    description: "The meal-period premiums: the profile's premium hours (1 under US_CA, Labor Code §226.7) × wage of the shift that missed the rule",
+  })
   mealPremium: number;
 
-  @Field(() => Float, { description: "Premiums for work inside a rest period shorter than the location's minimum (hours inside × wage × (rest rate − 1), or the flat amount per shift)" })
+  @Field(() => Float, {
+    description:
+      "Premiums for work inside a rest period shorter than the location's minimum (hours inside × wage × (rest rate − 1), or the flat amount per shift)",
+  })
   restGapPremium: number;
 
   @Field(() => Float, { description: "Predictability pay recorded for changes inside the notice window to scheduled shifts starting in the range" })

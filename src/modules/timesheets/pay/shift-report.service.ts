@@ -112,11 +112,17 @@ function violatesMandatoryBreaks(shift: ClosedShift, rules: MandatoryBreakRule[]
 }
 
 /** The people and places a report row names. */
-type Named = Pick<ClosedShift, "staff_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name">;
+type Named = Pick<
+  ClosedShift,
+  "staff_id" | "employee_name" | "external_employee_id" | "payroll_id" | "day" | "location_id" | "location_name" | "role_id" | "role_name"
+>;
 
 /** Per-employee and grouped reports of closed shifts, with overtime, premiums and labor cost. */
 export class ShiftReportService {
-  constructor(private readonly deps: ServiceDeps, private readonly settings: TimesheetSettingsService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly settings: TimesheetSettingsService,
+  ) {}
 
   async employees(actor: Actor, args: ReportArgs): Promise<EmployeeReport[]> {
     const totalsByStaff = new Map<string, { named: Named; totals: Totals }>();
@@ -125,9 +131,20 @@ export class ShiftReportService {
       totalsByStaff.set(named.staff_id, entry);
       return entry.totals;
     };
-    await this.eachShift(actor, args, (o) => totalsOf(o.shift).add(o), (p) => totalsOf(p).addPredictabilityPay(p.amount));
+    await this.eachShift(
+      actor,
+      args,
+      (o) => totalsOf(o.shift).add(o),
+      (p) => totalsOf(p).addPredictabilityPay(p.amount),
+    );
     return [...totalsByStaff.values()]
-      .map(({ named, totals }) => ({ employeeId: named.staff_id, employee: named.employee_name, externalEmployeeId: named.external_employee_id, payrollId: named.payroll_id, ...totals.figures() }))
+      .map(({ named, totals }) => ({
+        employeeId: named.staff_id,
+        employee: named.employee_name,
+        externalEmployeeId: named.external_employee_id,
+        payrollId: named.payroll_id,
+        ...totals.figures(),
+      }))
       .sort((a, b) => a.employee.localeCompare(b.employee) || a.employeeId.localeCompare(b.employeeId));
   }
 
@@ -168,7 +185,12 @@ export class ShiftReportService {
    * the first workweek (and the day before the range, for rest) are read too, so that overtime
    * counts the whole week and rest its previous shift; those are not reported.
    */
-  private async eachShift(actor: Actor, args: ReportArgs, visit: (o: ShiftFigures) => void, visitPredictability: (p: Named & { amount: string }) => void): Promise<void> {
+  private async eachShift(
+    actor: Actor,
+    args: ReportArgs,
+    visit: (o: ShiftFigures) => void,
+    visitPredictability: (p: Named & { amount: string }) => void,
+  ): Promise<void> {
     requirePermission(actor, "timesheets:read");
     const range = parseDateRange(args.startDate, args.endDate);
     if (args.locationId !== undefined && !isUuid(args.locationId)) throw invalidField("locationId", "locationId must be a UUID");

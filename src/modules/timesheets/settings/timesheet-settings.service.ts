@@ -14,7 +14,14 @@ export class TimesheetSettingsService {
     const stored = await this.deps.db.getRepository(TimesheetSettings).findOneBy({ organizationId: actor.organizationId });
     return (
       stored ??
-      Object.assign(new TimesheetSettings(), { organizationId: actor.organizationId, weeklyOvertimeHours: 40, dailyOvertimeHours: null, overtimeRate: 1.5, weekStart: Weekday.Monday, updatedAt: null })
+      Object.assign(new TimesheetSettings(), {
+        organizationId: actor.organizationId,
+        weeklyOvertimeHours: 40,
+        dailyOvertimeHours: null,
+        overtimeRate: 1.5,
+        weekStart: Weekday.Monday,
+        updatedAt: null,
+      })
     );
   }
 

@@ -107,7 +107,13 @@ export function localTimeAt(ms: number, zone: string): string {
   const wall = Math.trunc(ms + offset * MINUTE_MS);
   const hour = Math.floor(wall / HOUR_MS);
   const inHour = wall - hour * HOUR_MS;
-  const text = hourPrefix(hour) + TWO_DIGITS[Math.floor(inHour / MINUTE_MS)] + ":" + TWO_DIGITS[Math.floor((inHour % MINUTE_MS) / 1000)] + "." + THREE_DIGITS[inHour % 1000];
+  const text =
+    hourPrefix(hour) +
+    TWO_DIGITS[Math.floor(inHour / MINUTE_MS)] +
+    ":" +
+    TWO_DIGITS[Math.floor((inHour % MINUTE_MS) / 1000)] +
+    "." +
+    THREE_DIGITS[inHour % 1000];
   // luxon writes Z for a fixed zero offset (the zone "UTC").
   const written = text + (offset === 0 && entry.zone.isUniversal ? "Z" : offsetSuffix(offset));
   if (++textsKept > MAX_TEXTS) {

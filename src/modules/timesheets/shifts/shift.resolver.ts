@@ -45,7 +45,11 @@ export class ShiftResolver {
 
   @Mutation(() => DeletedShifts, { description: "Deletes every shift starting on the local day; nothing at all when one of them is locked" })
   @Requires("timesheets:write")
-  deleteShiftsOnDate(@Arg("date") date: string, @Arg("locationId", () => ID, { nullable: true }) locationId: string | undefined, @Ctx() ctx: RequestContext): Promise<DeletedShifts> {
+  deleteShiftsOnDate(
+    @Arg("date") date: string,
+    @Arg("locationId", () => ID, { nullable: true }) locationId: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeletedShifts> {
     return ctx.services.shifts.deleteOnDate(actorOf(ctx), date, locationId ?? undefined);
   }
 

@@ -70,7 +70,11 @@ export class ShiftService {
     const staffId = this.staffScope(actor, args.employeeId);
     // A list of days of shifts may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
     const manager = (await this.deps.reads.readerFor(actor)).manager;
-    const rows = await selectListedShifts(manager, { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined }, this.deps.config.maxListedShifts);
+    const rows = await selectListedShifts(
+      manager,
+      { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, locationId, staffIds: staffId ? [staffId] : undefined },
+      this.deps.config.maxListedShifts,
+    );
     const shifts = presentShifts(rows, this.deps.clock.now());
     const lockedDays = await selectLockedDays(manager, actor.organizationId, range.start, range.end, locationId);
     const totals = { duration: 0, totalPaidBreaks: 0, totalUnpaidBreaks: 0, payableDuration: 0 };
@@ -177,7 +181,13 @@ export class ShiftService {
       const byLocation = new Map<string, ShiftRow[]>();
       for (const r of rows) byLocation.set(r.location_id, [...(byLocation.get(r.location_id) ?? []), r]);
       for (const [loc, shifts] of [...byLocation].sort(([a], [b]) => a.localeCompare(b))) {
-        await this.assertUnlocked(manager, org, { locationId: loc, timezone: shifts[0].timezone }, [shifts[0].start_time], shifts.map((r) => r.staff_id));
+        await this.assertUnlocked(
+          manager,
+          org,
+          { locationId: loc, timezone: shifts[0].timezone },
+          [shifts[0].start_time],
+          shifts.map((r) => r.staff_id),
+        );
       }
       const ids = rows.map((r) => r.id);
       if (!ids.length) return { deleted: 0 };
@@ -197,7 +207,10 @@ export class ShiftService {
   }
 
   async requireStaffMember(manager: EntityManager, organizationId: string, staffId: string, field: string): Promise<string> {
-    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [staffId], field, { where: "deleted_at IS NULL", message: () => `Unknown staff member ${staffId}` });
+    const [id] = await requireInOrganization(manager, "staff_members", organizationId, [staffId], field, {
+      where: "deleted_at IS NULL",
+      message: () => `Unknown staff member ${staffId}`,
+    });
     return id;
   }
 
@@ -261,7 +274,13 @@ export class ShiftService {
   }
 
   /** A break type of the location that is not deleted; `field` names the input in the 400 or 404. */
-  async breakTypesOf(manager: EntityManager, organizationId: string, locationId: string, ids: string[], field: (i: number) => string): Promise<Map<string, BreakType>> {
+  async breakTypesOf(
+    manager: EntityManager,
+    organizationId: string,
+    locationId: string,
+    ids: string[],
+    field: (i: number) => string,
+  ): Promise<Map<string, BreakType>> {
     const wanted = [...new Set(ids)];
     const bad = wanted.findIndex((id) => !isUuid(id));
     if (bad >= 0) throw invalidField(field(ids.indexOf(wanted[bad])), `Unknown break type ${wanted[bad]}`);
@@ -276,9 +295,22 @@ export class ShiftService {
    * Reads and checks the breaks of a shift: each inside the shift, none overlapping another, only
    * the last one of an open shift may still be running; a break type fills what is not given.
    */
-  async resolveBreaks(manager: EntityManager, organizationId: string, location: ZonedLocation, inputs: ShiftBreakInput[], shiftStart: Date, shiftEnd: Date | null): Promise<NewBreak[]> {
+  async resolveBreaks(
+    manager: EntityManager,
+    organizationId: string,
+    location: ZonedLocation,
+    inputs: ShiftBreakInput[],
+    shiftStart: Date,
+    shiftEnd: Date | null,
+  ): Promise<NewBreak[]> {
     const typed = inputs.map((b, i) => ({ b, i })).filter(({ b }) => b.typeId != null);
-    const types = await this.breakTypesOf(manager, organizationId, location.locationId, typed.map(({ b }) => b.typeId!), (k) => `breaks.${typed[k].i}.typeId`);
+    const types = await this.breakTypesOf(
+      manager,
+      organizationId,
+      location.locationId,
+      typed.map(({ b }) => b.typeId!),
+      (k) => `breaks.${typed[k].i}.typeId`,
+    );
     const breaks = inputs.map((b, i): NewBreak => {
       const field = (name: string) => `breaks.${i}.${name}`;
       const type = b.typeId != null ? types.get(b.typeId.toLowerCase()) : undefined;
@@ -330,4 +362,3 @@ interface ShiftTime {
 function checkOrder(start: Date, end: Date | null): void {
   if (end !== null && end <= start) throw invalidField("endTime", "endTime must be after startTime");
 }
-

@@ -103,7 +103,10 @@ export async function selectShifts(manager: EntityManager, filter: ShiftFilter, 
 
 /** A range holding more shifts than one answer may (`Config.maxListedShifts`). */
 export function tooManyShifts(limit: number): AppError {
-  return invalidField("endDate", `The range holds more than ${limit} shifts: narrow it, filter it by location or staff member, or stream it with GET /api/timesheets/export`);
+  return invalidField(
+    "endDate",
+    `The range holds more than ${limit} shifts: narrow it, filter it by location or staff member, or stream it with GET /api/timesheets/export`,
+  );
 }
 
 /** Shifts for an answer, refused past `limit`. */
@@ -145,7 +148,12 @@ function presentBreak(b: BreakRow, zone: string): ShiftBreak {
 export function presentShift(row: ShiftRow, nowMs: number): Shift {
   const zone = row.timezone;
   const breaks = row.breaks;
-  const minutes = spanMinutes(row.start_time.getTime(), row.end_time === null ? null : row.end_time.getTime(), breaks.map((b) => [b.start_ms, b.end_ms, b.paid] as const), nowMs);
+  const minutes = spanMinutes(
+    row.start_time.getTime(),
+    row.end_time === null ? null : row.end_time.getTime(),
+    breaks.map((b) => [b.start_ms, b.end_ms, b.paid] as const),
+    nowMs,
+  );
   return {
     id: row.id,
     staffId: row.staff_id,
@@ -173,7 +181,13 @@ export function presentShift(row: ShiftRow, nowMs: number): Shift {
  * writes hold the days' advisory locks shared, lock/unlock exclusively, so no shift change slips
  * past a lock being taken. Keys are sorted so two transactions never wait on each other in a cycle.
  */
-export async function guardDays(manager: EntityManager, organizationId: string, locationId: string, days: string[], mode: "shared" | "exclusive"): Promise<void> {
+export async function guardDays(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  days: string[],
+  mode: "shared" | "exclusive",
+): Promise<void> {
   const keys = [...new Set(days)].sort().map((day) => `${organizationId}:${locationId}:${day}`);
   if (!keys.length) return;
   const fn = mode === "shared" ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock";
@@ -191,7 +205,13 @@ export async function lockedAmong(manager: EntityManager, organizationId: string
 }
 
 /** The distinct locked days in a range (of one location, if given). */
-export async function selectLockedDays(manager: EntityManager, organizationId: string, startDate: string, endDate: string, locationId: string | undefined): Promise<string[]> {
+export async function selectLockedDays(
+  manager: EntityManager,
+  organizationId: string,
+  startDate: string,
+  endDate: string,
+  locationId: string | undefined,
+): Promise<string[]> {
   const rows: { day: string }[] = await manager.query(
     `SELECT DISTINCT day::text AS day FROM locked_days
      WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::uuid IS NULL OR location_id = $4::uuid) ORDER BY 1`,
@@ -201,8 +221,15 @@ export async function selectLockedDays(manager: EntityManager, organizationId: s
 }
 
 /** A location of the organization with its time zone. */
-export async function selectLocation(manager: EntityManager, organizationId: string, locationId: string): Promise<{ locationId: string; timezone: string } | undefined> {
-  const [row]: { id: string; timezone: string }[] = await manager.query("SELECT id, timezone FROM locations WHERE organization_id = $1 AND id = $2", [organizationId, locationId]);
+export async function selectLocation(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+): Promise<{ locationId: string; timezone: string } | undefined> {
+  const [row]: { id: string; timezone: string }[] = await manager.query("SELECT id, timezone FROM locations WHERE organization_id = $1 AND id = $2", [
+    organizationId,
+    locationId,
+  ]);
   return row && { locationId: row.id, timezone: row.timezone };
 }
 
@@ -286,24 +313,24 @@ export interface NewBreak {
 }
 
 export async function insertBreaks(manager: EntityManager, organizationId: string, shiftId: string, breaks: NewBreak[]): Promise<void> {
-    if (!breaks.length) return;
-    await manager.query(
-      `INSERT INTO shift_breaks (organization_id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes)
+  if (!breaks.length) return;
+  await manager.query(
+    `INSERT INTO shift_breaks (organization_id, shift_id, break_type_id, start_time, end_time, paid, name, mandatory, frequency_minutes, duration_minutes)
        SELECT $1, $2, * FROM unnest($3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::boolean[], $7::text[], $8::boolean[], $9::int[], $10::int[])`,
-      [
-        organizationId,
-        shiftId,
-        breaks.map((b) => b.breakTypeId),
-        breaks.map((b) => b.start),
-        breaks.map((b) => b.end),
-        breaks.map((b) => b.paid),
-        breaks.map((b) => b.name),
-        breaks.map((b) => b.mandatory),
-        breaks.map((b) => b.frequencyMinutes),
-        breaks.map((b) => b.durationMinutes),
-      ],
-    );
-  }
+    [
+      organizationId,
+      shiftId,
+      breaks.map((b) => b.breakTypeId),
+      breaks.map((b) => b.start),
+      breaks.map((b) => b.end),
+      breaks.map((b) => b.paid),
+      breaks.map((b) => b.name),
+      breaks.map((b) => b.mandatory),
+      breaks.map((b) => b.frequencyMinutes),
+      breaks.map((b) => b.durationMinutes),
+    ],
+  );
+}
 
 export async function deleteBreaks(manager: EntityManager, organizationId: string, shiftId: string): Promise<void> {
   await manager.query("DELETE FROM shift_breaks WHERE organization_id = $1 AND shift_id = $2", [organizationId, shiftId]);
@@ -311,7 +338,11 @@ export async function deleteBreaks(manager: EntityManager, organizationId: strin
 
 /** Ends the shift's running break, if any, at `end`. */
 export async function closeRunningBreak(manager: EntityManager, organizationId: string, shiftId: string, end: Date): Promise<void> {
-  await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [organizationId, shiftId, end]);
+  await manager.query("UPDATE shift_breaks SET end_time = $3 WHERE organization_id = $1 AND shift_id = $2 AND end_time IS NULL", [
+    organizationId,
+    shiftId,
+    end,
+  ]);
 }
 
 /** The location's break types among `ids` that are not deleted. */
@@ -335,7 +366,11 @@ export async function selectOpenShift(manager: EntityManager, organizationId: st
 
 /** Clock-out: the shift ends and stops being active. */
 export async function endShift(manager: EntityManager, organizationId: string, shiftId: string, at: Date): Promise<void> {
-  await manager.query("UPDATE shifts SET end_time = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [organizationId, shiftId, at]);
+  await manager.query("UPDATE shifts SET end_time = $3, active = false, updated_at = now() WHERE organization_id = $1 AND id = $2", [
+    organizationId,
+    shiftId,
+    at,
+  ]);
 }
 
 export async function endBreak(manager: EntityManager, organizationId: string, breakId: string, at: Date): Promise<void> {
@@ -343,10 +378,12 @@ export async function endBreak(manager: EntityManager, organizationId: string, b
 }
 
 export async function lockDay(manager: EntityManager, organizationId: string, locationId: string, day: string, lockedBy: string | null): Promise<void> {
-  await manager.query(
-    "INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-    [organizationId, locationId, day, lockedBy],
-  );
+  await manager.query("INSERT INTO locked_days (organization_id, location_id, day, locked_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", [
+    organizationId,
+    locationId,
+    day,
+    lockedBy,
+  ]);
 }
 
 /** Locks every day of the list at every location of the organization (already locked days stay as they are). */

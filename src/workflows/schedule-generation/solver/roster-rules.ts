@@ -67,7 +67,8 @@ export class RosterRules {
         // Missed: every value of the day but the wished ones costs the weight.
         for (let v = 0; v <= T; v++) if (v === T || (pref.templates !== null && !pref.templates.includes(v))) cost[pref.day * (T + 1) + v] += pref.weight;
       }
-      for (const pref of p.preferOff) for (let v = 0; v < T; v++) if (pref.templates === null || pref.templates.includes(v)) cost[pref.day * (T + 1) + v] += pref.weight;
+      for (const pref of p.preferOff)
+        for (let v = 0; v < T; v++) if (pref.templates === null || pref.templates.includes(v)) cost[pref.day * (T + 1) + v] += pref.weight;
       return cost;
     });
   }
@@ -119,11 +120,15 @@ export class RosterRules {
           if (weekMinutes) weekMinutes[this.weekOf[d]] += this.minutes[v];
           if (shiftCost) soft += shiftCost[v];
           if (d + 1 < h && row[d + 1] >= 0 && this.forbiddenNext[v * T + row[d + 1]]) {
-            add("CANNOT_BE_FOLLOWED_BY", d + 1, 1, () => `${this.problem.templates[row[d + 1]].key} on day ${d + 1} cannot follow ${this.problem.templates[v].key}`);
+            add(
+              "CANNOT_BE_FOLLOWED_BY",
+              d + 1,
+              1,
+              () => `${this.problem.templates[row[d + 1]].key} on day ${d + 1} cannot follow ${this.problem.templates[v].key}`,
+            );
           }
           if (!this.fixed[i][d] && !this.allowed[i][d * T + v]) add("BLOCKED", d, 1, () => `may not work ${this.problem.templates[v].key} on day ${d}`);
-        }
-        else {
+        } else {
           minutes += this.busyMinutes[i][d];
           if (weekMinutes) weekMinutes[this.weekOf[d]] += this.busyMinutes[i][d];
         }
@@ -136,7 +141,8 @@ export class RosterRules {
         if (run === maxRun + 1) add("MAX_CONSECUTIVE_SHIFTS", d - maxRun, 1, () => `more than ${maxRun} shifts in a row from day ${d - maxRun}`);
         else if (run > maxRun + 1) add("MAX_CONSECUTIVE_SHIFTS", d - maxRun, 1, () => `one more shift in a row on day ${d}`);
       } else {
-        if (run > 0 && d - run > 0 && run < minRun) add("MIN_CONSECUTIVE_SHIFTS", d - run, minRun - run, () => `${run} shifts in a row from day ${d - run}, at least ${minRun}`);
+        if (run > 0 && d - run > 0 && run < minRun)
+          add("MIN_CONSECUTIVE_SHIFTS", d - run, minRun - run, () => `${run} shifts in a row from day ${d - run}, at least ${minRun}`);
         run = 0;
         if (offRun === 0) offStart = d;
         offRun++;

@@ -61,7 +61,11 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
   const n = problem.staff.length;
   const h = rules.days;
   const T = rules.templateCount;
-  const maxUnder = Math.max(1, ...problem.cover.map((c) => c.underWeight), ...problem.staff.flatMap((p) => [...p.preferOn, ...p.preferOff].map((x) => x.weight)));
+  const maxUnder = Math.max(
+    1,
+    ...problem.cover.map((c) => c.underWeight),
+    ...problem.staff.flatMap((p) => [...p.preferOn, ...p.preferOff].map((x) => x.weight)),
+  );
   // The weight of a broken hard rule grows as the search cools: early on the search may cross
   // rosters that break one to reach better ones; at the end breaking one costs more than any gain.
   const hardFrom = maxUnder * (options.tuning?.hard ?? 2);
@@ -150,7 +154,11 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
       });
       currentSoft += softDelta;
       currentHard += hardDelta;
-      if (currentHard < 1e-9 ? bestHard > 1e-9 || currentSoft < bestSoft - 1e-9 : bestHard > 1e-9 && (currentHard < bestHard - 1e-9 || (currentHard < bestHard + 1e-9 && currentSoft < bestSoft))) {
+      if (
+        currentHard < 1e-9
+          ? bestHard > 1e-9 || currentSoft < bestSoft - 1e-9
+          : bestHard > 1e-9 && (currentHard < bestHard - 1e-9 || (currentHard < bestHard + 1e-9 && currentSoft < bestSoft))
+      ) {
         bestSoft = currentSoft;
         bestHard = currentHard;
         for (let i = 0; i < n; i++) bestRoster[i].set(roster[i]);
@@ -295,7 +303,15 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
 
   const violations = rules.violations(bestRoster);
   const parts = rules.objective(bestRoster);
-  return { roster: bestRoster.map((row) => Array.from(row)), objective: total(parts), parts, violations, moves, elapsedMs: Math.round(now() - started), stopped };
+  return {
+    roster: bestRoster.map((row) => Array.from(row)),
+    objective: total(parts),
+    parts,
+    violations,
+    moves,
+    elapsedMs: Math.round(now() - started),
+    stopped,
+  };
 }
 
 /**
