@@ -11,3 +11,5 @@ export { schedulesModule } from "./schedules.module";
 export { DraftAction, ScheduleDraft } from "./schedule.entity";
 export { countByDayAndTemplate, deleteDraftsStartingWithin, insertGeneratedDrafts } from "./schedule.store";
 export type { BreakPlan, GeneratedDraft } from "./schedule.store";
+export { selectPlannedShifts } from "./schedule.store";
+export type { PlannedShiftRow } from "./schedule.store";

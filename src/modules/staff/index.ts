@@ -3,3 +3,5 @@ export { StaffMember } from "./staff-member.entity";
 export { staffLoader } from "./staff.loaders";
 export { staffModule } from "./staff.module";
 export { StaffListener } from "./staff.service";
+export { selectPlannableStaff } from "./staff.store";
+export type { PlannableStaffMember } from "./staff.store";
