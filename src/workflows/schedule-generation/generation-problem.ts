@@ -216,8 +216,11 @@ export function buildProblem(data: GenerationData): BuiltProblem {
       const d = dayOf.get(localDay(row.startsAt));
       if (d !== undefined) fixedDays.set(d, [...(fixedDays.get(d) ?? []), row]);
     }
+    /** Kept shifts that stand in the roster as their template (the others are BUSY days or outside the range). */
+    const inRoster = new Set<PlannedShiftRow>();
     for (const [d, rows] of fixedDays) {
       const t = rows.length === 1 && rows[0].locationId === data.locationId && rows[0].templateId ? templateIndex.get(rows[0].templateId) : undefined;
+      if (t !== undefined) inRoster.add(rows[0]);
       fixed.push(
         t !== undefined
           ? { day: d, template: t }
@@ -248,7 +251,7 @@ export function buildProblem(data: GenerationData): BuiltProblem {
         for (const row of near[d]) {
           if (overlaps(row, shift)) block(d, t, "OVERLAP");
           else if (tooShortRest(row, shift) || tooShortRest(shift, row)) block(d, t, "REST_BETWEEN_SHIFTS");
-          else if (pricing && localDay(row.startsAt) !== dates[d]) {
+          else if (pricing && !inRoster.has(row) && localDay(row.startsAt) !== dates[d]) {
             const [first, second] = row.startsAt < shift.startsAt ? [row, shift] : [shift, row];
             premium[d * T + t] += restCents(first, second, wageFor(second === row && person.wages.has(row.roleId) ? row.roleId : template.roleId));
           }
@@ -260,6 +263,8 @@ export function buildProblem(data: GenerationData): BuiltProblem {
         if (noticeEnds !== null && shift.startsAt.getTime() < noticeEnds) block(d, t, "NOTICE_WINDOW");
       }
     }
+    // What kept days owe is not the generation's doing; a kept template's short rest next to a new shift is its follow cost.
+    for (const f of fixed) premium.fill(0, f.day * T, (f.day + 1) * T);
     for (const [w, wish] of wishes) (w.kind === "PREFER_ON" ? preferOn : preferOff).push({ day: wish.day, templates: wish.templates, weight: w.weight });
     const stored = limitsFor.get(person.staffId) ?? request.defaultLimits;
     const shiftCost =
