@@ -19,4 +19,4 @@ export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay
 export { ComplianceViolation, RecordedChangePay } from "./compliance.types";
 export type { PayrollNames } from "./compliance.types";
 export { OvertimeSplit, Workday, splitWorkweek } from "./overtime";
-export { EntryChange, gatePublishing, LocationRules, recordPredictabilityPay, rulesOf } from "./schedule-compliance";
+export { EntryChange, gatePublishing, LocationRules, recordPredictabilityPay, rulesOf, rulesOfLocations } from "./schedule-compliance";
