@@ -5,7 +5,6 @@ import { requireInOrganization } from "../../../common/tenant-records";
 import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
 import { ServiceDeps } from "../../../common/services";
-import { inTransaction } from "../../../database/transaction";
 import { AppError, conflict, invalidField, notFound, unknownReference } from "../../../errors/app-error";
 import { describeConstraint } from "../../../errors/database-errors";
 import { groupByKeys } from "../../../loaders/loaders";
@@ -108,7 +107,7 @@ export class ShiftService {
   async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
     const org = actor.organizationId;
     let attempt: ShiftTime | undefined;
-    const id = await inTransaction(this.deps.db, async (manager) => {
+    const id = await this.deps.unitOfWork.run(async (manager) => {
       const location = await this.zonedLocation(manager, org, input.locationId);
       const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
       const roleId = await this.requireRole(manager, org, input.roleId);
@@ -131,7 +130,7 @@ export class ShiftService {
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
     let attempt: ShiftTime | undefined;
-    await inTransaction(this.deps.db, async (manager) => {
+    await this.deps.unitOfWork.run(async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
       const location = { locationId: row.location_id, timezone: row.timezone };
@@ -160,7 +159,7 @@ export class ShiftService {
   async delete(actor: Actor, id: string): Promise<boolean> {
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
       await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time], [row.staff_id]);
@@ -174,7 +173,7 @@ export class ShiftService {
     const day = parseDate(date, "date");
     const location = locationId === undefined ? undefined : filterId(locationId, "locationId");
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       // A location of another organization is as unknown as one that does not exist.
       if (location && !(await selectLocation(manager, org, location))) throw notFound("Location");
       const rows = await selectShifts(manager, { organizationId: org, startDate: day, endDate: day, locationId: location });
