@@ -20,10 +20,7 @@ const SERVICE_KEY = "00000000-0000-0000-0000-000000000000";
  * transaction did (a shift's breaks, a lock). A deletion's object is the resource's last rendering
  * before it. A read that fails leaves the stored row to stand in.
  */
-export function renderEventResources(
-  unitOfWork: UnitOfWork,
-  parts: { routes: CompiledRoute[]; services: Services; logger: Logger },
-): void {
+export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: CompiledRoute[]; services: Services; logger: Logger }): void {
   const reads = new Map(parts.routes.filter((c) => c.route.method === "GET" && RESOURCE_PATHS.has(c.route.path)).map((c) => [c.route.path, c]));
 
   /** The resource's last rendering before this transaction's (or earlier in it). */

@@ -1,5 +1,6 @@
 import pg, { Client, PoolClient } from "pg";
 import { DataSource } from "typeorm";
+import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
 
@@ -274,7 +275,7 @@ export class ReadRouting {
    * checks) marks it down and is made to the primary instead (`replicaDriver`), so the read still answers.
    */
   private async open(r: Replica): Promise<DataSource> {
-    const primaryPool = () => (this.primary.driver as unknown as { master: pg.Pool }).master;
+    const primaryPool = () => (this.primary.driver as PostgresDriver).master as pg.Pool;
     const down = () => {
       if (r.status === "down") return;
       r.status = "down";
@@ -292,7 +293,7 @@ export class ReadRouting {
       await source.destroy();
       throw new Error("closed");
     }
-    r.pool = (source.driver as unknown as { master: ReplicaPool }).master;
+    r.pool = (source.driver as PostgresDriver).master as ReplicaPool;
     return source;
   }
 }

@@ -316,7 +316,16 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     return (res.locals.cost as number | undefined) ?? 1;
   };
   app.use(["/graphql", "/api", "/mcp"], rateLimiting(rateLimits, requestCost, sendError));
-  app.use(idempotency({ db, unitOfWork: parts.unitOfWork, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
+  app.use(
+    idempotency({
+      db,
+      unitOfWork: parts.unitOfWork,
+      logger,
+      sendError,
+      compiled,
+      isPlatformKey: (presented) => services.organizations.isPlatformKey(presented),
+    }),
+  );
 
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use("/mcp", mcpHandler({ schema, onInternalError }));

@@ -134,14 +134,14 @@ export function idempotency(options: IdempotencyOptions): Router {
     // The one call that inserts (or replaces an expired) row runs; every other one reads the row.
     const claimed = await unitOfWork.run((manager) =>
       manager.query(
-      `INSERT INTO idempotency_keys (organization_id, principal, key, request_hash, expires_at)
+        `INSERT INTO idempotency_keys (organization_id, principal, key, request_hash, expires_at)
        VALUES ($1, $2, $3, $4, now() + interval '${KEPT_HOURS} hours')
        ON CONFLICT (organization_id, principal, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, expires_at = EXCLUDED.expires_at,
              response_status = NULL, response_body = NULL, response_redacted = false, created_at = now()
          WHERE idempotency_keys.expires_at < now()
        RETURNING key`,
-      [...scope, hash],
+        [...scope, hash],
       ),
     );
     if (claimed.length === 0) {

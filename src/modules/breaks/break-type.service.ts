@@ -40,16 +40,16 @@ export class BreakTypeService {
   async create(actor: Actor, input: CreateBreakTypeInput): Promise<BreakType> {
     const { id: locationId } = await this.locations.get(actor, input.locationId);
     const breakType = this.repo.create({
-        organizationId: actor.organizationId,
-        locationId,
-        name: input.name.trim(),
-        durationMinutes: input.durationMinutes,
-        frequencyMinutes: input.frequencyMinutes ?? 0,
-        paid: input.paid ?? false,
-        mandatory: input.mandatory ?? false,
-        enabled: input.enabled ?? true,
-        active: true,
-        deletedAt: null,
+      organizationId: actor.organizationId,
+      locationId,
+      name: input.name.trim(),
+      durationMinutes: input.durationMinutes,
+      frequencyMinutes: input.frequencyMinutes ?? 0,
+      paid: input.paid ?? false,
+      mandatory: input.mandatory ?? false,
+      enabled: input.enabled ?? true,
+      active: true,
+      deletedAt: null,
     });
     return this.deps.unitOfWork.run((manager) => manager.save(breakType));
   }

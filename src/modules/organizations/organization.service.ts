@@ -60,6 +60,6 @@ export class OrganizationService {
     const organization = await this.get(actor);
     if (input.name !== undefined) organization.name = input.name.trim();
     if (input.timezone !== undefined) organization.timezone = requireTimeZone(input.timezone);
-    return this.deps.db.getRepository(Organization).save(organization);
+    return this.deps.unitOfWork.run((manager) => manager.save(organization));
   }
 }

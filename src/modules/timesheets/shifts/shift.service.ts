@@ -107,21 +107,23 @@ export class ShiftService {
   async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
     const org = actor.organizationId;
     let attempt: ShiftTime | undefined;
-    const id = await this.deps.unitOfWork.run(async (manager) => {
-      const location = await this.zonedLocation(manager, org, input.locationId);
-      const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
-      const roleId = await this.requireRole(manager, org, input.roleId);
-      const start = parseTimestamp(input.startTime, location.timezone, "startTime");
-      const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
-      checkOrder(start, end);
-      await this.assertUnlocked(manager, org, location, [start], [staffId]);
-      const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
-      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
-      attempt = { staffId, start, end };
-      return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
-    }).catch(async (error: unknown) => {
-      throw await this.shiftInTheWay(error, org, attempt);
-    });
+    const id = await this.deps.unitOfWork
+      .run(async (manager) => {
+        const location = await this.zonedLocation(manager, org, input.locationId);
+        const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
+        const roleId = await this.requireRole(manager, org, input.roleId);
+        const start = parseTimestamp(input.startTime, location.timezone, "startTime");
+        const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
+        checkOrder(start, end);
+        await this.assertUnlocked(manager, org, location, [start], [staffId]);
+        const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
+        const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
+        attempt = { staffId, start, end };
+        return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
+      })
+      .catch(async (error: unknown) => {
+        throw await this.shiftInTheWay(error, org, attempt);
+      });
     return this.get(actor, id);
   }
 
@@ -130,28 +132,30 @@ export class ShiftService {
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
     let attempt: ShiftTime | undefined;
-    await this.deps.unitOfWork.run(async (manager) => {
-      const row = await selectShift(manager, org, shiftId, true);
-      if (!row) throw notFound("Shift");
-      const location = { locationId: row.location_id, timezone: row.timezone };
-      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
-      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
-      checkOrder(start, end);
-      await this.assertUnlocked(manager, org, location, [row.start_time, start], [row.staff_id]);
-      attempt = { staffId: row.staff_id, start, end, shiftId };
-      const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
-      const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
-      await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
-      if (breaks) {
-        await deleteBreaks(manager, org, shiftId);
-        await insertBreaks(manager, org, shiftId, breaks);
-      } else if (end) {
-        // A shift closed by hand closes its running break with it.
-        await closeRunningBreak(manager, org, shiftId, end);
-      }
-    }).catch(async (error: unknown) => {
-      throw await this.shiftInTheWay(error, org, attempt);
-    });
+    await this.deps.unitOfWork
+      .run(async (manager) => {
+        const row = await selectShift(manager, org, shiftId, true);
+        if (!row) throw notFound("Shift");
+        const location = { locationId: row.location_id, timezone: row.timezone };
+        const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
+        const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
+        checkOrder(start, end);
+        await this.assertUnlocked(manager, org, location, [row.start_time, start], [row.staff_id]);
+        attempt = { staffId: row.staff_id, start, end, shiftId };
+        const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
+        const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
+        await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
+        if (breaks) {
+          await deleteBreaks(manager, org, shiftId);
+          await insertBreaks(manager, org, shiftId, breaks);
+        } else if (end) {
+          // A shift closed by hand closes its running break with it.
+          await closeRunningBreak(manager, org, shiftId, end);
+        }
+      })
+      .catch(async (error: unknown) => {
+        throw await this.shiftInTheWay(error, org, attempt);
+      });
     return this.get(actor, shiftId);
   }
 
