@@ -95,7 +95,7 @@ export class AvailabilityRuleService {
   async delete(actor: Actor, staffId: string, id: string): Promise<boolean> {
     const owner = await this.staffMember(actor, staffId, "write");
     const rule = await this.rule(this.deps.db.manager, actor, owner, id);
-    await this.deps.db.getRepository(AvailabilityRule).delete({ organizationId: actor.organizationId, id: rule.id });
+    await this.deps.unitOfWork.run((manager) => manager.delete(AvailabilityRule, { organizationId: actor.organizationId, id: rule.id }));
     return true;
   }
 
