@@ -6,7 +6,7 @@ export type { AppliedDrafts, DraftsToPublish, ScheduleDraftService } from "./sch
 export type { PublishResult, PublishScheduleInput } from "./schedule.inputs";
 export { removeEntries } from "./schedule.service";
 export type { ScheduleService } from "./schedule.service";
-export { insertEntry, reassignEntries } from "./schedule.store";
+export { reassignEntries } from "./schedule.store";
 export { schedulesModule } from "./schedules.module";
 export { DraftAction, ScheduleDraft } from "./schedule.entity";
 export { countByDayAndTemplate, deleteDraftsStartingWithin, insertGeneratedDrafts } from "./schedule.store";

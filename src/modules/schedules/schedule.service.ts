@@ -20,6 +20,7 @@ import {
   releaseAcceptedPreferences,
   replaceBreaks,
   selectEntry,
+  ShiftPlan,
   softDeleteEntries,
   whereStaffAndRole,
 } from "./schedule.store";
@@ -91,6 +92,12 @@ export class ScheduleService {
       );
       return Object.assign(inZone([entry], location.timezone)[0], { recordedChangePay: recorded.get(entry.id) ?? [] });
     });
+  }
+
+  /** The entry of a worker accepted for an open shift, in the caller's transaction: refused when it meets their approved time off. */
+  async placeOpenShift(manager: EntityManager, organizationId: string, location: Location, plan: ShiftPlan, openShiftId: string): Promise<ScheduleEntry> {
+    await assertNoApprovedTimeOff(manager, organizationId, [plan], location.timezone);
+    return insertEntry(manager, organizationId, location.id, plan, openShiftId);
   }
 
   update(actor: Actor, locationId: string, id: string, input: UpdateScheduleEntryInput): Promise<ScheduleEntry> {
