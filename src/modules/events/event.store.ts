@@ -3,8 +3,6 @@ import type { Queryable } from "../../database/queryable";
 
 /** The SQL of the event log: the database writes events (see the CreateEventsAndWebhooks migration); this reads and prunes them. */
 
-/** A connection or the transaction's manager. */
-
 export interface EventRow {
   id: string;
   organization_id: string;
