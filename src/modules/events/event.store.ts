@@ -19,11 +19,8 @@ export interface EventRow {
 
 const EVENT_COLUMNS = "id, organization_id, sequence, type, occurred_at, actor, source_table, object, resource, previous_attributes";
 
-/**
- * Records an event that is no single row's change (a schedule's publication), in the caller's
- * transaction; row changes are recorded by the database's event trigger.
- */
-export async function recordEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
+/** Appends an event of no single row's change through the database's `record_event`, in the caller's transaction. */
+export async function insertEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
   await manager.query("SELECT record_event($1, $2, $3, $4::jsonb, NULL)", [organizationId, type, type.split(".")[0], JSON.stringify(object)]);
 }
 
