@@ -18,9 +18,10 @@ import {
 import { breakTypesOf, ScheduleService } from "../modules/schedules";
 
 /**
- * A worker taking a place of an open shift, by claiming it or by a manager's assignment: the open
- * shift's place and preference and the worker's schedule entry, in the one transaction that holds
- * the open shift's row lock, each module called through its front door.
+ * A worker taking a place of an open shift, by claiming it or by a manager's assignment, or a
+ * manager removing them from it: the open shift's place and preference and the worker's schedule
+ * entry, in the one transaction that holds the open shift's row lock, each module called through
+ * its front door.
  */
 export class OpenShiftAssignment {
   constructor(
@@ -73,6 +74,18 @@ export class OpenShiftAssignment {
       }
     }
     return { results };
+  }
+
+  /** A manager removes a pending or accepted preference; an accepted worker's schedule entry goes with it. */
+  removePreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
+    return this.openShifts.withPreference(actor, locationId, id, preferenceId, async (manager, _shift, preference) => {
+      if (preference.status === PreferenceStatus.ACCEPTED) {
+        // Removing the entry gives its place back and marks the preference REMOVED.
+        await this.schedules.removeOpenShiftEntry(manager, actor.organizationId, preference.scheduleShiftId!);
+        return this.openShifts.reloadPreference(manager, preference);
+      }
+      return this.openShifts.transition(manager, preference, PreferenceStatus.REMOVED);
+    });
   }
 
   /** Takes a place of the locked open shift for the worker and makes their schedule entry. */

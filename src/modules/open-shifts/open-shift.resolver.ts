@@ -125,7 +125,7 @@ export class OpenShiftResolver {
     @PreferenceId() preferenceId: string,
     @Ctx() ctx: RequestContext,
   ): Promise<OpenShiftPreference> {
-    return ctx.services.openShifts.removePreference(actorOf(ctx), locationId, id, preferenceId);
+    return ctx.services.openShiftAssignment.removePreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => OpenShiftPreference, { description: "PENDING → DECLINED" })

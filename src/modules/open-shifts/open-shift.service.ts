@@ -11,9 +11,9 @@ import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
 import { Location } from "../locations";
-import { breakTypesOf, dayBounds, inZone, MAX_PLANNED_MINUTES, removeEntries, requireRole, ScheduleEntry, startingWithin } from "../schedules";
+import { breakTypesOf, dayBounds, inZone, MAX_PLANNED_MINUTES, requireRole, startingWithin } from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
-import { locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
+import { insertPublishedOpenShift, locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
   CreateOpenShiftInput,
   CreatePreferenceInput,
@@ -24,6 +24,16 @@ import {
 } from "./open-shift.inputs";
 
 const full = (shift: OpenShift) => conflict(`The open shift needs ${shift.staffCountRequired} worker(s) and all places are taken`, "OPEN_SHIFT_FULL");
+
+/** A published open shift of one place, in the caller's transaction: what a dropped entry becomes. */
+export function postPublishedOpenShift(
+  manager: EntityManager,
+  organizationId: string,
+  shift: { locationId: string; roleId: string; startsAt: Date; endsAt: Date; breakTypeIds: string[]; note: string | null },
+  now: Date,
+): Promise<OpenShift> {
+  return insertPublishedOpenShift(manager, organizationId, shift, now);
+}
 
 /** Managers see every open shift and preference; workers only published shifts and their own preferences. */
 const seesDrafts = (actor: Actor) => can(actor, "schedules:read");
@@ -164,18 +174,6 @@ export class OpenShiftService {
     );
   }
 
-  /** A manager removes a pending or accepted preference; an accepted worker's schedule entry goes with it. */
-  removePreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
-    return this.withPreference(actor, locationId, id, preferenceId, async (manager, _shift, preference) => {
-      if (preference.status === PreferenceStatus.ACCEPTED) {
-        const entry = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: actor.organizationId, id: preference.scheduleShiftId! });
-        await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
-        return manager.getRepository(OpenShiftPreference).findOneByOrFail({ id: preference.id });
-      }
-      return this.transition(manager, preference, PreferenceStatus.REMOVED);
-    });
-  }
-
   /** The location of an open shift, whatever its state (live subscribers of a location filter claims on it). */
   async locationOf(organizationId: string, id: string): Promise<string | null> {
     const shift = await this.deps.db
@@ -263,7 +261,7 @@ export class OpenShiftService {
   }
 
   /** Only PENDING preferences move on (to RETRACTED, DECLINED or REMOVED). */
-  private transition(manager: EntityManager, preference: OpenShiftPreference, to: PreferenceStatus): Promise<OpenShiftPreference> {
+  transition(manager: EntityManager, preference: OpenShiftPreference, to: PreferenceStatus): Promise<OpenShiftPreference> {
     if (preference.status !== PreferenceStatus.PENDING) throw conflict(`A ${preference.status} preference cannot become ${to}`);
     preference.status = to;
     return this.savePreference(manager, preference);
@@ -271,6 +269,11 @@ export class OpenShiftService {
 
   savePreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
     return manager.getRepository(OpenShiftPreference).save(preference);
+  }
+
+  /** The preference as it now stands in the caller's transaction (after a removed entry gave its place back). */
+  reloadPreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
+    return manager.getRepository(OpenShiftPreference).findOneByOrFail({ id: preference.id });
   }
 
   /** The worker must be eligible for the open shift: what the eligibility check refuses, a claim and an assignment refuse. */
