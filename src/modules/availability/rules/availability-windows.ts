@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { EntityManager } from "typeorm";
 import { addDays } from "../../../common/time";
-import { selectApprovedTimeOff } from "../../timeoff";
+import { approvedTimeOff } from "../../timeoff";
 import { AvailabilityWindow, expandRules } from "./availability-rule.rules";
 import { selectApprovedRules } from "./availability-rule.store";
 
@@ -25,7 +25,7 @@ export async function availabilityWindows(db: Pick<EntityManager, "query">, quer
   const firstDate = addDays(DateTime.fromJSDate(from, { zone: timeZone }).toISODate()!, -1);
   const lastDate = DateTime.fromJSDate(until, { zone: timeZone }).toISODate()!;
   const rules = await selectApprovedRules(db, organizationId, staffIds, firstDate, lastDate);
-  const timeOff = await selectApprovedTimeOff(db as EntityManager, organizationId, staffIds, from, until);
+  const timeOff = await approvedTimeOff(db as EntityManager, organizationId, staffIds, from, until);
   const windows = expandRules(rules, from, until, timeZone);
   for (const t of timeOff) {
     windows.push({
