@@ -101,7 +101,9 @@ async function post(url: string, body: string, token: string | null): Promise<nu
   return res.status;
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+/** The p-th percentile (0–100) of the values. */
+export const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
 /**
  * For each document: the status, and the server's CPU time per request (the mean of `repeats`

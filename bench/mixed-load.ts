@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 
 export interface MixedLoadWorld {
@@ -13,7 +14,24 @@ export interface MixedLoadWorld {
   calendarFeeds: string[];
   /** A location the load leaves alone, whose week a schedule generation plans in the background meanwhile. */
   generation: { path: string; body: object };
+  /**
+   * Pairs of workers with a published entry each, which the load swaps back and forth (a worker
+   * asks, the other accepts, a manager approves). Shared by every connection: one takes a pair for
+   * a round and gives it back, so no two swaps of one entry run at once.
+   */
+  swapPairs: SwapPair[];
 }
+
+export interface SwapPair {
+  /** `entries[i]` is `owners[i]`'s entry; an approved swap turns them round. */
+  entries: [string, string];
+  owners: [{ id: string; token: string }, { id: string; token: string }];
+  /** A request left live by a refused step, cancelled before the pair's next swap. */
+  stale?: string;
+}
+
+/** The calls of the new features whose own latencies are printed beside the whole mix's. */
+export type TimedCall = "open shift eligibility" | "swap approval" | "punch under clock rules" | "calendar feed";
 
 export interface MixedLoadResult {
   requests: number;
@@ -21,6 +39,8 @@ export interface MixedLoadResult {
   p50: number;
   p99: number;
   byStatus: Record<string, number>;
+  /** Each timed call's latencies (ms), from sending it to its answer, and how many answered 2xx. */
+  calls: Record<TimedCall, { ms: number[]; succeeded: number }>;
 }
 
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
@@ -45,6 +65,39 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
     const start = `2026-06-${String(day).padStart(2, "0")}`;
     return { start, end: `2026-06-${String(day + 6).padStart(2, "0")}` };
   };
+  const calls = Object.fromEntries(
+    (["open shift eligibility", "swap approval", "punch under clock rules", "calendar feed"] as const).map((name) => [
+      name,
+      { ms: [] as number[], succeeded: 0 },
+    ]),
+  ) as MixedLoadResult["calls"];
+  type Context = { started?: number; pair?: SwapPair; requestId?: string };
+  /** A request of the mix whose latency is recorded under `name` (with pipelining 1, it is built just before it is sent). */
+  const timed = (
+    name: TimedCall,
+    method: autocannon.Request["method"],
+    setup: (req: autocannon.Request, context: Context) => autocannon.Request,
+    answered?: (status: number, context: Context) => void,
+  ): autocannon.Request => ({
+    method,
+    setupRequest: (req, context: Context) => {
+      context.started = performance.now();
+      return setup(req, context);
+    },
+    onResponse: (status, _body, context: Context) => {
+      calls[name].ms.push(performance.now() - context.started!);
+      if (status < 300) calls[name].succeeded++;
+      answered?.(status, context);
+    },
+  });
+  /** Ends a pair's round: back to the pool, remembering a request a refusal left live. */
+  const release = (context: Context, status: number, ok: number) => {
+    if (!context.pair) return;
+    if (status !== ok && context.requestId) context.pair.stale = context.requestId;
+    world.swapPairs.push(context.pair);
+    context.pair = undefined;
+    context.requestId = undefined;
+  };
   const result = await autocannon({
     url,
     connections: 10,
@@ -65,24 +118,21 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
           return { ...req, headers: manager(), path: `${base}/locations/${pick(world.locationIds)}/schedules?startDate=${w.start}&endDate=${w.end}` };
         },
       },
-      {
-        method: "POST",
-        setupRequest: (req) => {
-          const worker = pick(world.workers);
-          const out = clockedIn.has(worker.id);
-          if (out) clockedIn.delete(worker.id);
-          else clockedIn.add(worker.id);
-          const headers = as(worker.token);
-          return out
-            ? { ...req, headers, path: "/api/time-tracking/clock-out", body: JSON.stringify({ workerId: worker.id }) }
-            : {
-                ...req,
-                headers,
-                path: "/api/time-tracking/clock-in",
-                body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }),
-              };
-        },
-      },
+      timed("punch under clock rules", "POST", (req) => {
+        const worker = pick(world.workers);
+        const out = clockedIn.has(worker.id);
+        if (out) clockedIn.delete(worker.id);
+        else clockedIn.add(worker.id);
+        const headers = as(worker.token);
+        return out
+          ? { ...req, headers, path: "/api/time-tracking/clock-out", body: JSON.stringify({ workerId: worker.id }) }
+          : {
+              ...req,
+              headers,
+              path: "/api/time-tracking/clock-in",
+              body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }),
+            };
+      }),
       {
         method: "GET",
         setupRequest: (req) => {
@@ -113,20 +163,57 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
           };
         },
       },
+      timed("open shift eligibility", "GET", (req) => {
+        const shift = pick(world.openShifts);
+        return { ...req, headers: manager(), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/eligible-staff` };
+      }),
+      // A calendar program sends no token: the feed's secret is in its path.
+      timed("calendar feed", "GET", (req) => ({ ...req, headers: {}, path: pick(world.calendarFeeds) })),
+      // A swap: one worker asks (or a request a refusal left live is cancelled first), the other accepts, a manager approves.
+      // A step without its request answers nothing, which starts the connection's round again.
       {
-        method: "GET",
-        setupRequest: (req) => {
-          const shift = pick(world.openShifts);
-          return { ...req, headers: manager(), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/eligible-staff` };
+        method: "POST",
+        setupRequest: (req, context: Context) => {
+          const pair = world.swapPairs.shift();
+          if (!pair) return undefined as unknown as autocannon.Request;
+          context.pair = pair;
+          if (pair.stale) return { ...req, headers: manager(), path: `${base}/shift-requests/${pair.stale}/cancel` };
+          const body = { type: "SWAP", entryId: pair.entries[0], recipientEntryId: pair.entries[1] };
+          return { ...req, headers: as(pair.owners[0].token), path: `${base}/shift-requests`, body: JSON.stringify(body) };
+        },
+        onResponse: (status, body, context: Context) => {
+          if (context.pair?.stale) {
+            context.pair.stale = undefined;
+            return release(context, status, status);
+          }
+          if (status === 201) context.requestId = JSON.parse(body).id;
+          else release(context, status, 201);
         },
       },
       {
-        method: "GET",
-        // A calendar program sends no token: the feed's secret is in its path.
-        setupRequest: (req) => ({ ...req, headers: {}, path: pick(world.calendarFeeds) }),
+        method: "POST",
+        setupRequest: (req, context: Context) =>
+          context.requestId
+            ? { ...req, headers: as(context.pair!.owners[1].token), path: `${base}/shift-requests/${context.requestId}/accept` }
+            : (undefined as unknown as autocannon.Request),
+        onResponse: (status, _body, context: Context) => {
+          if (status !== 200) release(context, status, 200);
+        },
       },
+      timed(
+        "swap approval",
+        "POST",
+        (req, context) =>
+          context.requestId
+            ? { ...req, headers: manager(), path: `${base}/shift-requests/${context.requestId}/approve`, body: "{}" }
+            : (undefined as unknown as autocannon.Request),
+        (status, context) => {
+          if (status === 200) context.pair!.entries.reverse();
+          release(context, status, 200);
+        },
+      ),
     ],
   });
   for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) byStatus[code] = (count as { count: number }).count;
-  return { requests: result.requests.total, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, byStatus };
+  return { requests: result.requests.total, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, byStatus, calls };
 }

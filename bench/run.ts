@@ -16,9 +16,9 @@ import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
 import { eligibilityAlone } from "./eligibility";
 import { benchComplianceCheck } from "./compliance-check";
-import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments, percentile } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
-import { mixedLoad, MixedLoadResult, MixedLoadWorld } from "./mixed-load";
+import { mixedLoad, MixedLoadResult, MixedLoadWorld, SwapPair, TimedCall } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { webhookBench } from "./webhooks";
 import { rosteringBench } from "./rostering";
@@ -238,7 +238,53 @@ async function mixedLoadWorld(
     path: `${planned}/schedules/generate`,
     body: { startDate: week[0], endDate: week[6], timeLimitSeconds: Math.max(1, Math.min(60, Math.floor(MIXED_SECONDS / 2))) },
   };
-  return { organizationId, locationIds, workers, managerTokens, policyId: policy.id, openShifts, calendarFeeds, generation };
+  return {
+    organizationId,
+    locationIds,
+    workers,
+    managerTokens,
+    policyId: policy.id,
+    openShifts,
+    calendarFeeds,
+    generation,
+    swapPairs: await swapPairs(app, auth, organizationId, workers),
+  };
+}
+
+/** Pairs of workers swapped back and forth by the mixed load: more than its connections, so one rarely waits for a pair. */
+const SWAP_PAIRS = 40;
+
+/**
+ * Pairs of workers of one location and role, each with a published entry on a December day after
+ * the open shifts and before the time off the load asks for (one 09:00–15:00, the other
+ * 16:00–22:00 the same day), so a swap breaks no rule and can be swapped back.
+ */
+async function swapPairs(
+  app: ReturnType<typeof request>,
+  auth: Record<string, string>,
+  organizationId: string,
+  workers: MixedLoadWorld["workers"],
+): Promise<SwapPair[]> {
+  const groups = new Map<string, MixedLoadWorld["workers"]>();
+  for (const w of workers) groups.set(`${w.locationId} ${w.roleId}`, [...(groups.get(`${w.locationId} ${w.roleId}`) ?? []), w]);
+  const pairs: SwapPair[] = [];
+  for (const group of groups.values()) {
+    for (let i = 0; i + 1 < group.length && pairs.length < SWAP_PAIRS; i += 2) {
+      const day = `2026-12-${20 + (pairs.length % 10)}`;
+      const entry = async (w: MixedLoadWorld["workers"][number], from: string, to: string): Promise<string> => {
+        const res = await app
+          .post(`/api/organizations/${organizationId}/locations/${w.locationId}/schedules`)
+          .set(auth)
+          .send({ workerId: w.id, roleId: w.roleId, startTime: `${day}T${from}:00`, endTime: `${day}T${to}:00` });
+        if (res.status !== 201) throw new Error(`swap entry: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.id;
+      };
+      const [a, b] = [group[i], group[i + 1]];
+      pairs.push({ entries: [await entry(a, "09:00", "15:00"), await entry(b, "16:00", "22:00")], owners: [a, b] });
+    }
+  }
+  if (pairs.length < SWAP_PAIRS) throw new Error(`only ${pairs.length} pairs of workers sharing a location and role for swaps`);
+  return pairs;
 }
 
 /** Service processes of the mixed workload: with the default rate limits on, as users run it. */
@@ -278,7 +324,8 @@ function mixedLoadLines({ mixed, generation }: { mixed: MixedLoadResult[]; gener
   const lines = [
     `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads and ` +
       `open shifts' eligible staff by ${MIXED_MANAGERS} managers, ` +
-      `clock-ins and -outs under clock rules, time-off requests, open-shift claims and calendar feeds of workers, each with their own token); ${loadAverage()}:`,
+      `clock-ins and -outs under clock rules, time-off requests, open-shift claims, calendar feeds and swaps asked, accepted and approved by a manager, ` +
+      `each with their own token; a schedule generation running meanwhile); ${loadAverage()}:`,
   ];
   for (const [i, m] of mixed.entries()) {
     lines.push(
@@ -294,6 +341,15 @@ function mixedLoadLines({ mixed, generation }: { mixed: MixedLoadResult[]; gener
     0,
   );
   lines.push(`  5xx answers: ${serverErrors} (goal 0); ${generation}`);
+  for (const name of Object.keys(mixed[0].calls) as TimedCall[]) {
+    const times = mixed.flatMap((m) => m.calls[name].ms);
+    const succeeded = mixed.reduce((n, m) => n + m.calls[name].succeeded, 0);
+    lines.push(
+      times.length
+        ? `  ${name}: ${times.length} calls (${succeeded} 2xx), p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${percentile(times, 99).toFixed(0)} ms (goal < 300 ms)`
+        : `  ${name}: no calls`,
+    );
+  }
   return lines.join("\n");
 }
 

@@ -74,18 +74,22 @@ export async function webhookBench(
       return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
     };
     const without = await createShifts();
-    const endpoint = await app
+    await app
       .post(`${org}/webhook-endpoints`)
       .set(auth)
       .send({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, eventTypes: ["shift.created"] });
     const withEndpoint = await createShifts();
     while (received < writes) await new Promise((r) => setTimeout(r, 20));
 
-    // A backlog: shift events queued again `backlog` times over, then sent as fast as the worker goes.
+    // A backlog: one pending delivery per endpoint and event (the queue holds no more), so the shift
+    // events go to enough endpoints on the same receiver to make `backlog` deliveries.
+    const target = { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, eventTypes: ["shift.created"] };
+    for (let endpoints = 1; endpoints * writes * 2 < backlog; endpoints++) await app.post(`${org}/webhook-endpoints`).set(auth).send(target);
     await runtime.db.query(
       `INSERT INTO webhook_deliveries (organization_id, endpoint_id, event_id)
-       SELECT $1, $2, e.id FROM generate_series(1, $3) g CROSS JOIN LATERAL (SELECT id FROM events WHERE organization_id = $1 AND type = 'shift.created' ORDER BY sequence LIMIT 1 OFFSET (g % $4)) e`,
-      [organization.id, endpoint.body.id, backlog, writes * 2],
+       SELECT $1, w.id, e.id FROM webhook_endpoints w CROSS JOIN events e
+       WHERE w.organization_id = $1 AND e.organization_id = $1 AND e.type = 'shift.created' LIMIT $2`,
+      [organization.id, backlog],
     );
     received = 0;
     const started = performance.now();

@@ -23,8 +23,7 @@ import { Loaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
 import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
-import { RestRoute } from "../rest/route";
-import { compileRoutes, restRouter } from "../rest/shim";
+import { CompiledRoute, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
@@ -32,6 +31,7 @@ import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limit
 import { mcpCallCost, mcpHandler } from "../mcp/server";
 import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
+import type { UnitOfWork } from "../database/unit-of-work";
 
 export const BODY_LIMIT = "1mb";
 /** The same limit in bytes, for WebSocket frames. */
@@ -45,9 +45,10 @@ declare module "express-serve-static-core" {
 
 export interface AppParts {
   db: DataSource;
+  unitOfWork: UnitOfWork;
   services: Services;
-  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts). */
-  api: { schema: GraphQLSchema; restRoutes: RestRoute[]; rawRestRoutes: RawRestRoute[] };
+  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts), compiled once at start. */
+  api: { schema: GraphQLSchema; compiled: CompiledRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
   /** Which proxies may name the client (TRUST_PROXY): `req.ip` is the client's address everywhere. */
@@ -112,8 +113,7 @@ function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): G
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger, rateLimits } = parts;
-  const { schema, restRoutes, rawRestRoutes } = parts.api;
-  const compiled = compileRoutes(schema, restRoutes);
+  const { schema, compiled, rawRestRoutes } = parts.api;
   const openapi = openApiDocument(schema, compiled, rawRestRoutes);
   const app = express();
   // Slow clients are closed rather than held: headers, then the whole request, each within its time.
@@ -325,7 +325,16 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     return (res.locals.cost as number | undefined) ?? 1;
   };
   app.use(["/graphql", "/api", "/mcp"], rateLimiting(rateLimits, requestCost, sendError));
-  app.use(idempotency({ db, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
+  app.use(
+    idempotency({
+      db,
+      unitOfWork: parts.unitOfWork,
+      logger,
+      sendError,
+      compiled,
+      isPlatformKey: (presented) => services.organizations.isPlatformKey(presented),
+    }),
+  );
 
   // Validated here, once the caller's rate limit allows the call, and only the first time its text is seen.
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
@@ -346,7 +355,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
-  app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
+  app.use("/api", restFallback([...compiled.map((c) => c.route), ...rawRestRoutes], sendError));
   app.use((req, res) => {
     sendError(res, req, refusal("NOT_FOUND", `No route for ${req.method} ${req.path}`));
   });

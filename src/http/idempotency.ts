@@ -6,6 +6,7 @@ import { DataSource } from "typeorm";
 import type { Actor } from "../auth/actor";
 import type { Permission } from "../auth/permissions";
 import type { ScheduledJob } from "../common/services";
+import type { UnitOfWork } from "../database/unit-of-work";
 import { refusal, SendError } from "../errors/client-error";
 import { permissionsOf } from "../graphql/authorization";
 import type { RequestContext } from "../graphql/context";
@@ -81,6 +82,8 @@ function holdsAny(actor: Actor | null, permissions: Permission[] | undefined): b
 
 export interface IdempotencyOptions {
   db: DataSource;
+  /** The keys' claims and answers are written in units of work of their own. */
+  unitOfWork: UnitOfWork;
   logger: Logger;
   sendError: SendError;
   compiled: CompiledRoute[];
@@ -100,7 +103,7 @@ export interface IdempotencyOptions {
  * its replay says so (`Idempotent-Redacted: true`).
  */
 export function idempotency(options: IdempotencyOptions): Router {
-  const { db, logger, sendError } = options;
+  const { db, unitOfWork, logger, sendError } = options;
   const router = express.Router();
 
   /** The caller's principal when the call may run at all; undefined when it is not kept. */
@@ -130,15 +133,17 @@ export function idempotency(options: IdempotencyOptions): Router {
     const scope = [principal.organizationId, principal.name, key];
     const hash = fingerprint(req);
     // The one call that inserts (or replaces an expired) row runs; every other one reads the row.
-    const claimed = await db.query(
-      `INSERT INTO idempotency_keys (organization_id, principal, key, request_hash, expires_at)
+    const claimed = await unitOfWork.run((manager) =>
+      manager.query(
+        `INSERT INTO idempotency_keys (organization_id, principal, key, request_hash, expires_at)
        VALUES ($1, $2, $3, $4, now() + interval '${KEPT_HOURS} hours')
        ON CONFLICT (organization_id, principal, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, expires_at = EXCLUDED.expires_at,
              response_status = NULL, response_body = NULL, response_redacted = false, created_at = now()
          WHERE idempotency_keys.expires_at < now()
        RETURNING key`,
-      [...scope, hash],
+        [...scope, hash],
+      ),
     );
     if (claimed.length === 0) {
       const [row] = await db.query(
@@ -175,12 +180,14 @@ export function idempotency(options: IdempotencyOptions): Router {
       const text = body === undefined ? "" : typeof body === "string" ? body : Buffer.isBuffer(body) ? body.toString("utf8") : JSON.stringify(body);
       const forgotten = res.statusCode >= 500 || NEVER_KEPT.has(res.statusCode) || (graphql && refusesCaller(text));
       const kept = withoutSecrets(text);
-      const done = forgotten
-        ? db.query("DELETE FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND key = $3", scope)
-        : db.query(
-            "UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_redacted = $6 WHERE organization_id = $1 AND principal = $2 AND key = $3",
-            [...scope, res.statusCode, Buffer.byteLength(kept.text) > MAX_KEPT_ANSWER_BYTES ? null : kept.text, kept.redacted],
-          );
+      const done = unitOfWork.run((manager) =>
+        forgotten
+          ? manager.query("DELETE FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND key = $3", scope)
+          : manager.query(
+              "UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_redacted = $6 WHERE organization_id = $1 AND principal = $2 AND key = $3",
+              [...scope, res.statusCode, Buffer.byteLength(kept.text) > MAX_KEPT_ANSWER_BYTES ? null : kept.text, kept.redacted],
+            ),
+      );
       done.then(
         () => send(body),
         (error) => {
@@ -216,13 +223,13 @@ export function idempotency(options: IdempotencyOptions): Router {
 }
 
 /** Deletes the keys whose 24 hours are over. */
-export function idempotencyKeyPruning(db: DataSource): ScheduledJob {
+export function idempotencyKeyPruning(unitOfWork: UnitOfWork): ScheduledJob {
   return {
     name: "idempotency-key-pruning",
     intervalMs: 3_600_000,
     run: async () => {
-      const [{ deleted }] = await db.query(
-        "WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS deleted FROM gone",
+      const [{ deleted }] = await unitOfWork.run((manager) =>
+        manager.query("WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS deleted FROM gone"),
       );
       return { deleted };
     },

@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
@@ -41,7 +42,7 @@ describe("shift requests", () => {
       recipientEntryId: bobEntry,
     });
     // Inside the notice window, but the workers asked: no predictability pay, said with the citation.
-    expect(created.body.preview.predictabilityPayExemption).toContain("ORS 653.436, ORS 653.455");
+    expect(created.body.preview.predictabilityPayExemption).toContain("(ORS 653.455(3)(b), shift swaps and coverage employees agree on)");
     expect(created.body.preview.people).toEqual([
       expect.objectContaining({ staffId: bob.id, entryId: annEntry, eligible: true, premiums: [] }),
       expect.objectContaining({ staffId: ann.id, entryId: bobEntry, eligible: true, premiums: [] }),
@@ -143,6 +144,8 @@ describe("shift requests", () => {
       const louEntry = kimEntry;
       const drop = (await t.as(lou.token).post(`${org}/shift-requests`, { type: "DROP", entryId: louEntry })).body;
       expect(drop.status).toBe("APPROVED");
+      // Giving a shift up is a change the worker asked for, not a trade: the exceptions of ORS 653.455(3), not (3)(b) alone.
+      expect(drop.preview.predictabilityPayExemption).toContain("(ORS 653.455(3), changes an employee asks for)");
       const open = (await t.as(w.manager).get(`${w.base}/open-shifts/${drop.openShiftId}`)).body;
       expect(open).toMatchObject({ staffCountRequired: 1, isPublished: true, startDate: "2026-03-20T09:00:00.000-04:00" });
       expect((await t.runtime.db.query("SELECT deleted_at FROM schedule_entries WHERE id = $1", [louEntry]))[0].deleted_at).not.toBeNull();
@@ -156,6 +159,66 @@ describe("shift requests", () => {
         .post(`${org}/shift-requests`, { type: "COVER", entryId: await entry(max.id, "2026-03-21", "09:00", "17:00"), recipientStaffId: ned.id })
     ).body;
     expect((await t.as(ned.token).post(`${org}/shift-requests/${cover.id}/accept`)).body.status).toBe("PENDING_APPROVAL");
+  });
+
+  it("answers a page of requests with their previews in as many statements as a page of one, by REST and GraphQL", async () => {
+    // An organization of its own, so the pages hold only these requests.
+    const p = await scheduleWorkplace(t, "Page Diner");
+    const base = `/api/organizations/${p.org.id}`;
+    expect((await t.as(p.manager).patch(`${p.base}/compliance`, { preset: "US_OR" })).status).toBe(200);
+    const at = async (workerId: string, day: string, from: string, to: string) => {
+      const res = await t.as(p.manager).post(`${p.base}/schedules`, { workerId, roleId: p.roleId, startTime: `${day}T${from}:00`, endTime: `${day}T${to}:00` });
+      if (res.status !== 201) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.id as string;
+    };
+    const viewer = await p.worker();
+    /** Request i: a swap, a named cover, an open cover or a drop, in turn, each on a day of its own; the first is a swap with the viewer. */
+    const request = async (i: number) => {
+      const owner = await p.worker();
+      const day = `2026-04-${String(i + 1).padStart(2, "0")}`;
+      const entryId = await at(owner.id, day, "09:00", "15:00");
+      const kind = i % 4;
+      const body =
+        kind === 0
+          ? { type: "SWAP", entryId, recipientEntryId: await at(i === 0 ? viewer.id : (await p.worker()).id, day, "16:00", "22:00") }
+          : kind === 1
+            ? { type: "COVER", entryId, recipientStaffId: (await p.worker()).id }
+            : kind === 2
+              ? { type: "COVER", entryId }
+              : { type: "DROP", entryId };
+      const res = await t.as(owner.token).post(`${base}/shift-requests`, body);
+      if (res.status !== 201) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+    };
+    const query = "{ shiftRequests { id preview { people { staffId eligible reasons { code } premiums { amount } } predictabilityPayExemption } } }";
+    const reads = {
+      rest: () => t.as(p.manager).get(`${base}/shift-requests`),
+      graphql: () => t.gql(p.manager, query),
+      worker: () => t.as(viewer.token).get(`${base}/shift-requests`),
+    };
+    /** The statements of reading the page one way (after a read to warm up), and the page's length. */
+    const page = async (name: keyof typeof reads) => {
+      await reads[name]();
+      const count = countStatements();
+      try {
+        const res = await reads[name]();
+        return { statements: count.count, length: "data" in res ? res.data!.shiftRequests.length : (res as { body: unknown[] }).body.length };
+      } finally {
+        count.stop();
+      }
+    };
+    await request(0);
+    const one = { rest: await page("rest"), graphql: await page("graphql") };
+    expect([one.rest.length, one.graphql.length]).toEqual([1, 1]);
+    // The viewer's first page holds their swap and an open cover they may take: both evaluations a worker's page makes.
+    await request(2);
+    const viewersFirst = await page("worker");
+    expect(viewersFirst.length).toBe(2);
+    for (let i = 1; i < 20; i++) if (i !== 2) await request(i);
+    const twenty = { rest: await page("rest"), graphql: await page("graphql"), worker: await page("worker") };
+    expect([twenty.rest.length, twenty.graphql.length, twenty.worker.length]).toEqual([20, 20, 6]);
+    expect(twenty.rest.statements).toBe(one.rest.statements);
+    expect(twenty.graphql.statements).toBe(one.graphql.statements);
+    expect(twenty.worker.statements).toBe(viewersFirst.statements);
   });
 
   onPostgres("two workers accept one open cover at once: one wins, the other is refused", async () => {

@@ -170,7 +170,7 @@ describe("Idempotency-Key belongs to its caller", () => {
   it("deletes keys whose 24 hours are over", async () => {
     await t.as(org.token).post(`/api/organizations/${org.id}/roles`, { name: "Old" }).set("Idempotency-Key", "old-1");
     await t.runtime.db.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'old-1'");
-    const result = await idempotencyKeyPruning(t.runtime.db).run();
+    const result = await idempotencyKeyPruning(t.runtime.unitOfWork).run();
     expect(result).toEqual({ deleted: 1 });
     expect(await t.runtime.db.query("SELECT 1 FROM idempotency_keys WHERE key = 'old-1'")).toHaveLength(0);
   });
@@ -200,7 +200,7 @@ describe("Idempotency-Key's kept answers", () => {
       res.locals.graphql = guardRequest(graphqlSchema(), t.runtime.documents, req.body, true);
       next();
     });
-    app.use(idempotency({ db: t.runtime.db, logger: t.runtime.logger, sendError, compiled: [], isPlatformKey: () => false }));
+    app.use(idempotency({ db: t.runtime.db, unitOfWork: t.runtime.unitOfWork, logger: t.runtime.logger, sendError, compiled: [], isPlatformKey: () => false }));
     app.post("/graphql", (_req, res) => {
       runs += 1;
       res.json({ data: { createRole: { name: "x".repeat(MAX_KEPT_ANSWER_BYTES + 1) } } });

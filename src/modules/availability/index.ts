@@ -6,7 +6,7 @@ export type { AvailabilityQuery } from "./rules/availability-windows";
 export { matchesShift } from "./rules/availability-rule.rules";
 export type { AvailabilityKind, AvailabilityWindow } from "./rules/availability-rule.rules";
 export type { EligibilityService } from "./eligibility/eligibility.service";
-export { evaluateShiftEligibility, notEligible, refuseUnavailable, requireEligible } from "./eligibility/eligibility";
+export { evaluateShiftEligibility, evaluateShiftsEligibility, notEligible, refuseUnavailable, requireEligible } from "./eligibility/eligibility";
 export type { EligibilityQuery } from "./eligibility/eligibility";
 export type { EligibilityFinding, EligibilityPremium, StaffEligibility } from "./eligibility/eligibility.rules";
 export { EligibilityFindingView, PremiumView, StaffEligibilityView } from "./eligibility/eligibility.graphql";

@@ -116,6 +116,18 @@ const CITATIONS: Partial<Record<CompliancePreset, Partial<Record<RuleId, string>
   },
 };
 
+/**
+ * Where each preset's law exempts from predictability pay a change the workers themselves arranged:
+ * `trade`, a swap or coverage they agreed between them; `request`, any other change a worker asked
+ * for (giving a shift up). docs/shift-requests.md says which subsections were read in the text.
+ */
+const WORKER_CHANGE_EXEMPTIONS: Partial<Record<CompliancePreset, { trade: string; request: string }>> = {
+  [CompliancePreset.US_OR]: { trade: "ORS 653.455(3)(b)", request: "ORS 653.455(3)" },
+  [CompliancePreset.US_WA_SEATTLE]: { trade: "SMC 14.22.050", request: "SMC 14.22.050" },
+  [CompliancePreset.US_NY_NYC_FAST_FOOD]: { trade: "NYC Admin. Code §20-1222(c)", request: "NYC Admin. Code §20-1222(c)" },
+  [CompliancePreset.US_IL_CHICAGO]: { trade: "Chicago Municipal Code §6-110-050", request: "Chicago Municipal Code §6-110-050" },
+};
+
 /** Which figures each rule reads: overriding one makes the rule the location's own. */
 const RULE_FIGURES: Record<RuleId, FigureName[]> = {
   REST_BETWEEN_SHIFTS: ["minRestHours", "restPayRate", "restPremiumAmount"],
@@ -155,5 +167,11 @@ export class ComplianceRules {
     if (rule === "TIME_OFF") return TIME_OFF_CITATION;
     const overridden = RULE_FIGURES[rule].some((f) => f in this.overrides);
     return (!overridden && CITATIONS[this.preset]?.[rule]) || LOCATION_RULE;
+  }
+
+  /** The law's exemption from predictability pay of a change workers arranged (a trade) or one asked for; the location's own notice rule cites itself. */
+  workerChangeExemption(kind: "trade" | "request"): string {
+    const notice = this.citation("NOTICE_WINDOW");
+    return notice === LOCATION_RULE ? notice : (WORKER_CHANGE_EXEMPTIONS[this.preset]?.[kind] ?? notice);
   }
 }

@@ -13,19 +13,26 @@ export interface StoredProfile {
 }
 
 export async function loadProfile(manager: EntityManager, organizationId: string, locationId: string): Promise<StoredProfile> {
-  const [row] = await manager.query(
-    `SELECT p.preset, p.overrides, p.updated_at,
-            COALESCE((SELECT week_start FROM timesheet_settings WHERE organization_id = $1), 'Monday') AS week_start
-       FROM (SELECT 1) one
-       LEFT JOIN compliance_profiles p ON p.organization_id = $1 AND p.location_id = $2`,
-    [organizationId, locationId],
-  );
-  return {
+  return (await loadProfiles(manager, organizationId, [locationId]))[0];
+}
+
+/** The stored profiles of several locations, in the order asked (NONE where a location has none): one statement. */
+export async function loadProfiles(manager: EntityManager, organizationId: string, locationIds: readonly string[]): Promise<StoredProfile[]> {
+  const rows: { preset: string | null; overrides: string | Partial<ComplianceFigures> | null; updated_at: Date | null; week_start: string }[] =
+    await manager.query(
+      `SELECT p.preset, p.overrides, p.updated_at,
+              COALESCE((SELECT week_start FROM timesheet_settings WHERE organization_id = $1), 'Monday') AS week_start
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS l(id, n)
+         LEFT JOIN compliance_profiles p ON p.organization_id = $1 AND p.location_id = l.id
+        ORDER BY l.n`,
+      [organizationId, [...locationIds]],
+    );
+  return rows.map((row) => ({
     preset: (row.preset ?? CompliancePreset.NONE) as CompliancePreset,
     overrides: typeof row.overrides === "string" ? JSON.parse(row.overrides) : (row.overrides ?? {}),
     updatedAt: row.updated_at ? new Date(row.updated_at) : null,
     weekStart: row.week_start,
-  };
+  }));
 }
 
 export async function saveProfile(

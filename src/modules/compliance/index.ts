@@ -26,5 +26,6 @@ export {
   recordedPredictabilityPay,
   recordPredictabilityPay,
   rulesOf,
+  rulesOfLocations,
 } from "./schedule-compliance";
 export type { RecordedPredictabilityPay } from "./schedule-compliance";

@@ -10,7 +10,7 @@ import {
   insertAcknowledgement,
   insertPredictabilityPay,
   loadPlannedSchedule,
-  loadProfile,
+  loadProfiles,
   RecordedPredictabilityPay,
   selectLocationRules,
   selectRecordedPredictabilityPay,
@@ -55,8 +55,15 @@ export interface LocationRules {
 
 /** The location's rules in force and the organization's first day of the workweek: load once per operation, pass on. */
 export async function rulesOf(manager: EntityManager, organizationId: string, locationId: string): Promise<LocationRules> {
-  const stored = await loadProfile(manager, organizationId, locationId);
-  return { rules: new ComplianceRules(stored.preset, stored.overrides), weekStart: weekdayNumber(stored.weekStart as Weekday) };
+  return (await rulesOfLocations(manager, organizationId, [locationId])).get(locationId)!;
+}
+
+/** Several locations' rules in force, by location id, in one read: for work that spans locations (a page of shift requests). */
+export async function rulesOfLocations(manager: EntityManager, organizationId: string, locationIds: readonly string[]): Promise<Map<string, LocationRules>> {
+  const ids = [...new Set(locationIds)];
+  if (ids.length === 0) return new Map();
+  const stored = await loadProfiles(manager, organizationId, ids);
+  return new Map(stored.map((p, i) => [ids[i], { rules: new ComplianceRules(p.preset, p.overrides), weekStart: weekdayNumber(p.weekStart as Weekday) }]));
 }
 
 /** The instants bounding a location's calendar days start..end (inclusive). */

@@ -4,7 +4,6 @@ import { ServiceDeps } from "../../common/services";
 import { isUuid } from "../../common/ids";
 import { TenantRecords } from "../../common/tenant-records";
 import { addDays, localDate, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { invalidField, unknownReference } from "../../errors/app-error";
 import { recordEvent } from "../events";
 import { Location } from "../locations";
@@ -30,7 +29,7 @@ export class CoverageService {
   private readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   /** Without dates: the week from the location's today. */
@@ -53,7 +52,7 @@ export class CoverageService {
       if (seen.has(key)) throw invalidField(`requirements.${i}`, "One requirement per day and template");
       seen.add(key);
     });
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager, lock: true });
       const known = new Set(await locationTemplateIds(manager, org, location.id));
       input.requirements.forEach((r, i) => {

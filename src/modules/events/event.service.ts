@@ -71,7 +71,7 @@ export class EventService {
   /** Forgets events older than the retention (their deliveries go with them). */
   async prune(): Promise<number> {
     const before = new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-    return deleteEventsBefore(this.deps.db, before);
+    return this.deps.unitOfWork.run((manager) => deleteEventsBefore(manager, before));
   }
 
   readonly job = { name: "prune events", intervalMs: 3_600_000, run: () => this.prune() };

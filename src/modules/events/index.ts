@@ -4,6 +4,8 @@ export { EventFeed } from "./event-feed";
 export { RESOURCE_PATHS, resourceKey, resourceOf } from "./event-resources";
 export { EventStream } from "./event-stream";
 export { EVENT_RETENTION_DAYS, EventService, recordEvent } from "./event.service";
+export { keepEventResource, lastCommittedResource, pendingEvents } from "./pending-events";
+export type { PendingEvent } from "./pending-events";
 export { eventsModule } from "./events.module";
 export { Event } from "./event.types";
 export type { EventFilter } from "./event-stream";

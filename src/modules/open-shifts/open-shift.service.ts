@@ -6,7 +6,6 @@ import { TenantRecords } from "../../common/tenant-records";
 import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
@@ -47,7 +46,7 @@ export class OpenShiftService {
   private readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   async list(actor: Actor, args: OpenShiftListArgs): Promise<Page<OpenShift>> {
@@ -73,7 +72,7 @@ export class OpenShiftService {
   }
 
   create(actor: Actor, locationId: string, input: CreateOpenShiftInput): Promise<OpenShift> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       await requireRole(manager, actor.organizationId, input.roleId);
       const times = this.times(location, input.startDate, input.endDate);
@@ -100,7 +99,7 @@ export class OpenShiftService {
   /** Workers already accepted keep their entries: their role and times cannot change, nor can fewer places than them remain. */
   update(actor: Actor, locationId: string, id: string, input: UpdateOpenShiftInput): Promise<OpenShift> {
     rejectNulls(input);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, id, true);
       const moves = [input.roleId, input.startDate, input.endDate].some((v) => v !== undefined);
@@ -126,7 +125,7 @@ export class OpenShiftService {
   async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
     const location = await this.locations.get(actor, locationId);
     const shift = await this.shiftAt(this.deps.db.manager, actor, location, id);
-    await this.deps.db.getRepository(OpenShift).delete({ organizationId: actor.organizationId, id: shift.id });
+    await this.deps.unitOfWork.run((manager) => manager.delete(OpenShift, { organizationId: actor.organizationId, id: shift.id }));
     return true;
   }
 
@@ -196,7 +195,7 @@ export class OpenShiftService {
 
   /** Runs `work` in a transaction holding the open shift's row lock. */
   withShift<T>(actor: Actor, locationId: string, id: string, work: (manager: EntityManager, shift: OpenShift, location: Location) => Promise<T>): Promise<T> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, id, true);
       return work(manager, shift, location);
@@ -215,7 +214,7 @@ export class OpenShiftService {
     work: (manager: EntityManager, shift: OpenShift, preference: OpenShiftPreference, location: Location) => Promise<T>,
   ): Promise<T> {
     const prefId = requireUuid(preferenceId, "Preference");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const repo = manager.getRepository(OpenShiftPreference);
       const located = await repo.findOneBy({ organizationId: actor.organizationId, id: prefId });
       if (!located || (openShiftId !== null && located.openShiftId !== openShiftId.toLowerCase())) throw notFound("Preference");

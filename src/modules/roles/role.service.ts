@@ -10,7 +10,7 @@ export class RoleService {
   readonly records: TenantRecords<Role>;
 
   constructor(deps: ServiceDeps) {
-    this.records = new TenantRecords(deps.db, Role, "Role");
+    this.records = new TenantRecords(deps, Role, "Role");
   }
 
   list(actor: Actor, page: PageArgs): Promise<Page<Role>> {
@@ -22,8 +22,7 @@ export class RoleService {
   }
 
   create(actor: Actor, input: CreateRoleInput): Promise<Role> {
-    const repo = this.records.repo;
-    return repo.save(repo.create({ organizationId: actor.organizationId, name: input.name.trim(), hourlyWage: input.hourlyWage ?? null }));
+    return this.records.save(this.records.repo.create({ organizationId: actor.organizationId, name: input.name.trim(), hourlyWage: input.hourlyWage ?? null }));
   }
 
   async update(actor: Actor, id: string, input: UpdateRoleInput): Promise<Role> {
@@ -31,7 +30,7 @@ export class RoleService {
     const role = await this.get(actor, id);
     if (input.name !== undefined) role.name = input.name.trim();
     if (input.hourlyWage !== undefined) role.hourlyWage = input.hourlyWage;
-    return this.records.repo.save(role);
+    return this.records.save(role);
   }
 
   /** Staff lose the role with it; a role that shifts or schedules still name is kept (409). */

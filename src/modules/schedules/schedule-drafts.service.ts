@@ -6,7 +6,6 @@ import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations";
 import type { EntryChange } from "../compliance";
@@ -116,7 +115,7 @@ export class ScheduleDraftService {
       const given = PLAN_FIELDS.filter((f) => input[f] !== undefined);
       if (given.length) throw invalidField(given[0], "A REMOVE draft takes only entryId");
     }
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       let base: ShiftPlan | null = null;
       if (input.entryId) {
@@ -136,7 +135,7 @@ export class ScheduleDraftService {
   }
 
   update(actor: Actor, locationId: string, id: string, input: UpdateScheduleDraftInput): Promise<ScheduleDraft> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       const draft = await this.draftAt(manager, actor, location, id, true);
       if (draft.action === DraftAction.REMOVE) throw conflict("A REMOVE draft has nothing to change; delete it to keep the entry");
@@ -151,7 +150,7 @@ export class ScheduleDraftService {
   async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
     const location = await this.schedule.locations.get(actor, locationId);
     const draft = await this.draftAt(this.deps.db.manager, actor, location, id);
-    await this.deps.db.getRepository(ScheduleDraft).delete({ organizationId: actor.organizationId, id: draft.id });
+    await this.deps.unitOfWork.run((manager) => manager.delete(ScheduleDraft, { organizationId: actor.organizationId, id: draft.id }));
     return true;
   }
 
@@ -248,7 +247,7 @@ export class ScheduleDraftService {
     const days = daysBetween(start, parseDate(input.targetStartDate, "targetStartDate"));
     if (days === 0) throw invalidField("targetStartDate", "targetStartDate must differ from sourceStartDate");
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       const zone = location.timezone;
       const sources = await startingWithin(locationEntries(manager, org, location.id), {

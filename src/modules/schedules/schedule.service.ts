@@ -4,7 +4,6 @@ import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { forbidden, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance";
 import { Location } from "../locations";
@@ -60,7 +59,7 @@ export class ScheduleService {
   readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleEntry>> {
@@ -88,7 +87,7 @@ export class ScheduleService {
   }
 
   create(actor: Actor, locationId: string, input: CreateScheduleEntryInput): Promise<ScheduleEntry> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
@@ -117,7 +116,7 @@ export class ScheduleService {
   }
 
   update(actor: Actor, locationId: string, id: string, input: UpdateScheduleEntryInput): Promise<ScheduleEntry> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       const [breaks] = await breaksOf(manager, actor.organizationId, "entryId", [entry.id]);
@@ -140,7 +139,7 @@ export class ScheduleService {
 
   /** Removes a published entry at once (its pending drafts go with it). */
   delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());

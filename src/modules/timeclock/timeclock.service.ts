@@ -3,7 +3,6 @@ import { Actor, requirePermission } from "../../auth/actor";
 import { actingStaffId } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import type { Punch, PunchCheckService } from "../attendance";
 import { BreakRow, Shift, ShiftRow, ShiftService } from "../timesheets";
@@ -43,7 +42,7 @@ export class TimeClockService {
   async clockIn(actor: Actor, input: ClockInInput, source: PunchSource = {}): Promise<Shift> {
     const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
-    const id = await inTransaction(this.deps.db, async (manager) => {
+    const id = await this.deps.unitOfWork.run(async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
       if (await this.openShift(manager, org, staffId, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
       const location = await this.shifts.zonedLocation(manager, org, input.locationId);
@@ -123,7 +122,7 @@ export class TimeClockService {
   private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
     const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
-    const id = await inTransaction(this.deps.db, async (manager) => {
+    const id = await this.deps.unitOfWork.run(async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
       const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");

@@ -124,7 +124,7 @@ export class WebhookDispatcher {
     // Attempts claimed but not started are handed back at once, not left to wait for their lease.
     const unstarted = [...this.sending.values()].flatMap((lane) => lane.next.splice(0).map((n) => n.delivery));
     if (unstarted.length) {
-      await releaseClaims(this.deps.db, unstarted);
+      await this.deps.unitOfWork.run((manager) => releaseClaims(manager, unstarted));
     }
     while (this.sends.size) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
     await this.flushing;
@@ -186,15 +186,8 @@ export class WebhookDispatcher {
     const busy = [...this.held];
     // Outcomes are recorded only under the token of their claim: after a lease ran out and another process claimed the delivery, a late outcome changes nothing.
     const token = randomUUID();
-    // One statement, atomic by itself: no transaction around it.
-    const rows = await claimDeliveries(
-      this.deps.db.manager,
-      now,
-      room,
-      new Date(now.getTime() + this.settings.leaseMs),
-      token,
-      2 * this.settings.perEndpointConcurrency,
-      busy,
+    const rows = await this.deps.unitOfWork.run((manager) =>
+      claimDeliveries(manager, now, room, new Date(now.getTime() + this.settings.leaseMs), token, 2 * this.settings.perEndpointConcurrency, busy),
     );
     return rows.map((r) => ({ ...r, token }));
   }
@@ -376,8 +369,7 @@ export class WebhookDispatcher {
       if (gone.length) await disableGone(m, gone, now);
       await recordOutcomes(m, batch);
     };
-    // Outcomes alone are one statement; the endpoints' state changes with them or not at all.
-    if (recovered.length || failing.length || gone.length) await this.deps.db.transaction(record);
-    else await record(this.deps.db.manager);
+    // The endpoints' state changes with the outcomes or not at all.
+    await this.deps.unitOfWork.run(record);
   }
 }

@@ -5,7 +5,6 @@ import { ServiceDeps } from "../../common/services";
 import { requireUuid } from "../../common/ids";
 import { Page, PageArgs, timeOrderedPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { EVENT_CATALOG, EVENT_RETENTION_DAYS, PING_EVENT_TYPE } from "../events";
 import { checkWebhookUrl } from "./webhook-targets";
@@ -81,7 +80,7 @@ export class WebhookService {
     const url = await checkWebhookUrl(input.url, this.allowPrivate);
     const eventTypes = checkEventTypes(input.eventTypes);
     const secret = newSecret();
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const row = await insertEndpoint(manager, actor.organizationId, url, input.description ?? null, eventTypes, input.enabled ?? true);
       await insertSecret(manager, actor.organizationId, row.id, secret);
       return toEndpoint(row, secret);
@@ -91,7 +90,7 @@ export class WebhookService {
   async update(actor: Actor, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
     const url = input.url === undefined || input.url === null ? undefined : await checkWebhookUrl(input.url, this.allowPrivate);
     const eventTypes = input.eventTypes === undefined || input.eventTypes === null ? undefined : checkEventTypes(input.eventTypes);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const current = await this.get(actor, id, manager, true);
       const enabled = input.enabled ?? current.enabled;
       const row = await updateEndpoint(
@@ -111,7 +110,7 @@ export class WebhookService {
   }
 
   async delete(actor: Actor, id: string): Promise<boolean> {
-    const rows = await inTransaction(this.deps.db, (m) => deleteEndpoint(m, actor.organizationId, requireUuid(id, "Webhook endpoint")));
+    const rows = await this.deps.unitOfWork.run((m) => deleteEndpoint(m, actor.organizationId, requireUuid(id, "Webhook endpoint")));
     if (!rows.length) throw notFound("Webhook endpoint");
     return true;
   }
@@ -119,7 +118,7 @@ export class WebhookService {
   /** A new secret; the current one keeps signing for 24 hours, so receivers can switch without losing a message. */
   async rotateSecret(actor: Actor, id: string): Promise<WebhookEndpoint> {
     const secret = newSecret();
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const endpoint = await this.get(actor, id, manager, true);
       const now = this.deps.clock.now();
       await retireSecrets(manager, actor.organizationId, endpoint.id, now, new Date(now.getTime() + ROTATED_SECRET_VALID_MS));
@@ -190,14 +189,14 @@ export class WebhookService {
     const from = parseTimestamp(since, "UTC", "since");
     const endpoint = await this.get(actor, id);
     if (!endpoint.enabled) throw conflict("The endpoint is disabled: enable it (PATCH enabled: true) before recovering its events", "ENDPOINT_DISABLED");
-    const queued = await queueEventsSince(this.deps.db, actor.organizationId, endpoint.id, from, endpoint.eventTypes);
+    const queued = await this.deps.unitOfWork.run((manager) => queueEventsSince(manager, actor.organizationId, endpoint.id, from, endpoint.eventTypes));
     return { queued };
   }
 
   /** Queues a ping (`webhook_endpoint.test`), sent like any event. */
   async test(actor: Actor, id: string): Promise<WebhookDelivery> {
     const endpoint = await this.get(actor, id);
-    const row = await insertPing(this.deps.db, actor.organizationId, endpoint.id);
+    const row = await this.deps.unitOfWork.run((manager) => insertPing(manager, actor.organizationId, endpoint.id));
     return {
       id: row.id,
       eventId: null,
@@ -216,7 +215,7 @@ export class WebhookService {
 
   /** Forgets pings older than events are kept, with their attempts (an event's deliveries go with the event). */
   async prunePings(): Promise<number> {
-    return deletePingsBefore(this.deps.db, new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+    return this.deps.unitOfWork.run((manager) => deletePingsBefore(manager, new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)));
   }
 
   readonly pingPruning = { name: "prune webhook pings", intervalMs: 3_600_000, run: () => this.prunePings() };

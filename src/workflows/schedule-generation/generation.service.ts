@@ -8,7 +8,6 @@ import { isUuid } from "../../common/ids";
 import { ScheduledJob, ServiceDeps } from "../../common/services";
 import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { addDays, parseDateRange, startOfLocalDay } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { availabilityWindows, matchesShift } from "../../modules/availability";
 import type { AvailabilityWindow } from "../../modules/availability";
@@ -54,8 +53,8 @@ export class ScheduleGenerationService {
 
   constructor(private readonly deps: ServiceDeps) {
     this.leaseSeconds = deps.config.generationLeaseSeconds;
-    this.locations = new TenantRecords(deps.db, Location, "Location");
-    this.records = new TenantRecords(deps.db, ScheduleGeneration, "Schedule generation");
+    this.locations = new TenantRecords(deps, Location, "Location");
+    this.records = new TenantRecords(deps, ScheduleGeneration, "Schedule generation");
   }
 
   /** Queues a generation of the location's range (answered at once; a service process runs it). */
@@ -90,9 +89,8 @@ export class ScheduleGenerationService {
       costWeight: input.costWeight ?? 0,
       allowPremiums: input.allowPremiums ?? false,
     };
-    const repo = this.records.repo;
-    const saved = await repo.save(
-      repo.create({
+    const saved = await this.records.save(
+      this.records.repo.create({
         organizationId: org,
         locationId: location.id,
         status: GenerationStatus.QUEUED,
@@ -115,7 +113,7 @@ export class ScheduleGenerationService {
   /** Cancels a queued generation at once; a running one stops within a lease renewal and writes nothing. */
   async cancel(actor: Actor, id: string): Promise<ScheduleGeneration> {
     const generation = await this.get(actor, id);
-    await inTransaction(this.deps.db, async (manager) => {
+    await this.deps.unitOfWork.run(async (manager) => {
       const changed = await requestCancel(manager, actor.organizationId, generation.id, this.deps.clock.now());
       if (!changed) throw conflict(`The generation has already ended (${generation.status})`);
       if (changed.status === GenerationStatus.CANCELLED) await recordCompletion(manager, generation, GenerationStatus.CANCELLED, null, null);
@@ -125,7 +123,7 @@ export class ScheduleGenerationService {
 
   /** Claims the oldest generation no live process holds and runs it to its end; answers its id, or null when there was none. */
   async runNext(): Promise<string | null> {
-    const claimed = await claimGeneration(this.deps.db.manager, this.processId, this.leaseSeconds, this.deps.clock.now());
+    const claimed = await this.deps.unitOfWork.run((manager) => claimGeneration(manager, this.processId, this.leaseSeconds, this.deps.clock.now()));
     if (!claimed) return null;
     const claimedAt = Date.now();
     try {
@@ -152,7 +150,7 @@ export class ScheduleGenerationService {
       const rules = [...new Set(result.hardViolations.map((v) => v.rule))].join(", ");
       return void (await this.finish(generation, GenerationStatus.FAILED, result, `The limits cannot all be met (${rules}); nothing was written`));
     }
-    await inTransaction(this.deps.db, async (manager) => {
+    await this.deps.unitOfWork.run(async (manager) => {
       const drafts = await this.draftsOf(manager, generation, built, outcome);
       const zone = built.zone;
       if (request.mode === GenerationMode.REPLACE_DRAFTS) {
@@ -224,7 +222,9 @@ export class ScheduleGenerationService {
     let latest: GenerationProgress | null = null;
     let verdict: "CANCELLED" | "LOST" | null = null;
     const renew = async () => {
-      const lease = await renewLease(this.deps.db.manager, generation.id, this.processId, this.leaseSeconds, latest).catch(() => undefined);
+      const lease = await this.deps.unitOfWork
+        .run((manager) => renewLease(manager, generation.id, this.processId, this.leaseSeconds, latest))
+        .catch(() => undefined);
       if (lease === null) verdict = "LOST";
       else if (lease?.cancelRequested) verdict = "CANCELLED";
       if (verdict) Atomics.store(flag, 0, 1);
@@ -295,7 +295,7 @@ export class ScheduleGenerationService {
       if (!held) throw conflict("Another process took the generation up meanwhile");
       await recordCompletion(m, generation, status, result, error);
     };
-    await (manager ? write(manager) : inTransaction(this.deps.db, write));
+    await (manager ? write(manager) : this.deps.unitOfWork.run(write));
   }
 }
 

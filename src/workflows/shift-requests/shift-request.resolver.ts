@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { actorOf, Requires } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { ShiftRequest } from "./shift-request.entity";
+import { shiftRequestPreviewLoader } from "./shift-request.loaders";
 import {
   ApproveShiftRequestInput,
   CreateShiftRequestInput,
@@ -69,7 +70,7 @@ export class ShiftRequestResolver {
 
   @FieldResolver(() => ShiftRequestPreview, { description: "Eligibility, violations and premiums of the change per person, worked out now" })
   preview(@Root() request: ShiftRequest, @Ctx() ctx: RequestContext): Promise<ShiftRequestPreview> {
-    return ctx.services.shiftRequests.preview(actorOf(ctx), request);
+    return shiftRequestPreviewLoader(ctx).load(request);
   }
 
   @Query(() => ShiftRequestSettings)

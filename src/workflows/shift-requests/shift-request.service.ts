@@ -3,11 +3,10 @@ import { Actor, can } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
 import { rejectNulls } from "../../common/validation";
-import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, forbidden, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
-import { evaluateShiftEligibility, notEligible, StaffEligibility } from "../../modules/availability";
-import { rulesOf } from "../../modules/compliance";
+import { evaluateShiftsEligibility, notEligible, StaffEligibility } from "../../modules/availability";
+import { ComplianceRules, rulesOfLocations } from "../../modules/compliance";
 import { postPublishedOpenShift } from "../../modules/open-shifts";
 import { reassignEntries, removeEntries, ScheduleEntry } from "../../modules/schedules";
 import { LIVE_STATUSES, ShiftRequest, ShiftRequestStatus, ShiftRequestType } from "./shift-request.entity";
@@ -34,6 +33,19 @@ interface Move {
   entry: EntryRow;
 }
 
+/** A move and its taker's eligibility. */
+interface Check {
+  move: Move;
+  result: StaffEligibility;
+}
+
+/** Why a request owes no predictability pay, citing the law's exemption: a swap or cover is a trade the workers arranged; a drop, a change the worker asked for. */
+function exemption(type: ShiftRequestType, rules: ComplianceRules): string {
+  return type === ShiftRequestType.DROP
+    ? `The worker asked to give this entry up: no predictability pay is owed (${rules.workerChangeExemption("request")}, changes an employee asks for)`
+    : `The workers arranged this ${type.toLowerCase()} between them: no predictability pay is owed (${rules.workerChangeExemption("trade")}, shift swaps and coverage employees agree on)`;
+}
+
 /**
  * Swaps, covers and drops of published entries, across schedules, availability, compliance and
  * open shifts: a worker asks, the recipient accepts, a manager approves (unless the location lets
@@ -56,16 +68,13 @@ export class ShiftRequestService {
     if (args.status) q.andWhere("r.status = :status", { status: args.status });
     if (args.type) q.andWhere("r.type = :type", { type: args.type });
     if (!can(actor, "shiftrequests:manage")) q.andWhere("(r.requester_id = :me OR r.recipient_id = :me OR r.status = 'OPEN')", { me: actor.staffId });
-    const found = await q.getMany();
-    const visible: ShiftRequest[] = [];
-    for (const request of found) if (await this.sees(actor, request)) visible.push(request);
-    return visible;
+    return this.visible(actor, await q.getMany());
   }
 
   async get(actor: Actor, id: string): Promise<ShiftRequest> {
     await this.expire(actor.organizationId);
-    const request = await this.find(this.deps.db.manager, actor, id);
-    if (!(await this.sees(actor, request))) throw notFound(LABEL);
+    const [request] = await this.visible(actor, [await this.find(this.deps.db.manager, actor, id)]);
+    if (!request) throw notFound(LABEL);
     return request;
   }
 
@@ -79,7 +88,7 @@ export class ShiftRequestService {
     if (input.type !== ShiftRequestType.SWAP && recipientEntryId) throw invalidField("recipientEntryId", "Only a swap names another entry");
     if (input.type === ShiftRequestType.DROP && recipientId) throw invalidField("recipientStaffId", "A drop has no recipient");
     await this.expire(org);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const now = this.deps.clock.now();
       const [entry] = await selectEntries(manager, org, [entryId], false);
       if (!entry) throw unknownReference("entryId", `No published entry has id "${input.entryId}"`);
@@ -143,7 +152,7 @@ export class ShiftRequestService {
   async accept(actor: Actor, id: string): Promise<ShiftRequest> {
     const org = actor.organizationId;
     await this.expire(org);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.find(manager, actor, id);
       const taker = request.recipientStaffId ?? actor.staffId;
       if (request.status === OPEN ? !actor.staffId : taker !== actor.staffId && !can(actor, "shiftrequests:manage"))
@@ -151,7 +160,7 @@ export class ShiftRequestService {
       if (request.status === OPEN && actor.staffId === request.requesterStaffId) throw conflict("The requester cannot take their own entry");
       if (request.status !== OPEN && request.status !== PENDING_RECIPIENT) throw this.notFrom(request, "accepted");
       // Facts refuse the taker now; labor-rule errors wait for the manager, who may acknowledge them.
-      const [check] = await this.evaluate(manager, request, taker ? [taker] : []);
+      const [[check]] = await this.evaluate(manager, [{ request, recipients: taker ? [taker] : [] }]);
       const hard = check?.result.reasons.filter((r) => HARD_CODES.has(r.code)) ?? [];
       if (hard.length) throw notEligible({ ...check.result, reasons: hard });
       const next = (await selectRequiresApproval(manager, org, request.locationId)) ? PENDING_APPROVAL : APPROVED;
@@ -186,7 +195,7 @@ export class ShiftRequestService {
   async approve(actor: Actor, id: string, input: ApproveShiftRequestInput): Promise<ShiftRequest> {
     if (input.acknowledge && !input.reason?.trim()) throw invalidField("reason", "Acknowledging violations needs a reason");
     await this.expire(actor.organizationId);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.find(manager, actor, id);
       if (request.status !== PENDING_APPROVAL) throw this.notFrom(request, "approved");
       await this.complete(manager, actor, request, input, [PENDING_APPROVAL]);
@@ -194,20 +203,35 @@ export class ShiftRequestService {
     });
   }
 
-  /** What approving would mean now: each person's eligibility for the entry they would take, and why no predictability pay is owed. */
-  async preview(actor: Actor, request: ShiftRequest): Promise<ShiftRequestPreview> {
+  /**
+   * What approving each request would mean now: each person's eligibility for the entry they would
+   * take, and why no predictability pay is owed. One evaluation for the whole page, whatever its
+   * number of requests.
+   */
+  async previews(actor: Actor, requests: readonly ShiftRequest[]): Promise<ShiftRequestPreview[]> {
     const manager = this.deps.db.manager;
-    const live = LIVE_STATUSES.includes(request.status) || request.status === APPROVED;
-    const checks = live ? await this.evaluate(manager, request, request.recipientStaffId ? [request.recipientStaffId] : []) : [];
-    const { rules } = await rulesOf(manager, actor.organizationId, request.locationId);
-    const noticeMs = (rules.figures.noticeDays ?? 0) * 86_400_000;
-    const inWindow = rules.figures.noticeDays !== null && request.entryStart.getTime() - this.deps.clock.now().getTime() < noticeMs;
-    return {
-      people: checks.map(({ move, result }) => ({ ...result, entryId: move.entry.id })),
-      predictabilityPayExemption: inWindow
-        ? `The worker asked for this ${request.type.toLowerCase()}: no predictability pay is owed (${rules.citation("NOTICE_WINDOW")}, employee-requested changes)`
-        : null,
-    };
+    const live = (r: ShiftRequest) => LIVE_STATUSES.includes(r.status) || r.status === APPROVED;
+    const evaluated = requests.filter(live);
+    const checks = await this.evaluate(
+      manager,
+      evaluated.map((request) => ({ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] })),
+    );
+    const checksOf = new Map(evaluated.map((request, i) => [request, checks[i]]));
+    const rulesAt = await rulesOfLocations(
+      manager,
+      actor.organizationId,
+      requests.map((r) => r.locationId),
+    );
+    const now = this.deps.clock.now().getTime();
+    return requests.map((request) => {
+      const { rules } = rulesAt.get(request.locationId)!;
+      const noticeMs = (rules.figures.noticeDays ?? 0) * 86_400_000;
+      const inWindow = rules.figures.noticeDays !== null && request.entryStart.getTime() - now < noticeMs;
+      return {
+        people: (checksOf.get(request) ?? []).map(({ move, result }) => ({ ...result, entryId: move.entry.id })),
+        predictabilityPayExemption: inWindow ? exemption(request.type, rules) : null,
+      };
+    });
   }
 
   async settings(actor: Actor, locationId: string): Promise<ShiftRequestSettings> {
@@ -218,18 +242,18 @@ export class ShiftRequestService {
   async updateSettings(actor: Actor, locationId: string, input: UpdateShiftRequestSettingsInput): Promise<ShiftRequestSettings> {
     rejectNulls(input);
     const id = await this.location(actor, locationId);
-    if (input.shiftRequestsRequireApproval !== undefined)
-      await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, id, input.shiftRequestsRequireApproval);
+    const requireApproval = input.shiftRequestsRequireApproval;
+    if (requireApproval !== undefined) await this.deps.unitOfWork.run((manager) => upsertRequiresApproval(manager, actor.organizationId, id, requireApproval));
     return this.settings(actor, locationId);
   }
 
   /** Requests of every organization whose entries started or changed: for the background job. */
   expireAll(): Promise<number> {
-    return inTransaction(this.deps.db, (manager) => expireStaleRequests(manager, null, this.deps.clock.now()));
+    return this.deps.unitOfWork.run((manager) => expireStaleRequests(manager, null, this.deps.clock.now()));
   }
 
   private expire(organizationId: string): Promise<number> {
-    return inTransaction(this.deps.db, (manager) => expireStaleRequests(manager, organizationId, this.deps.clock.now()));
+    return this.deps.unitOfWork.run((manager) => expireStaleRequests(manager, organizationId, this.deps.clock.now()));
   }
 
   /**
@@ -256,7 +280,7 @@ export class ShiftRequestService {
       same(request.entryId, request.requesterStaffId, request.entryStart, request.entryEnd) &&
       (!request.recipientEntryId || same(request.recipientEntryId, request.recipientStaffId, request.recipientEntryStart, request.recipientEntryEnd));
     if (!unchanged) throw conflict("The entry changed, went away or started since the request was made: the request has expired", "REQUEST_EXPIRED");
-    const checks = await this.evaluate(manager, request, request.recipientStaffId ? [request.recipientStaffId] : []);
+    const [checks] = await this.evaluate(manager, [{ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] }]);
     for (const { result } of checks) {
       const hard = result.reasons.filter((r) => HARD_CODES.has(r.code));
       if (hard.length) throw notEligible({ ...result, reasons: hard });
@@ -305,34 +329,50 @@ export class ShiftRequestService {
     }
   }
 
-  /** Each person the request moves an entry to, with their eligibility for it (the request's entries set aside, no predictability pay: the worker asked). */
-  private async evaluate(manager: EntityManager, request: ShiftRequest, recipients: string[]): Promise<{ move: Move; result: StaffEligibility }[]> {
-    const org = request.organizationId;
-    const ids = [request.entryId, ...(request.recipientEntryId ? [request.recipientEntryId] : [])];
-    const entries = await selectEntries(manager, org, ids, false);
-    const entry = entries.find((e) => e.id === request.entryId);
-    const moves: Move[] = [];
-    if (entry && request.type !== ShiftRequestType.DROP) for (const staffId of recipients) moves.push({ staffId, entry });
-    const theirs = entries.find((e) => e.id === request.recipientEntryId);
-    if (theirs && request.type === ShiftRequestType.SWAP) moves.push({ staffId: request.requesterStaffId, entry: theirs });
-    const checks: { move: Move; result: StaffEligibility }[] = [];
-    for (const move of moves) {
-      const [result] = await evaluateShiftEligibility(manager, {
-        organizationId: org,
-        locationId: move.entry.locationId,
-        timeZone: move.entry.timeZone,
-        roleId: move.entry.roleId,
-        start: move.entry.start,
-        end: move.entry.end,
-        staffIds: [move.staffId],
-        unpaidBreakMinutes: move.entry.unpaidBreakMinutes,
-        ignoredEntryIds: new Set(ids),
-        owesPredictabilityPay: false,
-        now: this.deps.clock.now(),
-      });
-      if (result) checks.push({ move, result });
-    }
-    return checks;
+  /**
+   * For each request, each person it moves an entry to, with their eligibility for it (the
+   * request's entries set aside, no predictability pay: the worker asked). One read of the entries
+   * and one eligibility evaluation for all the requests.
+   */
+  private async evaluate(manager: EntityManager, asked: readonly { request: ShiftRequest; recipients: string[] }[]): Promise<Check[][]> {
+    if (asked.length === 0) return [];
+    const idsOf = (r: ShiftRequest) => [r.entryId, ...(r.recipientEntryId ? [r.recipientEntryId] : [])];
+    const entries = await selectEntries(manager, asked[0].request.organizationId, [...new Set(asked.flatMap(({ request }) => idsOf(request)))], false);
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const movesOf = asked.map(({ request, recipients }) => {
+      const moves: Move[] = [];
+      const entry = byId.get(request.entryId);
+      if (entry && request.type !== ShiftRequestType.DROP) for (const staffId of recipients) moves.push({ staffId, entry });
+      const theirs = request.recipientEntryId ? byId.get(request.recipientEntryId) : undefined;
+      if (theirs && request.type === ShiftRequestType.SWAP) moves.push({ staffId: request.requesterStaffId, entry: theirs });
+      return moves;
+    });
+    const now = this.deps.clock.now();
+    const results = await evaluateShiftsEligibility(
+      manager,
+      asked.flatMap(({ request }, i) =>
+        movesOf[i].map(({ staffId, entry }) => ({
+          organizationId: request.organizationId,
+          locationId: entry.locationId,
+          timeZone: entry.timeZone,
+          roleId: entry.roleId,
+          start: entry.start,
+          end: entry.end,
+          staffIds: [staffId],
+          unpaidBreakMinutes: entry.unpaidBreakMinutes,
+          ignoredEntryIds: new Set(idsOf(request)),
+          owesPredictabilityPay: false,
+          now,
+        })),
+      ),
+    );
+    let next = 0;
+    return movesOf.map((moves) =>
+      moves.flatMap((move) => {
+        const [result] = results[next++];
+        return result ? [{ move, result }] : [];
+      }),
+    );
   }
 
   private async transition(
@@ -343,7 +383,7 @@ export class ShiftRequestService {
     allowed?: (request: ShiftRequest) => void,
   ): Promise<ShiftRequest> {
     await this.expire(actor.organizationId);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.find(manager, actor, id);
       allowed?.(request);
       if (!from.includes(request.status)) throw this.notFrom(request, to.toLowerCase());
@@ -382,12 +422,17 @@ export class ShiftRequestService {
     return request;
   }
 
-  /** Whether the actor sees the request: a manager all, a worker their own and the open covers they may take. */
-  private async sees(actor: Actor, request: ShiftRequest): Promise<boolean> {
-    if (can(actor, "shiftrequests:manage") || request.requesterStaffId === actor.staffId || request.recipientStaffId === actor.staffId) return true;
-    if (request.status !== OPEN || !actor.staffId) return false;
-    const [check] = await this.evaluate(this.deps.db.manager, request, [actor.staffId]);
-    return check?.result.eligible ?? false;
+  /** The requests the actor sees: a manager all, a worker their own and the open covers they may take (one evaluation for all of these). */
+  private async visible(actor: Actor, requests: ShiftRequest[]): Promise<ShiftRequest[]> {
+    const me = actor.staffId;
+    const own = (r: ShiftRequest) => can(actor, "shiftrequests:manage") || r.requesterStaffId === me || r.recipientStaffId === me;
+    const open = me ? requests.filter((r) => !own(r) && r.status === OPEN) : [];
+    const checks = await this.evaluate(
+      this.deps.db.manager,
+      open.map((request) => ({ request, recipients: [me!] })),
+    );
+    const eligible = new Set(open.filter((_, i) => checks[i][0]?.result.eligible).map((r) => r.id));
+    return requests.filter((r) => own(r) || eligible.has(r.id));
   }
 
   private async location(actor: Actor, locationId: string): Promise<string> {

@@ -3,7 +3,6 @@ import { requireUuid, isUuid } from "../../../common/ids";
 import { Page, timeOrderedPage } from "../../../common/pagination";
 import { ScheduledJob, ServiceDeps } from "../../../common/services";
 import { parseDateRange } from "../../../common/time";
-import { inTransaction } from "../../../database/transaction";
 import { conflict, invalidField, notFound } from "../../../errors/app-error";
 import { AttendanceException, AttendanceExceptionArgs, AttendanceExceptionStatus, ResolveAttendanceExceptionInput } from "./attendance-exception.graphql";
 import { insertMissedClockOuts, insertNoShows, resolveException, selectException, selectExceptions } from "./attendance-exception.store";
@@ -63,7 +62,7 @@ export class AttendanceExceptionService {
     if (input.status === AttendanceExceptionStatus.OPEN) throw invalidField("status", "status must be EXCUSED or RESOLVED");
     const note = input.note.trim();
     if (!note) throw invalidField("note", "A note is required");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const found = await selectException(manager, actor.organizationId, requireUuid(id, "Attendance exception"), true);
       if (!found) throw notFound("Attendance exception");
       if (found.status !== AttendanceExceptionStatus.OPEN) throw conflict(`The exception is already ${found.status}`);
@@ -75,8 +74,8 @@ export class AttendanceExceptionService {
   /** Finds no-shows and missed clock-outs of every organization with a policy, as of now. */
   async detect(): Promise<{ noShows: number; missedClockOuts: number }> {
     const now = this.deps.clock.now();
-    const noShows = await inTransaction(this.deps.db, (manager) => insertNoShows(manager, now));
-    const missedClockOuts = await inTransaction(this.deps.db, (manager) => insertMissedClockOuts(manager, now));
+    const noShows = await this.deps.unitOfWork.run((manager) => insertNoShows(manager, now));
+    const missedClockOuts = await this.deps.unitOfWork.run((manager) => insertMissedClockOuts(manager, now));
     return { noShows, missedClockOuts };
   }
 }

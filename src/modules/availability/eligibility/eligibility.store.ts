@@ -13,30 +13,46 @@ export interface CandidateRow {
   wage: string;
 }
 
+/** Whom one shift is asked about: every active staff member when `staffIds` is null. */
+export interface CandidateQuery {
+  locationId: string;
+  roleId: string;
+  staffIds: readonly string[] | null;
+}
+
 /**
- * Every active staff member, or those named (inactive and removed ones too), with whether they hold the role and work
- * at the location, and their wage for the role: one statement for all of them.
+ * For each query, every active staff member, or those named (inactive and removed ones too), with
+ * whether they hold the role and work at the location, and their wage for the role, ordered by
+ * name: one statement for all the queries and all their people.
  */
-export async function selectCandidates(
-  db: Queryable,
-  organizationId: string,
-  locationId: string,
-  roleId: string,
-  staffIds: readonly string[] | null,
-): Promise<CandidateRow[]> {
-  const rows: { id: string; active: boolean; has_role: boolean; at_location: boolean; wage: string }[] = await db.query(
-    `SELECT s.id, s.active AND s.deleted_at IS NULL AS active, sr.staff_id IS NOT NULL AS has_role,
-            EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = s.id AND l.location_id = $2) AS at_location,
-            COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text AS wage
-       FROM staff_members s
-       LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = s.id AND sr.role_id = $3
-       LEFT JOIN roles r ON r.organization_id = $1 AND r.id = $3
-      WHERE s.organization_id = $1
-        AND (CASE WHEN $4::uuid[] IS NULL THEN s.active AND s.deleted_at IS NULL ELSE s.id = ANY($4::uuid[]) END)
-      ORDER BY s.name, s.id`,
-    [organizationId, locationId, roleId, staffIds ? [...staffIds] : null],
+export async function selectCandidates(db: Queryable, organizationId: string, queries: readonly CandidateQuery[]): Promise<CandidateRow[][]> {
+  // One row per (query, named person), or one per query with no person for "every active one".
+  const pairs = queries.flatMap((q, idx): { idx: number; q: CandidateQuery; staffId: string | null }[] =>
+    q.staffIds ? [...new Set(q.staffIds)].map((staffId) => ({ idx, q, staffId })) : [{ idx, q, staffId: null }],
   );
-  return rows.map((r) => ({ staffId: r.id, active: r.active, hasRole: r.has_role, atLocation: r.at_location, wage: r.wage }));
+  const rows: { idx: number; id: string; active: boolean; has_role: boolean; at_location: boolean; wage: string }[] = pairs.length
+    ? await db.query(
+        `WITH q AS (SELECT * FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::uuid[]) AS q(idx, location_id, role_id, staff_id)),
+              picked AS (
+                SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
+                  FROM q JOIN staff_members s ON s.organization_id = $1 AND s.id = q.staff_id
+                UNION ALL
+                SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
+                  FROM q JOIN staff_members s ON s.organization_id = $1 AND s.active AND s.deleted_at IS NULL
+                 WHERE q.staff_id IS NULL)
+         SELECT p.idx, p.id, p.active AND p.deleted_at IS NULL AS active, sr.staff_id IS NOT NULL AS has_role,
+                EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = p.id AND l.location_id = p.location_id) AS at_location,
+                COALESCE(sr.hourly_wage, r.hourly_wage, p.hourly_wage, 0)::text AS wage
+           FROM picked p
+           LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = p.id AND sr.role_id = p.role_id
+           LEFT JOIN roles r ON r.organization_id = $1 AND r.id = p.role_id
+          ORDER BY p.idx, p.name, p.id`,
+        [organizationId, pairs.map((p) => p.idx), pairs.map((p) => p.q.locationId), pairs.map((p) => p.q.roleId), pairs.map((p) => p.staffId)],
+      )
+    : [];
+  const answer: CandidateRow[][] = queries.map(() => []);
+  for (const r of rows) answer[r.idx].push({ staffId: r.id, active: r.active, hasRole: r.has_role, atLocation: r.at_location, wage: r.wage });
+  return answer;
 }
 
 export interface EntrySpan {
@@ -48,16 +64,27 @@ export interface EntrySpan {
   unpaidBreakMinutes: number;
 }
 
-/** The published entries of the staff members starting in [from, until), at any location: one statement. */
-export async function selectEntriesAround(db: Queryable, organizationId: string, staffIds: readonly string[], from: Date, until: Date): Promise<EntrySpan[]> {
-  if (staffIds.length === 0) return [];
+/** Whose published entries, starting in [from, until), are wanted. */
+export interface EntriesAround {
+  staffId: string;
+  from: Date;
+  until: Date;
+}
+
+/** The published entries, at any location, of each staff member starting in their range: one statement for all of them. */
+export async function selectEntriesAround(db: Queryable, organizationId: string, spans: readonly EntriesAround[]): Promise<EntrySpan[]> {
+  if (spans.length === 0) return [];
+  const from = new Date(Math.min(...spans.map((s) => s.from.getTime())));
+  const until = new Date(Math.max(...spans.map((s) => s.until.getTime())));
   const rows: { id: string; staff_id: string; location_id: string; start_time: Date; end_time: Date; unpaid: number }[] = await db.query(
     `SELECT e.id, e.worker_id AS staff_id, e.location_id, e.start_time, e.end_time,
             COALESCE((SELECT sum(b.duration_minutes) FROM schedule_breaks b WHERE b.entry_id = e.id AND NOT b.paid), 0)::int AS unpaid
        FROM schedule_entries e
-      WHERE e.organization_id = $1 AND e.worker_id = ANY($2::uuid[]) AND e.deleted_at IS NULL AND e.start_time >= $3 AND e.start_time < $4
+      WHERE e.organization_id = $1 AND e.worker_id = ANY($2::uuid[]) AND e.deleted_at IS NULL AND e.start_time >= $5 AND e.start_time < $6
+        AND EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS w(staff_id, from_time, until_time)
+                     WHERE w.staff_id = e.worker_id AND e.start_time >= w.from_time AND e.start_time < w.until_time)
       ORDER BY e.start_time, e.id`,
-    [organizationId, [...staffIds], from, until],
+    [organizationId, spans.map((s) => s.staffId), spans.map((s) => s.from), spans.map((s) => s.until), from, until],
   );
   return rows.map((r) => ({
     id: r.id,

@@ -1,9 +1,9 @@
 import { EntityManager } from "typeorm";
 import { AppError } from "../../../errors/app-error";
-import { rulesOf } from "../../compliance";
+import { rulesOfLocations } from "../../compliance";
 import { formatLocal } from "../../../common/time";
 import { matchesShift } from "../rules/availability-rule.rules";
-import { availabilityWindows } from "../rules/availability-windows";
+import { availabilityWindows, availabilityWindowsOf } from "../rules/availability-windows";
 import { selectTimeZone } from "../rules/availability-rule.store";
 import { evaluateEligibility, ShiftInQuestion, StaffEligibility } from "./eligibility.rules";
 import { selectCandidates, selectEntriesAround } from "./eligibility.store";
@@ -30,22 +30,50 @@ export interface EligibilityQuery extends Partial<ShiftInQuestion> {
  * location's rules), then evaluated in memory. Runs in the caller's transaction when given one.
  */
 export async function evaluateShiftEligibility(manager: EntityManager, query: EligibilityQuery): Promise<StaffEligibility[]> {
-  const { organizationId: org, locationId, start, end } = query;
-  const candidates = await selectCandidates(manager, org, locationId, query.roleId, query.staffIds);
-  const staffIds = candidates.map((c) => c.staffId);
-  const windows = await availabilityWindows(manager, { organizationId: org, staffIds, from: start, until: end, timeZone: query.timeZone });
-  const entries = await selectEntriesAround(manager, org, staffIds, new Date(start.getTime() - CONTEXT_MS), new Date(end.getTime() + CONTEXT_MS));
-  const { rules, weekStart } = await rulesOf(manager, org, locationId);
-  const shift: ShiftInQuestion = {
-    locationId,
-    start,
-    end,
-    templateId: query.templateId ?? null,
-    unpaidBreakMinutes: query.unpaidBreakMinutes ?? 0,
-    ignoredEntryIds: query.ignoredEntryIds ?? new Set(),
-    owesPredictabilityPay: query.owesPredictabilityPay ?? true,
-  };
-  return evaluateEligibility(shift, candidates, windows, entries, { rules, ctx: { zone: query.timeZone, weekStart, now: query.now } });
+  return (await evaluateShiftsEligibility(manager, [query]))[0];
+}
+
+/**
+ * The eligibility of several shifts of one organization (a page of shift requests: each its own
+ * location, role, people and time), in the queries' order: the same five statements for all of
+ * them, over the union of their people and ranges, then each evaluated in memory.
+ */
+export async function evaluateShiftsEligibility(manager: EntityManager, queries: readonly EligibilityQuery[]): Promise<StaffEligibility[][]> {
+  if (queries.length === 0) return [];
+  const org = queries[0].organizationId;
+  const candidates = await selectCandidates(manager, org, queries);
+  const staffOf = candidates.map((found) => found.map((c) => c.staffId));
+  const windows = await availabilityWindowsOf(
+    manager,
+    queries.map((q, i) => ({ organizationId: org, staffIds: staffOf[i], from: q.start, until: q.end, timeZone: q.timeZone })),
+  );
+  const around = (q: EligibilityQuery) => ({ from: new Date(q.start.getTime() - CONTEXT_MS), until: new Date(q.end.getTime() + CONTEXT_MS) });
+  const entries = await selectEntriesAround(
+    manager,
+    org,
+    queries.flatMap((q, i) => staffOf[i].map((staffId) => ({ staffId, ...around(q) }))),
+  );
+  const rulesAt = await rulesOfLocations(
+    manager,
+    org,
+    queries.map((q) => q.locationId),
+  );
+  return queries.map((q, i) => {
+    const { from, until } = around(q);
+    const shift: ShiftInQuestion = {
+      locationId: q.locationId,
+      start: q.start,
+      end: q.end,
+      templateId: q.templateId ?? null,
+      unpaidBreakMinutes: q.unpaidBreakMinutes ?? 0,
+      ignoredEntryIds: q.ignoredEntryIds ?? new Set(),
+      owesPredictabilityPay: q.owesPredictabilityPay ?? true,
+    };
+    const whose = new Set(staffOf[i]);
+    const near = entries.filter((e) => whose.has(e.staffId) && e.start >= from && e.start < until);
+    const { rules, weekStart } = rulesAt.get(q.locationId)!;
+    return evaluateEligibility(shift, candidates[i], windows[i], near, { rules, ctx: { zone: q.timeZone, weekStart, now: q.now } });
+  });
 }
 
 /** The refusal of an ineligible person: 409 NOT_ELIGIBLE, each reason one detail. */

@@ -21,25 +21,47 @@ export interface AvailabilityQuery {
  * plain data: two statements whatever the number of staff. Pending and declined rules do not count.
  */
 export async function availabilityWindows(db: Pick<EntityManager, "query">, query: AvailabilityQuery): Promise<AvailabilityWindow[]> {
-  const { organizationId, staffIds, from, until, timeZone } = query;
-  const firstDate = addDays(DateTime.fromJSDate(from, { zone: timeZone }).toISODate()!, -1);
-  const lastDate = DateTime.fromJSDate(until, { zone: timeZone }).toISODate()!;
-  const rules = await selectApprovedRules(db, organizationId, staffIds, firstDate, lastDate);
-  const timeOff = await approvedTimeOff(db as EntityManager, organizationId, staffIds, from, until);
-  const windows = expandRules(rules, from, until, timeZone);
-  for (const t of timeOff) {
-    windows.push({
-      staffId: t.staffId,
-      kind: "UNAVAILABLE",
-      source: "TIME_OFF",
-      sourceId: t.id,
-      date: DateTime.fromJSDate(t.start, { zone: timeZone }).toISODate()!,
-      start: t.start,
-      end: t.end,
-      wholeDay: false,
-      weight: 1,
-      templateId: null,
-    });
-  }
-  return windows.sort((a, b) => a.start.getTime() - b.start.getTime() || a.staffId.localeCompare(b.staffId));
+  return (await availabilityWindowsOf(db, [query]))[0];
+}
+
+/**
+ * The windows of several queries of one organization (each its own staff, range and time zone), in
+ * the queries' order: the same two statements for all of them, over the union of their staff and
+ * ranges, then resolved per query in memory.
+ */
+export async function availabilityWindowsOf(db: Pick<EntityManager, "query">, queries: readonly AvailabilityQuery[]): Promise<AvailabilityWindow[][]> {
+  if (queries.length === 0) return [];
+  const staffIds = [...new Set(queries.flatMap((q) => q.staffIds))];
+  const localDate = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).toISODate()!;
+  const firstDate = queries.map((q) => addDays(localDate(q.from, q.timeZone), -1)).reduce((a, b) => (b < a ? b : a));
+  const lastDate = queries.map((q) => localDate(q.until, q.timeZone)).reduce((a, b) => (b > a ? b : a));
+  const from = new Date(Math.min(...queries.map((q) => q.from.getTime())));
+  const until = new Date(Math.max(...queries.map((q) => q.until.getTime())));
+  const rules = await selectApprovedRules(db, queries[0].organizationId, staffIds, firstDate, lastDate);
+  const timeOff = await approvedTimeOff(db as EntityManager, queries[0].organizationId, staffIds, from, until);
+  return queries.map(({ staffIds, from, until, timeZone }) => {
+    const whose = new Set(staffIds);
+    const windows = expandRules(
+      rules.filter((r) => whose.has(r.staffId)),
+      from,
+      until,
+      timeZone,
+    );
+    for (const t of timeOff) {
+      if (!whose.has(t.staffId) || t.start >= until || t.end <= from) continue;
+      windows.push({
+        staffId: t.staffId,
+        kind: "UNAVAILABLE",
+        source: "TIME_OFF",
+        sourceId: t.id,
+        date: localDate(t.start, timeZone),
+        start: t.start,
+        end: t.end,
+        wholeDay: false,
+        weight: 1,
+        templateId: null,
+      });
+    }
+    return windows.sort((a, b) => a.start.getTime() - b.start.getTime() || a.staffId.localeCompare(b.staffId));
+  });
 }
