@@ -67,6 +67,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const subscriptions = serveSubscriptions({
       server: running.server,
       schema: graphqlSchema(),
+      documents: running.documents,
       services,
       stream: events.stream,
       logger,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import express, { NextFunction, Request, Response, Router } from "express";
-import { Kind, OperationDefinitionNode, parse } from "graphql";
+import { Kind } from "graphql";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
 import type { Actor } from "../auth/actor";
@@ -10,6 +10,7 @@ import type { UnitOfWork } from "../database/unit-of-work";
 import { refusal, SendError } from "../errors/client-error";
 import { permissionsOf } from "../graphql/authorization";
 import type { RequestContext } from "../graphql/context";
+import type { GuardedRequest } from "../graphql/request-guard";
 import type { CompiledRoute } from "../rest/shim";
 
 /** Calls made with the platform key (creating an organization) are kept under this organization. */
@@ -200,8 +201,9 @@ export function idempotency(options: IdempotencyOptions): Router {
   };
 
   router.post("/graphql", (req: Request, res: Response, next: NextFunction) => {
-    const operation = mutationOf(req.body);
-    if (!operation) return next("router");
+    // The operation the guard found in the request's one tree; only a mutation is kept.
+    const operation = (res.locals.graphql as GuardedRequest | undefined)?.operation;
+    if (operation?.operation !== "mutation") return next("router");
     const fields = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD && s.name.value !== "__typename" ? [s.name.value] : []));
     // createOrganization is the platform key's; exchangeToken is anonymous (its answer is a credential) and never kept.
     if (fields.includes("createOrganization")) return keep(fields.length === 1 ? principalFor(res, undefined, "platform") : undefined, req, res, next);
@@ -218,24 +220,6 @@ export function idempotency(options: IdempotencyOptions): Router {
     });
   }
   return router;
-}
-
-/** The mutation a GraphQL body runs, if it is one; any other operation (or an unreadable body) is not kept. */
-function mutationOf(body: unknown): OperationDefinitionNode | undefined {
-  const given = body as { query?: unknown; operationName?: unknown } | undefined;
-  if (typeof given?.query !== "string") return undefined;
-  try {
-    const operations = parse(given.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const operation =
-      typeof given.operationName === "string"
-        ? operations.find((o) => o.name?.value === given.operationName)
-        : operations.length === 1
-          ? operations[0]
-          : undefined;
-    return operation?.operation === "mutation" ? operation : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Deletes the keys whose 24 hours are over. */

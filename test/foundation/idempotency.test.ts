@@ -1,6 +1,8 @@
 import express from "express";
 import request from "supertest";
+import { graphqlSchema } from "../../src/app/modules";
 import { ALL_PERMISSIONS, Permission } from "../../src/auth/permissions";
+import { guardRequest } from "../../src/graphql/request-guard";
 import { sendError } from "../../src/http/app";
 import { idempotency, idempotencyKeyPruning, MAX_KEPT_ANSWER_BYTES } from "../../src/http/idempotency";
 import { PLATFORM_KEY, TestOrganization, TestService } from "../support/harness";
@@ -194,6 +196,8 @@ describe("Idempotency-Key's kept answers", () => {
     app.use(express.json());
     app.use((req, res, next) => {
       res.locals.context = { actor, presentedKey: null };
+      // The guard's answer the service hands on: the request's one tree and the operation it runs.
+      res.locals.graphql = guardRequest(graphqlSchema(), t.runtime.documents, req.body, true);
       next();
     });
     app.use(idempotency({ db: t.runtime.db, unitOfWork: t.runtime.unitOfWork, logger: t.runtime.logger, sendError, compiled: [], isPlatformKey: () => false }));

@@ -9,7 +9,14 @@ import { groupByKeys } from "../../loaders/loaders";
 import { Location } from "../locations";
 import { BreakType } from "./break-type.entity";
 import { CreateBreakTypeInput, UpdateBreakTypeInput } from "./break-type.inputs";
-import { selectLiveBreakTypes } from "./break-type.store";
+import { MandatoryBreakRule, selectLiveBreakTypes, selectMandatoryBreakRules } from "./break-type.store";
+
+export type { MandatoryBreakRule } from "./break-type.store";
+
+/** The rules of the organization's live, enabled mandatory break types, by location. */
+export function mandatoryBreakRules(manager: EntityManager, organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
+  return selectMandatoryBreakRules(manager, organizationId);
+}
 
 /** Break types of a location: what breaks staff take, how long, and whether they are paid. */
 export class BreakTypeService {

@@ -11,7 +11,18 @@ import { countByDayAndTemplate } from "../schedules";
 import { locationTemplates } from "../shift-templates";
 import { CoverageRequirement } from "./coverage.entity";
 import { CoverageArgs, CoverageLine, ReplaceCoverageInput } from "./coverage.inputs";
-import { deleteRequirements, insertRequirements, selectRequirements } from "./coverage.store";
+import { deleteRequirements, insertRequirements, selectRequirementsBetween } from "./coverage.store";
+
+/** A location's requirements on the days start..end, by day and template, in the caller's transaction. */
+export function selectRequirements(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  start: string,
+  end: string,
+): Promise<CoverageRequirement[]> {
+  return selectRequirementsBetween(manager, { organizationId, locationId, start, end });
+}
 
 /** How many people each template needs on each day at a location, and what the planned schedule gives. */
 export class CoverageService {
@@ -76,7 +87,7 @@ export class CoverageService {
     const org = location.organizationId;
     const requirements = await selectRequirements(manager, org, location.id, start, end);
     const bounds = { from: startOfLocalDay(start, location.timezone), to: startOfLocalDay(addDays(end, 1), location.timezone) };
-    const counts = await countByDayAndTemplate(manager, org, location.id, location.timezone, bounds);
+    const counts = await countByDayAndTemplate(manager, location, bounds);
     const assigned = new Map(counts.map((c) => [`${c.date} ${c.templateId}`, c.count]));
     return requirements.map((r) => lineOf(r, assigned.get(`${r.date} ${r.templateId}`) ?? 0));
   }

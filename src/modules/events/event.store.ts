@@ -19,11 +19,8 @@ export interface EventRow {
 
 const EVENT_COLUMNS = "id, organization_id, sequence, type, occurred_at, actor, source_table, object, resource, previous_attributes";
 
-/**
- * Records an event that is no single row's change (a schedule's publication), in the caller's
- * transaction; row changes are recorded by the database's event trigger.
- */
-export async function recordEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
+/** Appends an event of no single row's change through the database's `record_event`, in the caller's transaction. */
+export async function insertEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
   await manager.query("SELECT record_event($1, $2, $3, $4::jsonb, NULL)", [organizationId, type, type.split(".")[0], JSON.stringify(object)]);
 }
 
@@ -31,7 +28,7 @@ export async function recordEvent(manager: EntityManager, organizationId: string
 export type PendingEvent = Pick<EventRow, "id" | "organization_id" | "type" | "source_table" | "object" | "previous_attributes">;
 
 /** The events this transaction recorded so far, in the order recorded (`record_event` lists their ids in `app.pending_events`). */
-export async function pendingEvents(manager: EntityManager): Promise<PendingEvent[]> {
+export async function selectPendingEvents(manager: EntityManager): Promise<PendingEvent[]> {
   const [{ pending }] = await manager.query("SELECT current_setting('app.pending_events', true) AS pending");
   const ids = (pending ?? "").split(" ").filter(Boolean);
   if (!ids.length) return [];
@@ -42,7 +39,7 @@ export async function pendingEvents(manager: EntityManager): Promise<PendingEven
 }
 
 /** The resource's last committed rendering (this transaction's events are numbered only at its commit). */
-export async function lastCommittedResource(manager: EntityManager, organizationId: string, key: string): Promise<Record<string, unknown> | undefined> {
+export async function selectLastCommittedResource(manager: EntityManager, organizationId: string, key: string): Promise<Record<string, unknown> | undefined> {
   const [previous] = await manager.query(
     "SELECT resource FROM events WHERE organization_id = $1 AND resource_key = $2 AND sequence IS NOT NULL AND resource IS NOT NULL ORDER BY sequence DESC LIMIT 1",
     [organizationId, key],
@@ -50,12 +47,14 @@ export async function lastCommittedResource(manager: EntityManager, organization
   return previous?.resource;
 }
 
-/** Keeps an event's resource as its REST GET answered it, with the changed fields' old values. */
-export async function keepEventResource(
-  manager: EntityManager,
-  id: string,
-  resource: { key: string; value: Record<string, unknown>; previous: Record<string, unknown> | null },
-): Promise<void> {
+/** An event's resource as its REST GET answered it (`key` names the resource), with the changed fields' old values. */
+export interface EventResource {
+  key: string;
+  value: Record<string, unknown>;
+  previous: Record<string, unknown> | null;
+}
+
+export async function updateEventResource(manager: EntityManager, id: string, resource: EventResource): Promise<void> {
   await manager.query("UPDATE events SET resource = $2, resource_key = $3, previous_attributes = $4 WHERE id = $1", [
     id,
     JSON.stringify(resource.value),

@@ -16,18 +16,48 @@ import {
   checkOverlapNow,
   deferOverlapCheck,
   deleteDrafts,
+  deleteDraftsWithin,
+  GeneratedDraft,
+  insertAddDrafts,
   locationDrafts,
   locationEntries,
   lockEntries,
   moveDraftBreaks,
   replaceBreaks,
+  selectCountsByDayAndTemplate,
   selectDraft,
   ShiftPlan,
+  TemplateDayCount,
   whereStaffAndRole,
 } from "./schedule.store";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import { BulkCopyResult, BulkCopyScheduleInput, CreateScheduleDraftInput, ScheduleListArgs, UpdateScheduleDraftInput } from "./schedule.inputs";
 import { removeEntries, ScheduleService } from "./schedule.service";
+
+export type { GeneratedDraft, TemplateDayCount } from "./schedule.store";
+
+/**
+ * The schedule as publishing would leave it, counted per local day and template: published
+ * entries without a draft, and the drafts that add or change one (a removal counts nothing).
+ */
+export function countByDayAndTemplate(manager: EntityManager, location: Location, bounds: { from: Date; to: Date }): Promise<TemplateDayCount[]> {
+  return selectCountsByDayAndTemplate(manager, location.organizationId, location.id, location.timezone, bounds);
+}
+
+/** Stores a generation's ADD drafts with their breaks, in the caller's transaction; answers their ids in order. */
+export function insertGeneratedDrafts(manager: EntityManager, organizationId: string, locationId: string, drafts: GeneratedDraft[]): Promise<string[]> {
+  return insertAddDrafts(manager, organizationId, locationId, drafts);
+}
+
+/** Deletes a location's drafts that start in the range (a generation replacing them), in the caller's transaction. */
+export function deleteDraftsStartingWithin(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  bounds: { from: Date; to: Date },
+): Promise<void> {
+  return deleteDraftsWithin(manager, organizationId, locationId, bounds);
+}
 
 /** The drafts a publish applies, locked, and the published entry each changes or removes. */
 export interface DraftsToPublish {

@@ -11,14 +11,18 @@ import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
   breaksOf,
+  checkOverlapNow,
+  deferOverlapCheck,
   deleteDraftsOfEntries,
   insertEntry,
   locationEntries,
   lockOpenShifts,
   lowerAcceptedCounts,
+  reassignEntry,
   releaseAcceptedPreferences,
   replaceBreaks,
   selectEntry,
+  ShiftPlan,
   softDeleteEntries,
   whereStaffAndRole,
 } from "./schedule.store";
@@ -41,6 +45,13 @@ export async function removeEntries(manager: EntityManager, organizationId: stri
   }
   await softDeleteEntries(manager, organizationId, ids, now);
   await deleteDraftsOfEntries(manager, organizationId, ids);
+}
+
+/** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds once all have moved. */
+export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
+  await deferOverlapCheck(manager);
+  for (const move of moves) await reassignEntry(manager, organizationId, move.entryId, move.staffId, now);
+  await checkOverlapNow(manager);
 }
 
 /** The published schedule: a location's entries, read by managers and by each worker for themselves. */
@@ -90,6 +101,18 @@ export class ScheduleService {
       );
       return Object.assign(inZone([entry], location.timezone)[0], { recordedChangePay: recorded.get(entry.id) ?? [] });
     });
+  }
+
+  /** The entry of a worker accepted for an open shift, in the caller's transaction: refused when it meets their approved time off. */
+  async placeOpenShift(manager: EntityManager, organizationId: string, location: Location, plan: ShiftPlan, openShiftId: string): Promise<ScheduleEntry> {
+    await assertNoApprovedTimeOff(manager, organizationId, [plan], location.timezone);
+    return insertEntry(manager, organizationId, location.id, plan, openShiftId);
+  }
+
+  /** Removes the entry of a worker accepted for an open shift, in the caller's transaction: their place is given back. */
+  async removeOpenShiftEntry(manager: EntityManager, organizationId: string, entryId: string): Promise<void> {
+    const entry = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId, id: entryId });
+    await removeEntries(manager, organizationId, [entry], this.deps.clock.now());
   }
 
   update(actor: Actor, locationId: string, id: string, input: UpdateScheduleEntryInput): Promise<ScheduleEntry> {

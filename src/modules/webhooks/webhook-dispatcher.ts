@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
 import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
-import { eventRowsForDelivery, EventService, PING_EVENT_TYPE } from "../events";
+import { EventService, PING_EVENT_TYPE } from "../events";
 import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
 import { storableText } from "../../common/validation";
 import {
@@ -194,8 +194,8 @@ export class WebhookDispatcher {
 
   private async loadEvents(claimed: Claimed[]): Promise<Map<string, string>> {
     const ids = [...new Set(claimed.map((c) => c.event_id).filter((id): id is string => id !== null))];
-    const rows = ids.length ? await eventRowsForDelivery(this.deps.db, ids) : [];
-    return new Map(rows.map((r) => [r.id, JSON.stringify(this.events.present(r))]));
+    const events = ids.length ? await this.events.forDelivery(ids) : [];
+    return new Map(events.map((e) => [e.id, JSON.stringify(e)]));
   }
 
   private async loadTargets(claimed: Claimed[]): Promise<Map<string, Target>> {

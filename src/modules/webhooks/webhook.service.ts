@@ -3,7 +3,7 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { ServiceDeps } from "../../common/services";
 import { requireUuid } from "../../common/ids";
-import { decodeCursor, Page, PageArgs, pageSize, toPage } from "../../common/pagination";
+import { Page, PageArgs, timeOrderedPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { EVENT_CATALOG, EVENT_RETENTION_DAYS, PING_EVENT_TYPE } from "../events";
@@ -62,9 +62,11 @@ export class WebhookService {
   }
 
   async list(actor: Actor, args: PageArgs): Promise<Page<WebhookEndpoint>> {
-    const limit = pageSize(args.first);
-    const rows = await endpointRows(this.deps.db, actor.organizationId, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
-    const page = toPage(rows, limit, (r) => [r.created_at.toISOString(), r.id]);
+    const page = await timeOrderedPage(
+      args,
+      (count, after) => endpointRows(this.deps.db, actor.organizationId, count, after),
+      (r) => [r.created_at, r.id],
+    );
     return { nodes: page.nodes.map((r) => toEndpoint(r)), pageInfo: page.pageInfo };
   }
 
@@ -127,9 +129,11 @@ export class WebhookService {
 
   async deliveries(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookDelivery>> {
     const endpoint = await this.get(actor, id);
-    const limit = pageSize(args.first);
-    const rows = await deliveryRows(this.deps.db, actor.organizationId, endpoint.id, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
-    const page = toPage(rows, limit, (r) => [r.created_at.toISOString(), r.id]);
+    const page = await timeOrderedPage(
+      args,
+      (count, before) => deliveryRows(this.deps.db, actor.organizationId, endpoint.id, count, before),
+      (r) => [r.created_at, r.id],
+    );
     return {
       pageInfo: page.pageInfo,
       nodes: page.nodes.map((r) => ({
@@ -152,9 +156,11 @@ export class WebhookService {
   /** Every attempt to deliver to the endpoint, newest first. */
   async attempts(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookAttempt>> {
     const endpoint = await this.get(actor, id);
-    const limit = pageSize(args.first);
-    const rows = await attemptRows(this.deps.db, actor.organizationId, endpoint.id, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
-    const page = toPage(rows, limit, (r) => [r.attempted_at.toISOString(), r.id]);
+    const page = await timeOrderedPage(
+      args,
+      (count, before) => attemptRows(this.deps.db, actor.organizationId, endpoint.id, count, before),
+      (r) => [r.attempted_at, r.id],
+    );
     return {
       pageInfo: page.pageInfo,
       nodes: page.nodes.map((r) => ({

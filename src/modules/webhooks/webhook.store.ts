@@ -4,8 +4,6 @@ import { updateReturning } from "../../database/returning";
 
 /** The SQL of webhook endpoints, their secrets, deliveries and attempts, as managers see them. */
 
-/** A connection or the transaction's manager: reads outside a transaction take the data source. */
-
 export interface EndpointRow {
   id: string;
   organization_id: string;

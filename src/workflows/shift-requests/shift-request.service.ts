@@ -7,7 +7,7 @@ import { AppError, conflict, forbidden, invalidField, notFound, unknownReference
 import { describeConstraint } from "../../errors/database-errors";
 import { evaluateShiftsEligibility, notEligible, StaffEligibility } from "../../modules/availability";
 import { ComplianceRules, rulesOfLocations } from "../../modules/compliance";
-import { insertPublishedOpenShift } from "../../modules/open-shifts";
+import { postPublishedOpenShift } from "../../modules/open-shifts";
 import { reassignEntries, removeEntries, ScheduleEntry } from "../../modules/schedules";
 import { LIVE_STATUSES, ShiftRequest, ShiftRequestStatus, ShiftRequestType } from "./shift-request.entity";
 import {
@@ -301,7 +301,7 @@ export class ShiftRequestService {
       const entry = entries[0];
       const dropped = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: org, id: entry.id });
       await removeEntries(manager, org, [dropped], now);
-      const shift = await insertPublishedOpenShift(
+      const shift = await postPublishedOpenShift(
         manager,
         org,
         {

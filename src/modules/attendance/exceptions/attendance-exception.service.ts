@@ -1,6 +1,6 @@
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
 import { requireUuid, isUuid } from "../../../common/ids";
-import { decodeCursor, Page, pageSize, toPage } from "../../../common/pagination";
+import { Page, timeOrderedPage } from "../../../common/pagination";
 import { ScheduledJob, ServiceDeps } from "../../../common/services";
 import { parseDateRange } from "../../../common/time";
 import { conflict, invalidField, notFound } from "../../../errors/app-error";
@@ -28,23 +28,25 @@ export class AttendanceExceptionService {
     };
     const staffId = id("staffId");
     if (own && staffId && staffId !== own) requireSelfOr(actor, "attendance:read", "attendance:self", staffId);
-    const limit = pageSize(args.first);
-    const after = args.after ? decodeCursor(args.after, "timestamp") : undefined;
-    const rows = await selectExceptions(
-      this.deps.db.manager,
-      actor.organizationId,
-      {
-        startDate: range.start,
-        endDate: range.end,
-        kind: args.kind ?? undefined,
-        status: args.status ?? undefined,
-        staffId: own ?? staffId,
-        locationId: id("locationId"),
-        after: after && [String(after[0]), after[1]],
-      },
-      limit + 1,
+    return timeOrderedPage(
+      args,
+      (count, after) =>
+        selectExceptions(
+          this.deps.db.manager,
+          actor.organizationId,
+          {
+            startDate: range.start,
+            endDate: range.end,
+            kind: args.kind ?? undefined,
+            status: args.status ?? undefined,
+            staffId: own ?? staffId,
+            locationId: id("locationId"),
+            after,
+          },
+          count,
+        ),
+      (r) => [r.detectedAt, r.id],
     );
-    return toPage(rows, limit, (r) => [r.detectedAt.toISOString(), r.id]);
   }
 
   async get(actor: Actor, id: string): Promise<AttendanceException> {

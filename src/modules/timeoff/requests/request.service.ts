@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import type { Queryable } from "../../../database/queryable";
 import { ServiceDeps } from "../../../common/services";
 import { Actor, can, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
 import { isUuid, requireUuid } from "../../../common/ids";
@@ -16,7 +17,7 @@ import { checkHourConfiguration, defaultHourConfiguration, totalOf } from "./req
 import { ApprovedTimeOffArgs, CreateTimeOffRequestInput, TimeOffRequestFilterArgs, UpdateTimeOffRequestInput } from "./request.graphql";
 import { RequestStatus, TimeOffRequest } from "./request.entity";
 import { TimeOffSettingsService } from "../settings/settings.service";
-import { moveRequestStatus } from "./request.store";
+import { moveRequestStatus, selectApprovedTimeOff } from "./request.store";
 import { availableOf, WorkerPolicyService } from "../balances/worker-policy.service";
 import { WorkerPolicy } from "../balances/worker-policy.entity";
 
@@ -27,6 +28,17 @@ const EPSILON = 1e-6;
 
 const insufficient = (needed: number, available: number) =>
   conflict(`The request needs ${needed} h but only ${Math.round(available * 100) / 100} h are available`, "INSUFFICIENT_BALANCE");
+
+/** Approved time off of some staff members overlapping [from, until), by start: what makes them unavailable. */
+export function approvedTimeOff(
+  db: Queryable,
+  organizationId: string,
+  staffIds: readonly string[],
+  from: Date,
+  until: Date,
+): Promise<{ id: string; staffId: string; start: Date; end: Date }[]> {
+  return selectApprovedTimeOff(db, organizationId, staffIds, from, until);
+}
 
 /** The request's times and hours, worked out from the body and what the request had before. */
 interface RequestedTime {

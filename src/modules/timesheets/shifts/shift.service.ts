@@ -13,6 +13,8 @@ import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } fr
 import {
   closeRunningBreak,
   deleteBreaks,
+  endBreak,
+  endShift,
   guardDays,
   insertBreaks,
   insertShift,
@@ -25,6 +27,7 @@ import {
   selectListedShifts,
   selectLocation,
   selectLockedDays,
+  selectOpenShift,
   selectOverlappingShift,
   selectShift,
   selectShifts,
@@ -38,6 +41,8 @@ import { DeletedShifts, Shift, ShiftList } from "./shift.graphql";
 describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
 describeConstraint("ck_shifts_end_after_start", "endTime must be after startTime");
 describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it starts");
+
+export type { BreakRow, ShiftRow } from "./shift.store";
 
 export const SHIFT_LOCKED = "SHIFT_LOCKED";
 
@@ -101,7 +106,27 @@ export class ShiftService {
     const row = await selectShift(this.deps.db.manager, actor.organizationId, requireUuid(id, "Shift"));
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
     if (!row || (only !== null && row.staff_id !== only)) throw notFound("Shift");
+    return this.present(row);
+  }
+
+  /** A shift row as the API shows it, its running time counted to now. */
+  present(row: ShiftRow): Shift {
     return presentShift(row, this.deps.clock.now().getTime());
+  }
+
+  /** The staff member's open shift (no end yet), in the caller's transaction; `lock` holds it until commit. */
+  openShiftOf(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<ShiftRow | undefined> {
+    return selectOpenShift(manager, organizationId, staffId, lock);
+  }
+
+  /** Clock-out: the shift ends at `at` and stops being active, in the caller's transaction. */
+  endShift(manager: EntityManager, organizationId: string, shiftId: string, at: Date): Promise<void> {
+    return endShift(manager, organizationId, shiftId, at);
+  }
+
+  /** The running break ends at `at`, in the caller's transaction. */
+  endBreak(manager: EntityManager, organizationId: string, breakId: string, at: Date): Promise<void> {
+    return endBreak(manager, organizationId, breakId, at);
   }
 
   async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
