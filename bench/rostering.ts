@@ -310,7 +310,12 @@ export async function rosteringBench(): Promise<string[]> {
   ];
   try {
     for (const n of instanceList(process.env.BENCH_ROSTERING_INSTANCES ?? "1-12")) {
-      const line = await benchInstance(service.url, scorer, n, best).catch((e: Error) => `Instance${n} failed: ${e.message}`);
+      const line = await benchInstance(service.url, scorer, n, best).catch(
+        (e: Error) =>
+          // A network failure names its cause; a service that died meanwhile, its last words.
+          `Instance${n} failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}` +
+          (service.child.exitCode !== null || service.child.signalCode !== null ? `\nthe service ended:\n${service.output().slice(-3000)}` : ""),
+      );
       console.log(line);
       lines.push(line);
     }

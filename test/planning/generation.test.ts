@@ -217,6 +217,53 @@ describe("schedule generation", () => {
       expect(reasonsOf(premiums)).toEqual({ MAX_WEEKLY_HOURS: 1 });
     });
 
+    it("the meal-break rule: a template whose breaks miss it stays closed, and drafts carry the template's breaks that meet it", async () => {
+      const p = await generationPlace(t, "California");
+      await p.worker();
+      await t.as(p.org.token).patch(`/api/organizations/${p.org.id}/locations/${p.locationId}/compliance`, { preset: "US_CA" });
+      const bare = await p.template("Bare", "09:00", "17:00");
+      // California: a shift over 5 h needs a 30-minute unpaid meal break starting within its first 5 hours.
+      const lateLunch = await p.template("Late lunch", "09:00", "17:00", { breaks: [{ typeId: p.breakTypeId, startTime: "14:30" }] });
+      const lunch = await p.template("Lunch", "09:00", "17:00", { breaks: [{ typeId: p.breakTypeId, startTime: "12:00" }] });
+      await p.cover(MON, WED, [
+        { date: MON, templateId: bare, count: 1, underWeight: 100 },
+        { date: TUE, templateId: lateLunch, count: 1, underWeight: 100 },
+        { date: WED, templateId: lunch, count: 1, underWeight: 100 },
+      ]);
+      const g = await p.generate({ startDate: MON, endDate: WED });
+      expect(g.status).toBe("SUCCEEDED");
+      expect(g.result!.coverage.map((c) => c.assigned)).toEqual([0, 0, 1]);
+      expect(g.result!.unfilled.map((u) => u.reasons)).toEqual([[{ code: "MEAL_BREAK", count: 1 }], [{ code: "MEAL_BREAK", count: 1 }]]);
+      const drafts = await p.drafts(MON, WED);
+      expect(drafts).toHaveLength(1);
+      expect(drafts[0].breaks).toEqual([expect.objectContaining({ typeId: p.breakTypeId, paid: false, startTime: `${WED}T12:00:00.000-04:00` })]);
+      const check = await t.as(p.manager).post(`${p.base}/schedules/compliance-check`, { startDate: MON, endDate: WED });
+      expect(check.status).toBe(200);
+      expect(check.body.violations.filter((v: { ruleId: string }) => v.ruleId === "MEAL_BREAK")).toEqual([]);
+    });
+
+    it("premiums allowed: what the shifts owe is counted in the objective, as a part of its own", async () => {
+      const p = await generationPlace(t, "Oregon premiums");
+      await p.worker();
+      const org = t.as(p.org.token);
+      await org.patch(`/api/organizations/${p.org.id}/roles/${p.roleId}`, { hourlyWage: 20 });
+      await org.patch(`/api/organizations/${p.org.id}/locations/${p.locationId}/compliance`, { preset: "US_OR" });
+      const early = await p.template("Early", "06:00", "12:00");
+      const close = await p.template("Close", "17:00", "23:00");
+      await p.cover(MON, TUE, [
+        { date: MON, templateId: close, count: 1, underWeight: 1000 },
+        { date: TUE, templateId: early, count: 1, underWeight: 1000 },
+      ]);
+      // By hand: both shifts (12 h at 20) cost 240; Close then Early leaves 7 h of rest, 3 short of
+      // Oregon's 10: those 3 h of Early are paid half again, 30. Leaving one out costs 1000.
+      const rest = await p.generate({ startDate: MON, endDate: TUE, allowPremiums: true, costWeight: 1 });
+      expect(rest.result).toMatchObject({ objective: 270, cost: 240, premiums: 30, coverUnder: 0 });
+      // Inside the 14-day notice window (the clock says 2 March): a shift added on 10 March owes an hour of pay, 20.
+      await p.cover("2026-03-10", "2026-03-10", [{ date: "2026-03-10", templateId: early, count: 1, underWeight: 1000 }]);
+      const notice = await p.generate({ startDate: "2026-03-10", endDate: "2026-03-10", allowPremiums: true, costWeight: 1 });
+      expect(notice.result).toMatchObject({ objective: 140, cost: 120, premiums: 20, coverUnder: 0 });
+    });
+
     it("published entries stay as they are and count; FILL keeps drafts, REPLACE_DRAFTS replaces them", async () => {
       const p = await generationPlace(t, "Kept");
       const ann = await p.worker();

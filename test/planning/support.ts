@@ -11,7 +11,19 @@ export interface GenerationPlace extends ScheduleWorkplace {
   ): Promise<void>;
   /** POSTs the generation (202), runs it in this process, and answers the generation as GET answers it. */
   generate(body: object): Promise<Generation>;
-  drafts(startDate: string, endDate: string): Promise<{ id: string; workerId: string; templateId: string; startTime: string; generationId: string }[]>;
+  drafts(
+    startDate: string,
+    endDate: string,
+  ): Promise<
+    {
+      id: string;
+      workerId: string;
+      templateId: string;
+      startTime: string;
+      generationId: string;
+      breaks: { typeId: string; paid: boolean; startTime: string | null }[];
+    }[]
+  >;
 }
 
 export interface Generation {
@@ -25,6 +37,7 @@ export interface Generation {
     preferenceOn: number;
     preferenceOff: number;
     cost: number;
+    premiums: number;
     hardViolations: { workerId: string; rule: string; date: string | null; message: string }[];
     coverage: { date: string; templateId: string; required: number; assigned: number }[];
     unfilled: { date: string; templateId: string; missing: number; reasons: { code: string; count: number }[] }[];

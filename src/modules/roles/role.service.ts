@@ -1,3 +1,4 @@
+import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { Page, PageArgs } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
@@ -5,6 +6,12 @@ import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { Role } from "./role.entity";
 import { CreateRoleInput, UpdateRoleInput } from "./role.inputs";
+import { selectRoleWages } from "./role.store";
+
+/** Each named role's own hourly wage (exact numeric text), or null without one: what a generation prices a shift at. */
+export function roleWages(manager: EntityManager, organizationId: string, roleIds: string[]): Promise<Map<string, string | null>> {
+  return selectRoleWages(manager, organizationId, roleIds);
+}
 
 export class RoleService {
   readonly records: TenantRecords<Role>;

@@ -27,6 +27,8 @@ import {
   selectCountsByDayAndTemplate,
   selectDraft,
   ShiftPlan,
+  PlannedShiftRow,
+  selectPlannedShifts,
   TemplateDayCount,
   whereStaffAndRole,
 } from "./schedule.store";
@@ -34,7 +36,7 @@ import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./sche
 import { BulkCopyResult, BulkCopyScheduleInput, CreateScheduleDraftInput, ScheduleListArgs, UpdateScheduleDraftInput } from "./schedule.inputs";
 import { removeEntries, ScheduleService } from "./schedule.service";
 
-export type { GeneratedDraft, TemplateDayCount } from "./schedule.store";
+export type { GeneratedDraft, PlannedShiftRow, TemplateDayCount } from "./schedule.store";
 
 /**
  * The schedule as publishing would leave it, counted per local day and template: published
@@ -47,6 +49,20 @@ export function countByDayAndTemplate(manager: EntityManager, location: Location
 /** Stores a generation's ADD drafts with their breaks, in the caller's transaction; answers their ids in order. */
 export function insertGeneratedDrafts(manager: EntityManager, organizationId: string, locationId: string, drafts: GeneratedDraft[]): Promise<string[]> {
   return insertAddDrafts(manager, organizationId, locationId, drafts);
+}
+
+/**
+ * The entries and drafts of these people starting in the range, at any location, as a generation
+ * plans around them; a location being re-planned (`replacedLocationId`) contributes no drafts.
+ */
+export function plannedShiftsAround(
+  manager: EntityManager,
+  organizationId: string,
+  staffIds: string[],
+  bounds: { from: Date; to: Date },
+  replacedLocationId: string | null,
+): Promise<PlannedShiftRow[]> {
+  return selectPlannedShifts(manager, organizationId, staffIds, bounds, replacedLocationId);
 }
 
 /** Deletes a location's drafts that start in the range (a generation replacing them), in the caller's transaction. */

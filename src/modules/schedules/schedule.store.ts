@@ -315,3 +315,48 @@ export async function reassignEntry(manager: EntityManager, organizationId: stri
     now,
   ]);
 }
+
+/** A shift of one of the people, planned anywhere: a published entry or a draft that adds or changes one. */
+export interface PlannedShiftRow {
+  staffId: string;
+  locationId: string;
+  roleId: string;
+  templateId: string | null;
+  startsAt: Date;
+  endsAt: Date;
+  draft: boolean;
+}
+
+/**
+ * The people's published entries and drafts that start in [from, to): everything a new shift must
+ * fit around. Without `replacedLocationId`'s drafts when they are about to be replaced.
+ */
+export async function selectPlannedShifts(
+  manager: EntityManager,
+  organizationId: string,
+  staffIds: string[],
+  bounds: { from: Date; to: Date },
+  replacedLocationId: string | null,
+): Promise<PlannedShiftRow[]> {
+  const rows: { worker_id: string; location_id: string; role_id: string; template_id: string | null; start_time: Date; end_time: Date; draft: boolean }[] =
+    await manager.query(
+      `SELECT worker_id, location_id, role_id, template_id, start_time, end_time, false AS draft FROM schedule_entries
+      WHERE organization_id = $1 AND worker_id = ANY ($2::uuid[]) AND deleted_at IS NULL AND start_time >= $3 AND start_time < $4
+        AND NOT EXISTS (SELECT 1 FROM schedule_drafts d WHERE d.organization_id = $1 AND d.entry_id = schedule_entries.id
+                          AND (d.location_id IS DISTINCT FROM $5::uuid))
+     UNION ALL
+     SELECT worker_id, location_id, role_id, template_id, start_time, end_time, true FROM schedule_drafts
+      WHERE organization_id = $1 AND worker_id = ANY ($2::uuid[]) AND action <> 'REMOVE' AND start_time >= $3 AND start_time < $4
+        AND location_id IS DISTINCT FROM $5::uuid`,
+      [organizationId, staffIds, bounds.from, bounds.to, replacedLocationId],
+    );
+  return rows.map((r) => ({
+    staffId: r.worker_id,
+    locationId: r.location_id,
+    roleId: r.role_id,
+    templateId: r.template_id,
+    startsAt: new Date(r.start_time),
+    endsAt: new Date(r.end_time),
+    draft: r.draft,
+  }));
+}

@@ -2,4 +2,5 @@
 export { StaffMember } from "./staff-member.entity";
 export { staffLoader } from "./staff.loaders";
 export { staffModule } from "./staff.module";
-export { StaffListener } from "./staff.service";
+export { StaffListener, plannableStaff } from "./staff.service";
+export type { PlannableStaffMember } from "./staff.service";

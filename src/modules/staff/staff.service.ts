@@ -9,7 +9,17 @@ import { groupByKeys } from "../../loaders/loaders";
 import { AccessRole } from "../access";
 import { StaffLocation, StaffMember, StaffRole } from "./staff-member.entity";
 import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
-import { whereStaffListed } from "./staff.store";
+import { PlannableStaffMember, selectPlannableStaff, whereStaffListed } from "./staff.store";
+
+export type { PlannableStaffMember } from "./staff.store";
+
+/**
+ * The people a schedule may be planned for at a location: its active staff members, or those named
+ * (inactive ones too, but not removed ones), with their roles and wages.
+ */
+export function plannableStaff(manager: EntityManager, organizationId: string, locationId: string, staffIds: string[] | null): Promise<PlannableStaffMember[]> {
+  return selectPlannableStaff(manager, organizationId, locationId, staffIds);
+}
 
 describeConstraint("uq_staff_members_external_employee_id", "externalEmployeeId is already used by another staff member of this organization");
 

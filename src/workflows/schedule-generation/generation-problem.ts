@@ -1,10 +1,22 @@
 import { DateTime } from "luxon";
 import { addDays } from "../../common/time";
+import { ComplianceRules, missedMealBreaks, predictabilityPay, restPremium, restShortfall } from "../../modules/compliance";
+import type { PlannedShiftRow } from "../../modules/schedules";
+import { breakStart } from "../../modules/shift-templates";
+import { exactCents } from "../../common/money";
 import { GenerationRequest, StoredLimits } from "./generation.entity";
-import { PlannablePerson, PlannedShiftRow } from "./generation.store";
 import { BUSY, Preference, RosterLimits, RosterPerson, RosterProblem } from "./solver/roster-problem";
 
 const MINUTE_MS = 60_000;
+
+/** A template's break as a draft made from it carries it: its type, and its start as a time of day when fixed. */
+export interface TemplateBreakShape {
+  typeId: string;
+  name: string;
+  paid: boolean;
+  durationMinutes: number;
+  startTime: string | null;
+}
 
 /** A template as the problem needs it. */
 export interface TemplateShape {
@@ -14,6 +26,16 @@ export interface TemplateShape {
   endTime: string;
   durationMinutes: number;
   cannotBeFollowedBy: string[];
+  breaks: TemplateBreakShape[];
+}
+
+/** A staff member who may be planned at the location, with their roles and the wage of each. */
+export interface PlannablePerson {
+  staffId: string;
+  active: boolean;
+  atLocation: boolean;
+  /** Role id → hourly wage (exact numeric text, or null without one). */
+  wages: Map<string, string | null>;
 }
 
 /** When a person cannot or would rather (not) work: a rule's window or approved time off. */
@@ -38,6 +60,8 @@ export interface PlanningRules {
   noticeDays: number | null;
   /** ISO weekday the organization's workweek starts on. */
   weekStart: number;
+  /** The profile itself: its meal-break rule, and the premiums it prices (predictability pay, short rest). */
+  profile: ComplianceRules;
 }
 
 /** Everything a generation reads, as plain data. */
@@ -67,6 +91,15 @@ export interface BuiltProblem {
 }
 
 const overlaps = (a: { startsAt: Date; endsAt: Date }, b: { startsAt: Date; endsAt: Date }) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
+
+/** A template's breaks on a day in the zone, as a draft made from it carries them (a fixed start becomes an instant). */
+export function breaksOn<B extends TemplateBreakShape>(
+  template: { startTime: string; breaks: B[] },
+  date: string,
+  zone: string,
+): (Omit<B, "startTime"> & { startsAt: Date | null })[] {
+  return template.breaks.map(({ startTime, ...b }) => ({ ...b, startsAt: startTime ? breakStart(template.startTime, startTime, date, zone) : null }));
+}
 
 /** The instants of a template's shift on a day in the zone (an end at or before the start is the next day). */
 function instanceOf(template: TemplateShape, date: string, zone: string): { startsAt: Date; endsAt: Date } {
@@ -142,6 +175,22 @@ export function buildProblem(data: GenerationData): BuiltProblem {
   };
   const daysFrom = (date: string) => Math.round(DateTime.fromISO(date).diff(DateTime.fromISO(dates[0]), "days").days);
 
+  // A template's breaks miss the meal-break rule (an error) on a day or not: the same for everyone.
+  const figures = rules.profile.figures;
+  const missesMeal = dates.map((date, d) =>
+    templates.map((t, i) => missedMealBreaks({ ...instances[d][i], breaks: breaksOn(t, date, zone) }, figures).length > 0),
+  );
+  // With premiums allowed, what a shift owes counts as labor cost (in cents here, weighed as the wages are below).
+  const pricing = request.allowPremiums && request.costWeight > 0;
+  const restCents = (first: { endsAt: Date }, second: { startsAt: Date; endsAt: Date }, wage: string | number): number => {
+    if (rules.minRestHours === null) return 0;
+    const short = restShortfall(first.endsAt, second, rules.minRestHours);
+    const priced = short && restPremium(short.insideMinutes, wage, figures);
+    return priced ? exactCents(priced.exact) : 0;
+  };
+  const noticeCents = (shift: { startsAt: Date; endsAt: Date }, wage: string | number): number =>
+    predictabilityPay({ id: "", staffId: "", before: null, after: shift, hourlyWage: wage }, rules.profile, data.now)?.cents ?? 0;
+
   const reasons: Map<number, string>[] = [];
   const staff: RosterPerson[] = data.people.map((person) => {
     const why = new Map<number, string>();
@@ -167,14 +216,19 @@ export function buildProblem(data: GenerationData): BuiltProblem {
       const d = dayOf.get(localDay(row.startsAt));
       if (d !== undefined) fixedDays.set(d, [...(fixedDays.get(d) ?? []), row]);
     }
+    /** Kept shifts that stand in the roster as their template (the others are BUSY days or outside the range). */
+    const inRoster = new Set<PlannedShiftRow>();
     for (const [d, rows] of fixedDays) {
       const t = rows.length === 1 && rows[0].locationId === data.locationId && rows[0].templateId ? templateIndex.get(rows[0].templateId) : undefined;
+      if (t !== undefined) inRoster.add(rows[0]);
       fixed.push(
         t !== undefined
           ? { day: d, template: t }
           : { day: d, template: BUSY, minutes: rows.reduce((sum, r) => sum + (r.endsAt.getTime() - r.startsAt.getTime()) / MINUTE_MS, 0) },
       );
     }
+    const wageFor = (roleId: string) => person.wages.get(roleId) ?? 0;
+    const premium = new Array<number>(pricing ? days * T : 0).fill(0);
     const preferOn: Preference[] = [];
     const preferOff: Preference[] = [];
     const wishes = new Map<AvailabilityWindowShape, { day: number; templates: number[] }>();
@@ -197,12 +251,20 @@ export function buildProblem(data: GenerationData): BuiltProblem {
         for (const row of near[d]) {
           if (overlaps(row, shift)) block(d, t, "OVERLAP");
           else if (tooShortRest(row, shift) || tooShortRest(shift, row)) block(d, t, "REST_BETWEEN_SHIFTS");
+          else if (pricing && !inRoster.has(row) && localDay(row.startsAt) !== dates[d]) {
+            const [first, second] = row.startsAt < shift.startsAt ? [row, shift] : [shift, row];
+            premium[d * T + t] += restCents(first, second, wageFor(second === row && person.wages.has(row.roleId) ? row.roleId : template.roleId));
+          }
         }
+        if (missesMeal[d][t]) block(d, t, "MEAL_BREAK");
+        if (pricing) premium[d * T + t] += noticeCents(shift, wageFor(template.roleId));
         if (rules.maxShiftHours !== null && template.durationMinutes > rules.maxShiftHours * 60) block(d, t, "MAX_SHIFT_LENGTH");
         if (rules.maxDailyHours !== null && template.durationMinutes > rules.maxDailyHours * 60) block(d, t, "MAX_DAILY_HOURS");
         if (noticeEnds !== null && shift.startsAt.getTime() < noticeEnds) block(d, t, "NOTICE_WINDOW");
       }
     }
+    // What kept days owe is not the generation's doing; a kept template's short rest next to a new shift is its follow cost.
+    for (const f of fixed) premium.fill(0, f.day * T, (f.day + 1) * T);
     for (const [w, wish] of wishes) (w.kind === "PREFER_ON" ? preferOn : preferOff).push({ day: wish.day, templates: wish.templates, weight: w.weight });
     const stored = limitsFor.get(person.staffId) ?? request.defaultLimits;
     const shiftCost =
@@ -215,6 +277,13 @@ export function buildProblem(data: GenerationData): BuiltProblem {
       preferOn,
       preferOff,
       ...(shiftCost ? { shiftCost } : {}),
+      ...(pricing
+        ? premiumsOf(
+            premium,
+            followingRest(templates, (a, b) => restCents(a, b, wageFor(templates[b.template].roleId))),
+            request.costWeight,
+          )
+        : {}),
     };
   });
 
@@ -235,4 +304,23 @@ export function buildProblem(data: GenerationData): BuiltProblem {
       })),
   };
   return { problem, dates, instances, reasons };
+}
+
+/** The rest premium of each template followed by each on the next day (cents), from one reference pair of days. */
+function followingRest(
+  templates: TemplateShape[],
+  cents: (first: { endsAt: Date }, second: { startsAt: Date; endsAt: Date; template: number }) => number,
+): number[] {
+  return templates.flatMap((t) => {
+    const first = instanceOf(t, "2001-01-01", "UTC");
+    return templates.map((u, b) => cents(first, { ...instanceOf(u, "2001-01-02", "UTC"), template: b }));
+  });
+}
+
+/** The premium costs of a person in the objective's units: cents to currency, times the cost weight; none when nothing is owed. */
+function premiumsOf(cells: number[], following: number[], costWeight: number): Pick<RosterPerson, "premiumCost" | "followCost"> {
+  const weigh = (cents: number[]) => (cents.some((c) => c > 0) ? cents.map((c) => (c * costWeight) / 100) : undefined);
+  const premiumCost = weigh(cells);
+  const followCost = weigh(following);
+  return { ...(premiumCost ? { premiumCost } : {}), ...(followCost ? { followCost } : {}) };
 }

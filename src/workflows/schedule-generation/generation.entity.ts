@@ -48,6 +48,12 @@ export class ObjectiveBreakdown {
 
   @Field(() => Float, { description: "costWeight × labor cost" })
   cost: number;
+
+  @Field(() => Float, {
+    description:
+      "costWeight × the premiums the shifts owe under the compliance profile (predictability pay, short rest): only with allowPremiums, else none is allowed",
+  })
+  premiums: number;
 }
 
 @ObjectType({ description: "A hard rule the best schedule found still breaks" })

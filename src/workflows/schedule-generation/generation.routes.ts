@@ -3,7 +3,7 @@ import { RestRoute } from "../../rest/route";
 const TAG = "Schedule generation";
 const ORG = "/api/organizations/{org}";
 const RESULT =
-  "objective coverUnder coverOver preferenceOn preferenceOff cost hardViolations { workerId rule date message } coverage { date templateId required assigned } " +
+  "objective coverUnder coverOver preferenceOn preferenceOff cost premiums hardViolations { workerId rule date message } coverage { date templateId required assigned } " +
   "unfilled { date templateId missing reasons { code count } } people { workerId minutes shifts weekends minMinutes maxMinutes maxWeekends } draftIds searchSeconds";
 export const GENERATION_FIELDS = `id organizationId locationId status startDate endDate mode timeLimitSeconds cancelRequested attempts progress { elapsedSeconds bestObjective moves } result { ${RESULT} } error startedAt finishedAt createdAt updatedAt`;
 

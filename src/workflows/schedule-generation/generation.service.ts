@@ -15,9 +15,11 @@ import { rulesOf } from "../../modules/compliance";
 import { selectRequirements } from "../../modules/coverage-requirements";
 import { recordEvent } from "../../modules/events";
 import { Location } from "../../modules/locations";
-import { breakTypesOf, deleteDraftsStartingWithin, GeneratedDraft, insertGeneratedDrafts } from "../../modules/schedules";
-import { breakStart, locationTemplates, ShiftTemplate } from "../../modules/shift-templates";
-import { buildProblem, BuiltProblem } from "./generation-problem";
+import { roleWages } from "../../modules/roles";
+import { breakTypesOf, deleteDraftsStartingWithin, GeneratedDraft, insertGeneratedDrafts, plannedShiftsAround } from "../../modules/schedules";
+import { locationTemplates } from "../../modules/shift-templates";
+import { plannableStaff } from "../../modules/staff";
+import { breaksOn, buildProblem, BuiltProblem, PlannablePerson, TemplateShape } from "./generation-problem";
 import { explain } from "./generation-result";
 import {
   GenerationMode,
@@ -29,7 +31,7 @@ import {
   StoredLimits,
 } from "./generation.entity";
 import { GenerateScheduleInput, PlanningLimitsInput } from "./generation.inputs";
-import { claimGeneration, finishGeneration, renewLease, requestCancel, selectPeople, selectPlannedShifts } from "./generation.store";
+import { claimGeneration, finishGeneration, renewLease, requestCancel } from "./generation.store";
 import { RosterSolution, SearchProgress } from "./solver";
 
 const MAX_TAKE_UPS = 3;
@@ -151,7 +153,7 @@ export class ScheduleGenerationService {
       return void (await this.finish(generation, GenerationStatus.FAILED, result, `The limits cannot all be met (${rules}); nothing was written`));
     }
     await this.deps.unitOfWork.run(async (manager) => {
-      const drafts = await this.draftsOf(manager, generation, built, outcome);
+      const drafts = this.draftsOf(generation, built, outcome);
       const zone = built.zone;
       if (request.mode === GenerationMode.REPLACE_DRAFTS) {
         await deleteDraftsStartingWithin(manager, generation.organizationId, generation.locationId, {
@@ -165,14 +167,14 @@ export class ScheduleGenerationService {
   }
 
   /** Everything the problem is made of, read now: templates, coverage, people, their planned shifts, availability and the labor rules. */
-  private async build(generation: ScheduleGeneration): Promise<BuiltProblem & { zone: string; templates: ShiftTemplate[] }> {
+  private async build(generation: ScheduleGeneration): Promise<BuiltProblem & { zone: string; templates: TemplateShape[] }> {
     const manager = this.deps.db.manager;
     const { organizationId: org, locationId, request } = generation;
     const location = await manager.getRepository(Location).findOneByOrFail({ organizationId: org, id: locationId });
     const zone = location.timezone;
     const bounds = { from: startOfLocalDay(addDays(request.startDate, -1), zone), to: startOfLocalDay(addDays(request.endDate, 2), zone) };
-    const templates = await locationTemplates(manager, org, locationId);
-    const people = await selectPeople(manager, org, locationId, request.staffIds);
+    const templates = await this.templatesWithBreaks(manager, org, locationId);
+    const people = await plannablePeople(manager, org, locationId, request.staffIds);
     const staffIds = people.map((p) => p.staffId);
     const { rules, weekStart } = await rulesOf(manager, org, locationId);
     const figures = rules.figures;
@@ -182,17 +184,10 @@ export class ScheduleGenerationService {
       locationId,
       zone,
       now: this.deps.clock.now(),
-      templates: templates.map((t) => ({
-        id: t.id,
-        roleId: t.roleId,
-        startTime: t.startTime,
-        endTime: t.endTime,
-        durationMinutes: t.durationMinutes,
-        cannotBeFollowedBy: t.cannotBeFollowedBy,
-      })),
+      templates,
       requirements: await selectRequirements(manager, org, locationId, request.startDate, request.endDate),
       people,
-      planned: await selectPlannedShifts(manager, org, staffIds, bounds, request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null),
+      planned: await plannedShiftsAround(manager, org, staffIds, bounds, request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null),
       windows,
       rules: {
         minRestHours: figures.minRestHours,
@@ -202,6 +197,7 @@ export class ScheduleGenerationService {
         maxWeeklyHours: figures.maxWeeklyHours,
         noticeDays: figures.noticeDays,
         weekStart,
+        profile: rules,
       },
       bears: (window, start, end, templateId) => matchesShift(window as AvailabilityWindow, start, end, templateId),
     });
@@ -246,16 +242,28 @@ export class ScheduleGenerationService {
     });
   }
 
+  /** The location's templates, each break with its type as a draft made from the template carries it. */
+  private async templatesWithBreaks(manager: EntityManager, org: string, locationId: string): Promise<TemplateShape[]> {
+    const templates = await locationTemplates(manager, org, locationId);
+    const typeIds = [...new Set(templates.flatMap((t) => t.breaks.map((b) => b.typeId)))];
+    const types = new Map((await breakTypesOf(manager, org, locationId, typeIds, "breaks")).map((b) => [b.typeId, b]));
+    return templates.map((t) => ({
+      id: t.id,
+      roleId: t.roleId,
+      startTime: t.startTime,
+      endTime: t.endTime,
+      durationMinutes: t.durationMinutes,
+      cannotBeFollowedBy: t.cannotBeFollowedBy,
+      breaks: t.breaks.map((b) => ({ ...types.get(b.typeId)!, startTime: b.startTime ?? null })),
+    }));
+  }
+
   /** The drafts of the new shifts of a solution, each with its template's role, times, breaks and the generation's id. */
-  private async draftsOf(
-    manager: EntityManager,
+  private draftsOf(
     generation: ScheduleGeneration,
-    built: BuiltProblem & { zone: string; templates: ShiftTemplate[] },
+    built: BuiltProblem & { zone: string; templates: TemplateShape[] },
     solution: RosterSolution,
-  ): Promise<GeneratedDraft[]> {
-    const { organizationId: org, locationId } = generation;
-    const breakTypeIds = [...new Set(built.templates.flatMap((t) => t.breaks.map((b) => b.typeId)))];
-    const types = new Map((await breakTypesOf(manager, org, locationId, breakTypeIds, "breaks")).map((b) => [b.typeId, b]));
+  ): GeneratedDraft[] {
     const drafts: GeneratedDraft[] = [];
     solution.roster.forEach((row, i) => {
       const fixed = new Set(built.problem.staff[i].fixed.map((f) => f.day));
@@ -263,7 +271,6 @@ export class ScheduleGenerationService {
         if (t < 0 || fixed.has(d)) return;
         const template = built.templates[t];
         const { startsAt, endsAt } = built.instances[d][t];
-        const date = built.dates[d];
         drafts.push({
           staffId: built.problem.staff[i].key,
           roleId: template.roleId,
@@ -272,10 +279,7 @@ export class ScheduleGenerationService {
           endsAt,
           note: null,
           generationId: generation.id,
-          breaks: template.breaks.map((b) => ({
-            ...types.get(b.typeId)!,
-            startsAt: b.startTime ? breakStart(template.startTime, b.startTime, date, built.zone) : null,
-          })),
+          breaks: breaksOn(template, built.dates[d], built.zone),
         });
       });
     });
@@ -317,6 +321,21 @@ function recordCompletion(
     draftIds: result?.draftIds ?? [],
     error,
   });
+}
+
+/**
+ * The staff members a generation plans, with the wage of each of their roles: their own for the
+ * role, else the role's, else their own default (as labor cost and premiums are priced everywhere).
+ */
+async function plannablePeople(manager: EntityManager, org: string, locationId: string, staffIds: string[] | null): Promise<PlannablePerson[]> {
+  const members = await plannableStaff(manager, org, locationId, staffIds);
+  const wagesOfRoles = await roleWages(manager, org, [...new Set(members.flatMap((m) => m.roles.map((r) => r.roleId)))]);
+  return members.map((m) => ({
+    staffId: m.staffId,
+    active: m.active,
+    atLocation: m.atLocation,
+    wages: new Map(m.roles.map((r) => [r.roleId, r.hourlyWage ?? wagesOfRoles.get(r.roleId) ?? m.hourlyWage])),
+  }));
 }
 
 /** Limits as stored, their templates checked against the location's. */

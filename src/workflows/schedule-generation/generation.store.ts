@@ -2,11 +2,7 @@ import { EntityManager } from "typeorm";
 import { updateReturning } from "../../database/returning";
 import { GenerationProgress, GenerationResult, GenerationStatus, ScheduleGeneration } from "./generation.entity";
 
-/**
- * The SQL of generations: their queue and leases, and the reads a generation's problem is built
- * from that no module's front door answers yet (people with their roles and wages, and everyone's
- * planned shifts around the range).
- */
+/** The SQL of generations: their queue and leases (what a generation reads comes through the modules' front doors). */
 
 const LEASE = "clock_timestamp() + make_interval(secs => $2)";
 
@@ -73,79 +69,4 @@ export async function requestCancel(manager: EntityManager, organizationId: stri
     [organizationId, id, now],
   );
   return rows[0] ?? null;
-}
-
-/** A staff member who may be planned at the location, with their roles and the wage of each. */
-export interface PlannablePerson {
-  staffId: string;
-  active: boolean;
-  atLocation: boolean;
-  /** Role id → hourly wage (exact numeric text, or null without one). */
-  wages: Map<string, string | null>;
-}
-
-/** The organization's staff members at the location (or those named), with roles and wages: two statements. */
-export async function selectPeople(manager: EntityManager, organizationId: string, locationId: string, staffIds: string[] | null): Promise<PlannablePerson[]> {
-  const people: { id: string; active: boolean; at_location: boolean }[] = await manager.query(
-    `SELECT s.id, s.active AND s.deleted_at IS NULL AS active,
-            EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = s.id AND l.location_id = $2) AS at_location
-       FROM staff_members s
-      WHERE s.organization_id = $1 AND s.deleted_at IS NULL
-        AND ($3::uuid[] IS NULL AND s.active AND EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = s.id AND l.location_id = $2)
-             OR s.id = ANY ($3::uuid[]))
-      ORDER BY s.name, s.id`,
-    [organizationId, locationId, staffIds],
-  );
-  const roles: { staff_id: string; role_id: string; wage: string | null }[] = await manager.query(
-    `SELECT sr.staff_id, sr.role_id, COALESCE(sr.hourly_wage, s.hourly_wage, r.hourly_wage)::text AS wage
-       FROM staff_roles sr JOIN staff_members s ON s.organization_id = sr.organization_id AND s.id = sr.staff_id
-       JOIN roles r ON r.organization_id = sr.organization_id AND r.id = sr.role_id
-      WHERE sr.organization_id = $1 AND sr.staff_id = ANY ($2::uuid[])`,
-    [organizationId, people.map((p) => p.id)],
-  );
-  const byStaff = new Map(people.map((p) => [p.id, { staffId: p.id, active: p.active, atLocation: p.at_location, wages: new Map<string, string | null>() }]));
-  for (const r of roles) byStaff.get(r.staff_id)?.wages.set(r.role_id, r.wage);
-  return [...byStaff.values()];
-}
-
-/** A shift of one of the people, planned anywhere: a published entry or a draft that adds or changes one. */
-export interface PlannedShiftRow {
-  staffId: string;
-  locationId: string;
-  templateId: string | null;
-  startsAt: Date;
-  endsAt: Date;
-  draft: boolean;
-}
-
-/**
- * The people's published entries and drafts that start in [from, to): everything a new shift must
- * fit around. Without `replacedLocationId`'s drafts when they are about to be replaced.
- */
-export async function selectPlannedShifts(
-  manager: EntityManager,
-  organizationId: string,
-  staffIds: string[],
-  bounds: { from: Date; to: Date },
-  replacedLocationId: string | null,
-): Promise<PlannedShiftRow[]> {
-  const rows: { worker_id: string; location_id: string; template_id: string | null; start_time: Date; end_time: Date; draft: boolean }[] = await manager.query(
-    `SELECT worker_id, location_id, template_id, start_time, end_time, false AS draft FROM schedule_entries
-      WHERE organization_id = $1 AND worker_id = ANY ($2::uuid[]) AND deleted_at IS NULL AND start_time >= $3 AND start_time < $4
-        AND NOT EXISTS (SELECT 1 FROM schedule_drafts d WHERE d.organization_id = $1 AND d.entry_id = schedule_entries.id
-                          AND (d.location_id IS DISTINCT FROM $5::uuid))
-     UNION ALL
-     SELECT worker_id, location_id, template_id, start_time, end_time, true FROM schedule_drafts
-      WHERE organization_id = $1 AND worker_id = ANY ($2::uuid[]) AND action <> 'REMOVE' AND start_time >= $3 AND start_time < $4
-        AND location_id IS DISTINCT FROM $5::uuid`,
-    [organizationId, staffIds, bounds.from, bounds.to, replacedLocationId],
-  );
-  return rows.map((r) => ({
-    staffId: r.worker_id,
-    locationId: r.location_id,
-    templateId: r.template_id,
-    startsAt: new Date(r.start_time),
-    endsAt: new Date(r.end_time),
-    draft: r.draft,
-  }));
 }

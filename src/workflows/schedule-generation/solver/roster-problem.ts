@@ -56,6 +56,10 @@ export interface RosterPerson {
   preferOff: Preference[];
   /** Objective cost of working each template once (labor cost × the cost weight); absent: free. */
   shiftCost?: number[];
+  /** Premiums owed (× the cost weight) for working day × templates + template: predictability pay, short rest beside a kept shift. */
+  premiumCost?: number[];
+  /** Premiums owed (× the cost weight) for working template × templates + template the day after the first: short rest. */
+  followCost?: number[];
 }
 
 export interface Preference {
@@ -77,6 +81,7 @@ export interface ObjectiveParts {
   preferenceOn: number;
   preferenceOff: number;
   cost: number;
+  premiums: number;
 }
 
 /** A hard rule a roster breaks: which person, which rule, where. */

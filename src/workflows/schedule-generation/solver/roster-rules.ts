@@ -93,6 +93,8 @@ export class RosterRules {
     const limits = person.limits;
     const prefs = this.preferenceCost[i];
     const shiftCost = person.shiftCost;
+    const premiumCost = person.premiumCost;
+    const followCost = person.followCost;
     let hard = 0;
     let soft = 0;
     const add = (rule: HardRule, day: number | undefined, amount: number, detail: () => string) => {
@@ -119,6 +121,8 @@ export class RosterRules {
           minutes += this.minutes[v];
           if (weekMinutes) weekMinutes[this.weekOf[d]] += this.minutes[v];
           if (shiftCost) soft += shiftCost[v];
+          if (premiumCost) soft += premiumCost[d * T + v];
+          if (followCost && d + 1 < h && row[d + 1] >= 0) soft += followCost[v * T + row[d + 1]];
           if (d + 1 < h && row[d + 1] >= 0 && this.forbiddenNext[v * T + row[d + 1]]) {
             add(
               "CANNOT_BE_FOLLOWED_BY",
@@ -195,7 +199,7 @@ export class RosterRules {
   /** The objective of a roster, in its parts. */
   objective(roster: Roster): ObjectiveParts {
     const T = this.templateCount;
-    const parts: ObjectiveParts = { coverUnder: 0, coverOver: 0, preferenceOn: 0, preferenceOff: 0, cost: 0 };
+    const parts: ObjectiveParts = { coverUnder: 0, coverOver: 0, preferenceOn: 0, preferenceOff: 0, cost: 0, premiums: 0 };
     const counts = new Int32Array(this.days * T);
     roster.forEach((row, i) => {
       const person = this.problem.staff[i];
@@ -203,6 +207,8 @@ export class RosterRules {
         if (v >= 0) {
           counts[d * T + v]++;
           parts.cost += person.shiftCost?.[v] ?? 0;
+          parts.premiums +=
+            (person.premiumCost?.[d * T + v] ?? 0) + (d + 1 < row.length && row[d + 1] >= 0 ? (person.followCost?.[v * T + row[d + 1]] ?? 0) : 0);
         }
       });
       for (const p of person.preferOn) if (!(row[p.day] >= 0 && (p.templates === null || p.templates.includes(row[p.day])))) parts.preferenceOn += p.weight;
@@ -218,5 +224,5 @@ export class RosterRules {
 }
 
 export function total(parts: ObjectiveParts): number {
-  return parts.coverUnder + parts.coverOver + parts.preferenceOn + parts.preferenceOff + parts.cost;
+  return parts.coverUnder + parts.coverOver + parts.preferenceOn + parts.preferenceOff + parts.cost + parts.premiums;
 }

@@ -243,13 +243,13 @@ export function solveRoster(problem: RosterProblem, options: SearchOptions): Ros
   /** One person's whole row rebuilt against everyone else's (see rebuildRow): a repair of the hard rules and a large improving move. */
   const rebuild = (i: number) => {
     const prefs = rules.preferenceCost[i];
-    const shiftCost = problem.staff[i].shiftCost;
+    const { shiftCost, premiumCost } = problem.staff[i];
     const row = roster[i];
     const rebuilt = rebuildRow(rules, i, row, (d, v) => {
       if (v < 0) return prefs[d * (T + 1) + T];
       const k = d * T + v;
       const others = counts[k] - (row[d] === v ? 1 : 0);
-      return prefs[d * (T + 1) + v] + (shiftCost?.[v] ?? 0) + cellCost(k, others + 1) - cellCost(k, others);
+      return prefs[d * (T + 1) + v] + (shiftCost?.[v] ?? 0) + (premiumCost?.[k] ?? 0) + cellCost(k, others + 1) - cellCost(k, others);
     });
     if (!rebuilt) return;
     const old = row.slice();
