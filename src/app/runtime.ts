@@ -1,11 +1,10 @@
 import "reflect-metadata";
 import type { Logger } from "pino";
-import { DataSource } from "typeorm";
 import { Clock, systemClock } from "../common/clock";
 import { Config } from "../config";
-import { migrate, openDatabase } from "../database/data-source";
+import { ApplicationDataSource, migrate, openDatabase } from "../database/data-source";
 import { ReadRouting } from "../database/read-routing";
-import { tellDatabaseTheActor } from "../database/request-actor";
+import { UnitOfWork } from "../database/unit-of-work";
 import { createApp, RunningApp } from "../http/app";
 import { drainHttpServer } from "../http/drain";
 import { LiveSubscriptions, serveSubscriptions } from "../http/subscriptions";
@@ -13,15 +12,17 @@ import { idempotencyKeyPruning } from "../http/idempotency";
 import { RateLimits } from "../http/rate-limits";
 import { createLogger } from "../http/logger";
 import { PlatformSecrets } from "../modules/organizations";
+import { compileRoutes } from "../rest/shim";
 import { EventDelivery, startEventDelivery } from "./event-delivery";
-import { snapshotEventResources } from "./event-snapshots";
+import { renderEventResources } from "./event-snapshots";
 import { startJobs } from "./jobs";
 import { graphqlSchema, rawRestRoutes, restRoutes, scheduledJobs } from "./modules";
 import { createServices, Services } from "./services";
 
 export interface Runtime extends RunningApp {
   config: Config;
-  db: DataSource;
+  db: ApplicationDataSource;
+  unitOfWork: UnitOfWork;
   services: Services;
   logger: Logger;
   clock: Clock;
@@ -36,23 +37,26 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config);
-  tellDatabaseTheActor(db);
   try {
     const { applied, warning } = await migrate(db, config);
     if (applied.length) logger.info({ migrations: applied }, "applied migrations");
     if (warning) logger.warn(warning);
-    const platform = await PlatformSecrets.load(db, config, (message) => logger.warn(message));
+    const unitOfWork = new UnitOfWork(db);
+    const platform = await PlatformSecrets.load(unitOfWork, config, (message) => logger.warn(message));
     const reads = await ReadRouting.start(db, config, (health) =>
       logger[health.status === "ok" ? "info" : "warn"]({ database: health }, "replica state changed"),
     );
-    const deps = { db, clock, config, reads };
+    const deps = { db, unitOfWork, clock, config, reads };
     const services = createServices({ ...deps, platform });
-    snapshotEventResources(db, { schema: graphqlSchema(), services, logger });
+    // Every REST path's operation, parsed and validated once: served by the HTTP app, and the GETs render events' resources.
+    const routes = compileRoutes(graphqlSchema(), restRoutes);
+    renderEventResources(unitOfWork, { routes, services, logger });
     const rateLimits = RateLimits.open(config);
     const running = await createApp({
       db,
+      unitOfWork,
       services,
-      api: { schema: graphqlSchema(), restRoutes, rawRestRoutes },
+      api: { schema: graphqlSchema(), compiled: routes, rawRestRoutes },
       logger,
       rateLimits,
       reads,
@@ -63,6 +67,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     const subscriptions = serveSubscriptions({
       server: running.server,
       schema: graphqlSchema(),
+      documents: running.documents,
       services,
       stream: events.stream,
       logger,
@@ -71,7 +76,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
       limits: config,
       trustProxy: running.trustProxy,
     });
-    const jobs = config.scheduledJobs ? startJobs([...scheduledJobs(services), idempotencyKeyPruning(db)], logger) : undefined;
+    const jobs = config.scheduledJobs ? startJobs([...scheduledJobs(services), idempotencyKeyPruning(unitOfWork)], logger) : undefined;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
@@ -85,7 +90,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
         await reads.close();
         await db.destroy();
       })());
-    return { ...running, config, db, services, logger, clock, events, subscriptions, close };
+    return { ...running, config, db, unitOfWork, services, logger, clock, events, subscriptions, close };
   } catch (error) {
     await db.destroy();
     throw error;

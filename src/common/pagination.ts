@@ -87,6 +87,24 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => unknow
   return { nodes, pageInfo: { hasNextPage, endCursor: last ? encodeCursor(cursorOf(last)) : null } };
 }
 
+/**
+ * One page of rows kept in order of a time, then id (either way): `read` answers up to `count` rows
+ * past the last row of the page before (one more than the page, to tell whether another follows);
+ * `keyOf` is a row's time and id.
+ */
+export async function timeOrderedPage<T>(
+  args: PageArgs,
+  read: (count: number, after: [string, string] | undefined) => Promise<T[]>,
+  keyOf: (row: T) => [Date, string],
+): Promise<Page<T>> {
+  const limit = pageSize(args.first);
+  const rows = await read(limit + 1, args.after ? (decodeCursor(args.after, "timestamp") as [string, string]) : undefined);
+  return toPage(rows, limit, (row) => {
+    const [at, id] = keyOf(row);
+    return [at.toISOString(), id];
+  });
+}
+
 export function pageSize(first: number | undefined): number {
   return first ?? DEFAULT_PAGE_SIZE;
 }

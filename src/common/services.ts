@@ -1,11 +1,15 @@
-import { DataSource } from "typeorm";
 import { Clock } from "./clock";
 import { Config } from "../config";
+import type { ApplicationDataSource } from "../database/data-source";
 import type { ReadRouting } from "../database/read-routing";
+import type { UnitOfWork } from "../database/unit-of-work";
 
 /** What every service is built with. */
 export interface ServiceDeps {
-  db: DataSource;
+  /** The primary, for reads; every write goes through `unitOfWork`. */
+  db: ApplicationDataSource;
+  /** Opens the transaction every write runs in (database/unit-of-work.ts). */
+  unitOfWork: UnitOfWork;
   clock: Clock;
   config: Config;
   /** Where reads that may lag a few seconds run (a replica, or the primary): services ask for it explicitly. */

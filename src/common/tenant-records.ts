@@ -1,22 +1,27 @@
-import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
+import { DataSource, DeepPartial, EntityManager, EntityTarget, FindOptionsWhere, Repository, SelectQueryBuilder } from "typeorm";
 import { Actor } from "../auth/actor";
 import { invalidField, notFound, unknownReference } from "../errors/app-error";
 import { byKeys } from "../loaders/loaders";
 import { isUuid, requireUuid } from "./ids";
 import { Page, PageArgs, paginate } from "./pagination";
 import { TenantRecord } from "./entity-columns";
+import type { ServiceDeps } from "./services";
 
 /**
  * Reads of one kind of tenant record, always inside the caller's organization: an id of another
- * organization is "not found", exactly like an id that does not exist.
+ * organization is "not found", exactly like an id that does not exist. Writes run in a unit of work of their own.
  */
 export class TenantRecords<T extends TenantRecord> {
+  private readonly db: DataSource;
+
   constructor(
-    private readonly db: DataSource,
+    private readonly deps: Pick<ServiceDeps, "db" | "unitOfWork">,
     private readonly entity: EntityTarget<T>,
     /** How the record is named in messages ("Location"). */
     readonly label: string,
-  ) {}
+  ) {
+    this.db = deps.db;
+  }
 
   get repo(): Repository<T> {
     return this.db.getRepository(this.entity);
@@ -50,9 +55,16 @@ export class TenantRecords<T extends TenantRecord> {
     return paginate(query, page, sort);
   }
 
+  /** Inserts or updates one record (a new one comes from `repo.create`). */
+  save(record: DeepPartial<T>): Promise<T> {
+    return this.deps.unitOfWork.run((manager) => manager.getRepository(this.entity).save(record));
+  }
+
   async delete(actor: Actor, id: string): Promise<boolean> {
     const record = await this.get(actor, id);
-    await this.repo.delete({ id: record.id, organizationId: actor.organizationId } as FindOptionsWhere<T>);
+    await this.deps.unitOfWork.run((manager) =>
+      manager.getRepository(this.entity).delete({ id: record.id, organizationId: actor.organizationId } as FindOptionsWhere<T>),
+    );
     return true;
   }
 }

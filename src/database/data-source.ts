@@ -1,4 +1,5 @@
 import { types as pgTypes } from "pg";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { DataSource, QueryRunner } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
@@ -11,8 +12,43 @@ pgTypes.setTypeParser(pgTypes.builtins.DATE, (v) => v);
 
 const MIGRATION_LOCK = 727_001;
 
-export async function openDatabase(config: Config): Promise<DataSource> {
-  const db = new DataSource(dataSourceOptions(config));
+/**
+ * The service's data source: TypeORM's, with one change. While `readingThrough(runner, work)` runs
+ * (a unit of work's before-commit hooks, see unit-of-work.ts), every query runner it hands out is
+ * that transaction's own, so that code which reads through the data source (services, loaders,
+ * repositories) sees what the transaction wrote and has not committed yet.
+ */
+export class ApplicationDataSource extends DataSource {
+  private readonly through = new AsyncLocalStorage<QueryRunner>();
+
+  /** Runs `work` with every read of this data source made on `runner`'s connection, inside its transaction. */
+  readingThrough<T>(runner: QueryRunner, work: () => Promise<T>): Promise<T> {
+    return this.through.run(sharedRunner(runner), work);
+  }
+
+  override createQueryRunner(mode?: "master" | "slave"): QueryRunner {
+    return this.through.getStore() ?? super.createQueryRunner(mode);
+  }
+}
+
+/**
+ * A transaction's runner lent to the code that reads inside it: releasing it leaves the transaction
+ * alone, and its queries take turns. Resolvers and loaders read side by side, and one connection
+ * answers one statement at a time: each is sent once the one before it has answered.
+ */
+function sharedRunner(runner: QueryRunner): QueryRunner {
+  let line: Promise<unknown> = Promise.resolve();
+  const query = (...args: Parameters<QueryRunner["query"]>) => {
+    const sent = line.then(() => runner.query(...args));
+    line = sent.catch(() => undefined);
+    return sent;
+  };
+  // A new object in front of the transaction's runner (which stays as it is): every other property is the runner's.
+  return Object.create(runner, { release: { value: async () => undefined }, query: { value: query } }) as QueryRunner;
+}
+
+export async function openDatabase(config: Config): Promise<ApplicationDataSource> {
+  const db = new ApplicationDataSource(dataSourceOptions(config));
   await db.initialize();
   return db;
 }

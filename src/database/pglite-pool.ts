@@ -187,11 +187,6 @@ class PGliteClient extends EventEmitter {
     super();
   }
 
-  /** Every client of one PGlite database shares its single session. */
-  get session(): object {
-    return this.database;
-  }
-
   query(sql: string | { text: string; values?: unknown[] }, params?: unknown[] | Callback, callback?: Callback) {
     const text = typeof sql === "string" ? sql : sql.text;
     let values = typeof sql === "string" ? undefined : sql.values;

@@ -1,5 +1,6 @@
-import { Client } from "pg";
+import pg, { Client, PoolClient } from "pg";
 import { DataSource } from "typeorm";
+import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
 
@@ -53,40 +54,59 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const REPLAYED = "SELECT pg_last_wal_replay_lsn()::text AS replayed";
 
-/** How far a replica has replayed (null when it is not in recovery), on a connection `obtain` gives. */
-async function replayedOn(obtain: Obtain): Promise<string | null> {
-  const [connection, release] = await obtain();
-  try {
-    const replayed = (await connection.query(REPLAYED)).rows[0].replayed as string | null;
-    release();
-    return replayed;
-  } catch (error) {
-    release(error);
-    throw error;
-  }
+/** How far the server behind `client` has replayed (null when it is not in recovery). */
+async function replayedOn(client: { query(text: string): Promise<{ rows: Record<string, unknown>[] }> }): Promise<string | null> {
+  return (await client.query(REPLAYED)).rows[0].replayed as string | null;
 }
 
-/** A single connection, closed when released. */
-async function connectOnce(url: string): ReturnType<Obtain> {
+/** How far a replica has replayed, asked on a single connection of its own (until its data source is opened). */
+async function replayedOnce(url: string): Promise<string | null> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   client.on("error", () => undefined);
   try {
     await client.connect();
-  } catch (error) {
+    return await replayedOn(client);
+  } finally {
     await client.end().catch(() => undefined);
-    throw error;
   }
-  return [client, () => void client.end().catch(() => undefined)];
 }
 
-type Obtain = () => Promise<[{ query(text: string): Promise<{ rows: Record<string, unknown>[] }> }, (err?: unknown) => void]>;
+type Connected = (err: Error | undefined, client: PoolClient | undefined, release: (err?: Error | boolean) => void) => void;
+
+/**
+ * The `pg` module a replica's data source is given (TypeORM's `driver` option) in place of the real
+ * one: its pool hands out replica connections, and when it cannot make one (the replica went away
+ * between two checks) calls `down()` and hands out one of the primary's pool instead, so the read
+ * still answers. TypeORM asks its pool with a callback; `connectToReplica` never falls back, for the checks.
+ */
+function replicaDriver(primaryPool: () => pg.Pool, down: () => void) {
+  class ReplicaPool extends pg.Pool {
+    connectToReplica(): Promise<PoolClient> {
+      return super.connect();
+    }
+
+    override connect(): Promise<PoolClient>;
+    override connect(callback: Connected): void;
+    override connect(callback?: Connected): Promise<PoolClient> | void {
+      if (!callback) return super.connect();
+      super.connect((err, client, release) => {
+        if (!err) return callback(err, client, release);
+        down();
+        primaryPool().connect(callback);
+      });
+    }
+  }
+  return { ...pg, Pool: ReplicaPool };
+}
+
+type ReplicaPool = InstanceType<ReturnType<typeof replicaDriver>["Pool"]>;
 
 class Replica {
   status: DatabaseStatus = "down";
   lagMs: number | undefined;
   source: DataSource | undefined;
-  /** A connection to the replica itself, never the primary in its place: for the checks. */
-  connect: Obtain | undefined;
+  /** The source's pool, whose `connectToReplica` never falls back to the primary: for the checks. */
+  pool: ReplicaPool | undefined;
 
   constructor(
     readonly url: string,
@@ -214,7 +234,7 @@ export class ReadRouting {
     const before = r.status;
     try {
       // Until a replica has answered once, a plain connection asks: its data source is made only then.
-      const replayed = r.connect ? await replayedOn(r.connect) : await replayedOn(() => connectOnce(r.url));
+      const replayed = r.pool ? await this.replayedOnPool(r.pool) : await replayedOnce(r.url);
       if (replayed === null) throw new Error("not a streaming replica (not in recovery)");
       const position = walPosition(replayed);
       const newest = this.samples[this.samples.length - 1];
@@ -238,33 +258,42 @@ export class ReadRouting {
     if (r.status !== before) this.onChange(this.healthOf(r));
   }
 
+  private async replayedOnPool(pool: ReplicaPool): Promise<string | null> {
+    const client = await pool.connectToReplica();
+    try {
+      const replayed = await replayedOn(client);
+      client.release();
+      return replayed;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
   /**
    * A replica's data source. A connection it cannot make (the replica went away between two
-   * checks) marks it down and is made to the primary instead, so the read still answers.
+   * checks) marks it down and is made to the primary instead (`replicaDriver`), so the read still answers.
    */
   private async open(r: Replica): Promise<DataSource> {
-    const source = new DataSource({ ...dataSourceOptions({ databaseUrl: r.url, dataDir: "" }), poolSize: 10, connectTimeoutMS: 2000 } as never);
+    const primaryPool = () => (this.primary.driver as PostgresDriver).master as pg.Pool;
+    const down = () => {
+      if (r.status === "down") return;
+      r.status = "down";
+      r.lagMs = undefined;
+      this.onChange(this.healthOf(r));
+    };
+    const source = new DataSource({
+      ...dataSourceOptions({ databaseUrl: r.url, dataDir: "" }),
+      poolSize: 10,
+      connectTimeoutMS: 2000,
+      driver: replicaDriver(primaryPool, down),
+    } as never);
     await source.initialize();
     if (this.closed) {
       await source.destroy();
       throw new Error("closed");
     }
-    const driver = source.driver as unknown as { obtainMasterConnection: Obtain };
-    const primaryDriver = this.primary.driver as unknown as { obtainMasterConnection: Obtain };
-    const obtain = driver.obtainMasterConnection.bind(driver);
-    r.connect = obtain;
-    driver.obtainMasterConnection = async () => {
-      try {
-        return await obtain();
-      } catch {
-        if (r.status !== "down") {
-          r.status = "down";
-          r.lagMs = undefined;
-          this.onChange(this.healthOf(r));
-        }
-        return primaryDriver.obtainMasterConnection();
-      }
-    };
+    r.pool = (source.driver as PostgresDriver).master as ReplicaPool;
     return source;
   }
 }

@@ -3,14 +3,10 @@ import { EntityManager } from "typeorm";
 /**
  * The rows an `UPDATE … RETURNING` or `DELETE … RETURNING` answers. TypeORM's `query` gives
  * `[rows, count]` for these on the pg driver but the rows alone on PGlite; its structured result
- * holds the rows on both. Outside a transaction a query runner is borrowed for the one statement.
+ * holds the rows on both. A write runs in a unit of work (unit-of-work.ts): `manager` is its.
  */
 export async function updateReturning<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
-  try {
-    const result = await runner.query(sql, params, true);
-    return result.records as T[];
-  } finally {
-    if (runner !== manager.queryRunner) await runner.release();
-  }
+  if (!manager.queryRunner) throw new Error("A write runs in a unit of work: pass the manager it gives (database/unit-of-work.ts)");
+  const result = await manager.queryRunner.query(sql, params, true);
+  return result.records as T[];
 }

@@ -34,8 +34,8 @@ const CACHED_OPERATIONS = 1000;
 
 /**
  * Apollo Server's executor, through its gateway interface: each distinct operation text is compiled
- * once (the most recent CACHED_OPERATIONS are kept) and run compiled. Apollo still parses and
- * validates (with the query limits) before this runs.
+ * once (the most recent CACHED_OPERATIONS are kept) and run compiled, from the tree the request
+ * guard parsed and validated (graphql/documents.ts).
  */
 export function compiledExecutor(schema: GraphQLSchema): GatewayInterface {
   const cache = new Map<string, OperationRunner>();

@@ -1,19 +1,7 @@
-import {
-  ASTNode,
-  DocumentNode,
-  getOperationAST,
-  GraphQLError,
-  GraphQLSchema,
-  Kind,
-  Lexer,
-  OperationDefinitionNode,
-  parse,
-  Source,
-  TokenKind,
-  visit,
-} from "graphql";
+import { ASTNode, DocumentNode, getOperationAST, GraphQLError, GraphQLSchema, Kind, Lexer, OperationDefinitionNode, Source, TokenKind, visit } from "graphql";
 import { isStorableText, unstorableText } from "../common/validation";
 import { AppError, badRequest, unauthenticated } from "../errors/app-error";
+import type { GraphQLDocuments } from "./documents";
 import { sizeOf } from "./limits";
 
 /**
@@ -99,9 +87,12 @@ function parsedJson(text: string): unknown {
   }
 }
 
-/** A GraphQL request the guard let through: its one parsed tree, the operation to run, its cost. */
+/** A GraphQL request the guard let through: its text, its one parsed tree, the operation to run, its cost. */
 export interface GuardedRequest {
+  text: string;
   document: DocumentNode;
+  /** Whether the tree was validated before (a text seen already); else validation is still to come. */
+  validated: boolean;
   operation: OperationDefinitionNode;
   cost: number;
 }
@@ -111,11 +102,13 @@ export interface GuardedRequest {
  * (tokens, then the query limits, so validation's pairwise field comparisons never meet a document
  * that would make them slow), the operation it names, what an anonymous caller may ask (which also
  * keeps introspection behind a token), and text the database could not store. The document is
- * parsed here once and its limits walked once: the answer carries the tree, the operation and its
- * cost, for the rate limit and the executor.
+ * parsed here, only the first time its text is seen (`documents` keeps it once validated), and its
+ * limits are walked once: the answer carries the tree, the operation and its cost, for the rate
+ * limit, validation and the executor.
  */
 export function guardRequest(
   schema: GraphQLSchema,
+  documents: GraphQLDocuments,
   body: unknown,
   authenticated: boolean,
   viaQueryString = false,
@@ -133,14 +126,15 @@ export function guardRequest(
   }
   // A public operation names its field: a text that names neither cannot be one, and is refused unread.
   if (!authenticated && !PUBLIC_OPERATIONS.some((name) => query.includes(name))) throw refusal(unauthenticated());
-  countTokens(query);
-  let document: DocumentNode;
-  try {
-    // Without locations the tree holds no tokens: they die young, and the collector's work for a
-    // refused document shrinks by half. A refusal then names no line; its message says what to change.
-    document = parse(query, { maxTokens: MAX_TOKENS, noLocation: true });
-  } catch (error) {
-    throw parseFailure(query, error as GraphQLError);
+  let document = documents.validated(query);
+  const validated = document !== undefined;
+  if (!document) {
+    countTokens(query);
+    try {
+      document = documents.parse(query, MAX_TOKENS);
+    } catch (error) {
+      throw parseFailure(query, error as GraphQLError);
+    }
   }
   const operation = getOperationAST(document, (operationName as string | null | undefined) ?? undefined);
   if (!operation) {
@@ -168,10 +162,13 @@ export function guardRequest(
       400,
       tooLarge.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, details: [] } })),
     );
-  visit(document, {
-    StringValue(node, _key, parent, _path, ancestors) {
-      if (!isStorableText(node.value)) throw refusal(unstorableText(fieldOf([...ancestors, parent ?? []])), [node]);
-    },
-  });
-  return { document, operation, cost: size.cost };
+  // A text validated before passed this already.
+  if (!validated) {
+    visit(document, {
+      StringValue(node, _key, parent, _path, ancestors) {
+        if (!isStorableText(node.value)) throw refusal(unstorableText(fieldOf([...ancestors, parent ?? []])), [node]);
+      },
+    });
+  }
+  return { text: query, document, validated, operation, cost: size.cost };
 }

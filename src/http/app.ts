@@ -5,7 +5,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
-import { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
@@ -16,14 +16,14 @@ import { ifMatchFailed } from "../errors/app-error";
 import { capErrorBody, ClientError, refusal, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
+import { GraphQLDocuments } from "../graphql/documents";
 import { graphiqlRouter } from "../graphql/graphiql";
-import { guardRequest, RefusedRequest } from "../graphql/request-guard";
+import { GuardedRequest, guardRequest, RefusedRequest } from "../graphql/request-guard";
 import { Loaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
 import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
-import { RestRoute } from "../rest/route";
-import { compileRoutes, restRouter } from "../rest/shim";
+import { CompiledRoute, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
@@ -31,6 +31,7 @@ import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limit
 import { mcpCallCost, mcpHandler } from "../mcp/server";
 import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
+import type { UnitOfWork } from "../database/unit-of-work";
 
 export const BODY_LIMIT = "1mb";
 /** The same limit in bytes, for WebSocket frames. */
@@ -44,9 +45,10 @@ declare module "express-serve-static-core" {
 
 export interface AppParts {
   db: DataSource;
+  unitOfWork: UnitOfWork;
   services: Services;
-  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts). */
-  api: { schema: GraphQLSchema; restRoutes: RestRoute[]; rawRestRoutes: RawRestRoute[] };
+  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts), compiled once at start. */
+  api: { schema: GraphQLSchema; compiled: CompiledRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
   /** Which proxies may name the client (TRUST_PROXY): `req.ip` is the client's address everywhere. */
@@ -63,6 +65,8 @@ export interface RunningApp {
   openapi: Record<string, unknown>;
   /** Express's compiled `trust proxy`, for the addresses of requests it does not see (WebSocket upgrades). */
   trustProxy: TrustProxy;
+  /** The parsed and validated GraphQL documents, shared with the subscriptions. */
+  documents: GraphQLDocuments;
 }
 
 /**
@@ -95,11 +99,21 @@ function pathSegments(path: string): string[] {
   });
 }
 
+/** A GraphQL error in the words of every GraphQL answer: internal causes are never told (the log has them whole). */
+function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const clientError = toClientError(error as Error);
+  return {
+    message: clientError.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: clientError.code, details: clientError.details },
+  };
+}
+
 /** Builds the HTTP application: health, GraphiQL, GraphQL, the REST shim and OpenAPI. */
 export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger, rateLimits } = parts;
-  const { schema, restRoutes, rawRestRoutes } = parts.api;
-  const compiled = compileRoutes(schema, restRoutes);
+  const { schema, compiled, rawRestRoutes } = parts.api;
   const openapi = openApiDocument(schema, compiled, rawRestRoutes);
   const app = express();
   // Slow clients are closed rather than held: headers, then the whole request, each within its time.
@@ -215,8 +229,11 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     };
   };
 
+  const documents = new GraphQLDocuments(schema);
   const apollo = new ApolloServer<RequestContext>({
     gateway: compiledExecutor(schema),
+    // Every document reaches Apollo parsed and validated, through the guard: found here, it is not parsed again.
+    documentStore: documents,
     introspection: true,
     includeStacktraceInErrorResponses: false,
     plugins: [
@@ -241,16 +258,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
         },
       },
     ],
-    // Internal errors say nothing of their cause (no SQL, table or stack); the log has them whole.
-    formatError: (formatted: GraphQLFormattedError, error: unknown) => {
-      const clientError = toClientError(error as Error);
-      return {
-        message: clientError.message,
-        locations: formatted.locations,
-        path: formatted.path,
-        extensions: { code: clientError.code, details: clientError.details },
-      };
-    },
+    formatError: formatGraphQLError,
   });
   await apollo.start();
 
@@ -297,11 +305,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     try {
       const guarded = guardRequest(
         schema,
+        documents,
         req.method === "GET" ? req.query : req.body,
         Boolean((res.locals.context as RequestContext).actor),
         req.method === "GET",
       );
-      res.locals.graphqlCost = guarded.cost;
+      res.locals.graphql = guarded;
       next();
     } catch (error) {
       if (!(error instanceof RefusedRequest)) return next(error);
@@ -311,13 +320,34 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
   if (rateLimits.enabled) app.use(restCosts(compiled, rawRestRoutes));
   const requestCost = (req: Request, res: Response): number => {
-    if (req.baseUrl === "/graphql") return (res.locals.graphqlCost as number | undefined) ?? 1;
+    if (req.baseUrl === "/graphql") return (res.locals.graphql as GuardedRequest | undefined)?.cost ?? 1;
     if (req.baseUrl === "/mcp") return Math.min(MAX_CALL_COST, mcpCallCost(req.body));
     return (res.locals.cost as number | undefined) ?? 1;
   };
   app.use(["/graphql", "/api", "/mcp"], rateLimiting(rateLimits, requestCost, sendError));
-  app.use(idempotency({ db, logger, sendError, compiled, isPlatformKey: (presented) => services.organizations.isPlatformKey(presented) }));
+  app.use(
+    idempotency({
+      db,
+      unitOfWork: parts.unitOfWork,
+      logger,
+      sendError,
+      compiled,
+      isPlatformKey: (presented) => services.organizations.isPlatformKey(presented),
+    }),
+  );
 
+  // Validated here, once the caller's rate limit allows the call, and only the first time its text is seen.
+  app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
+    const guarded = res.locals.graphql as GuardedRequest;
+    const errors = guarded.validated ? [] : documents.validate(guarded.text, guarded.document);
+    if (errors.length === 0) return next();
+    res.status(400).json({
+      errors: errors.map((e) => {
+        const formatted = formatGraphQLError(e.toJSON(), new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }));
+        return { ...formatted, extensions: { ...formatted.extensions, requestId: req.id } };
+      }),
+    });
+  });
   app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use("/mcp", mcpHandler({ schema, onInternalError }));
 
@@ -325,7 +355,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
-  app.use("/api", restFallback([...restRoutes, ...rawRestRoutes], sendError));
+  app.use("/api", restFallback([...compiled.map((c) => c.route), ...rawRestRoutes], sendError));
   app.use((req, res) => {
     sendError(res, req, refusal("NOT_FOUND", `No route for ${req.method} ${req.path}`));
   });
@@ -344,5 +374,5 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     sendError(res, req, clientError);
   });
 
-  return { app, server, apollo, openapi, trustProxy: app.get("trust proxy fn") as TrustProxy };
+  return { app, server, apollo, openapi, trustProxy: app.get("trust proxy fn") as TrustProxy, documents };
 }

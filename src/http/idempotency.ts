@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
 import express, { NextFunction, Request, Response, Router } from "express";
-import { Kind, OperationDefinitionNode, parse } from "graphql";
+import { Kind } from "graphql";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
 import type { Actor } from "../auth/actor";
 import type { Permission } from "../auth/permissions";
 import type { ScheduledJob } from "../common/services";
+import type { UnitOfWork } from "../database/unit-of-work";
 import { refusal, SendError } from "../errors/client-error";
 import { permissionsOf } from "../graphql/authorization";
 import type { RequestContext } from "../graphql/context";
+import type { GuardedRequest } from "../graphql/request-guard";
 import type { CompiledRoute } from "../rest/shim";
 
 /** Calls made with the platform key (creating an organization) are kept under this organization. */
@@ -80,6 +82,8 @@ function holdsAny(actor: Actor | null, permissions: Permission[] | undefined): b
 
 export interface IdempotencyOptions {
   db: DataSource;
+  /** The keys' claims and answers are written in units of work of their own. */
+  unitOfWork: UnitOfWork;
   logger: Logger;
   sendError: SendError;
   compiled: CompiledRoute[];
@@ -99,7 +103,7 @@ export interface IdempotencyOptions {
  * its replay says so (`Idempotent-Redacted: true`).
  */
 export function idempotency(options: IdempotencyOptions): Router {
-  const { db, logger, sendError } = options;
+  const { db, unitOfWork, logger, sendError } = options;
   const router = express.Router();
 
   /** The caller's principal when the call may run at all; undefined when it is not kept. */
@@ -129,15 +133,17 @@ export function idempotency(options: IdempotencyOptions): Router {
     const scope = [principal.organizationId, principal.name, key];
     const hash = fingerprint(req);
     // The one call that inserts (or replaces an expired) row runs; every other one reads the row.
-    const claimed = await db.query(
-      `INSERT INTO idempotency_keys (organization_id, principal, key, request_hash, expires_at)
+    const claimed = await unitOfWork.run((manager) =>
+      manager.query(
+        `INSERT INTO idempotency_keys (organization_id, principal, key, request_hash, expires_at)
        VALUES ($1, $2, $3, $4, now() + interval '${KEPT_HOURS} hours')
        ON CONFLICT (organization_id, principal, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, expires_at = EXCLUDED.expires_at,
              response_status = NULL, response_body = NULL, response_redacted = false, created_at = now()
          WHERE idempotency_keys.expires_at < now()
        RETURNING key`,
-      [...scope, hash],
+        [...scope, hash],
+      ),
     );
     if (claimed.length === 0) {
       const [row] = await db.query(
@@ -174,12 +180,14 @@ export function idempotency(options: IdempotencyOptions): Router {
       const text = body === undefined ? "" : typeof body === "string" ? body : Buffer.isBuffer(body) ? body.toString("utf8") : JSON.stringify(body);
       const forgotten = res.statusCode >= 500 || NEVER_KEPT.has(res.statusCode) || (graphql && refusesCaller(text));
       const kept = withoutSecrets(text);
-      const done = forgotten
-        ? db.query("DELETE FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND key = $3", scope)
-        : db.query(
-            "UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_redacted = $6 WHERE organization_id = $1 AND principal = $2 AND key = $3",
-            [...scope, res.statusCode, Buffer.byteLength(kept.text) > MAX_KEPT_ANSWER_BYTES ? null : kept.text, kept.redacted],
-          );
+      const done = unitOfWork.run((manager) =>
+        forgotten
+          ? manager.query("DELETE FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND key = $3", scope)
+          : manager.query(
+              "UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_redacted = $6 WHERE organization_id = $1 AND principal = $2 AND key = $3",
+              [...scope, res.statusCode, Buffer.byteLength(kept.text) > MAX_KEPT_ANSWER_BYTES ? null : kept.text, kept.redacted],
+            ),
+      );
       done.then(
         () => send(body),
         (error) => {
@@ -193,8 +201,9 @@ export function idempotency(options: IdempotencyOptions): Router {
   };
 
   router.post("/graphql", (req: Request, res: Response, next: NextFunction) => {
-    const operation = mutationOf(req.body);
-    if (!operation) return next("router");
+    // The operation the guard found in the request's one tree; only a mutation is kept.
+    const operation = (res.locals.graphql as GuardedRequest | undefined)?.operation;
+    if (operation?.operation !== "mutation") return next("router");
     const fields = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD && s.name.value !== "__typename" ? [s.name.value] : []));
     // createOrganization is the platform key's; exchangeToken is anonymous (its answer is a credential) and never kept.
     if (fields.includes("createOrganization")) return keep(fields.length === 1 ? principalFor(res, undefined, "platform") : undefined, req, res, next);
@@ -213,32 +222,14 @@ export function idempotency(options: IdempotencyOptions): Router {
   return router;
 }
 
-/** The mutation a GraphQL body runs, if it is one; any other operation (or an unreadable body) is not kept. */
-function mutationOf(body: unknown): OperationDefinitionNode | undefined {
-  const given = body as { query?: unknown; operationName?: unknown } | undefined;
-  if (typeof given?.query !== "string") return undefined;
-  try {
-    const operations = parse(given.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const operation =
-      typeof given.operationName === "string"
-        ? operations.find((o) => o.name?.value === given.operationName)
-        : operations.length === 1
-          ? operations[0]
-          : undefined;
-    return operation?.operation === "mutation" ? operation : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Deletes the keys whose 24 hours are over. */
-export function idempotencyKeyPruning(db: DataSource): ScheduledJob {
+export function idempotencyKeyPruning(unitOfWork: UnitOfWork): ScheduledJob {
   return {
     name: "idempotency-key-pruning",
     intervalMs: 3_600_000,
     run: async () => {
-      const [{ deleted }] = await db.query(
-        "WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS deleted FROM gone",
+      const [{ deleted }] = await unitOfWork.run((manager) =>
+        manager.query("WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS deleted FROM gone"),
       );
       return { deleted };
     },

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "../errors/error-codes";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { GraphQLError, GraphQLSchema, specifiedRules, validate } from "graphql";
+import { GraphQLError, GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { decodeJwt } from "jose";
 import { WebSocket, WebSocketServer } from "ws";
@@ -19,6 +19,7 @@ import { callerBudget, type RateLimits } from "./rate-limits";
 import { Loaders } from "../loaders/loaders";
 import type { EventStream } from "../modules/events";
 import type { RequestContext } from "../graphql/context";
+import type { GraphQLDocuments } from "../graphql/documents";
 import { GuardedRequest, guardRequest, RefusedRequest } from "../graphql/request-guard";
 
 export interface LiveSubscriptions {
@@ -78,6 +79,7 @@ class SocketCounts {
 export function serveSubscriptions(parts: {
   server: http.Server;
   schema: GraphQLSchema;
+  documents: GraphQLDocuments;
   services: Services;
   stream: EventStream;
   logger: Logger;
@@ -86,7 +88,7 @@ export function serveSubscriptions(parts: {
   trustProxy: TrustProxy;
   rateLimits?: RateLimits;
 }): LiveSubscriptions {
-  const { schema, services, stream, logger, rateLimits, clock } = parts;
+  const { schema, documents, services, stream, logger, rateLimits, clock } = parts;
   // Frames are held to the size of an HTTP body, before anyone has signed in.
   const wss = new WebSocketServer({ server: parts.server, path: "/graphql", maxPayload: BODY_LIMIT_BYTES });
   const connections = new WeakMap<object, Connection>();
@@ -167,14 +169,14 @@ export function serveSubscriptions(parts: {
         }
         let guarded: GuardedRequest;
         try {
-          guarded = guardRequest(schema, payload, true, false, "websocket");
+          guarded = guardRequest(schema, documents, payload, true, false, "websocket");
         } catch (error) {
           if (error instanceof RefusedRequest) return error.errors;
           throw error;
         }
         const { document, cost } = guarded;
-        const errors = validate(schema, document, specifiedRules);
-        if (errors.length) return errors;
+        const errors = guarded.validated ? [] : documents.validate(guarded.text, document);
+        if (errors.length) return [...errors];
         const variableValues = payload.variables ?? {};
         if (rateLimits?.enabled) {
           const spent = (await rateLimits.spendCaller(callerBudget(actor), actor.organizationId, cost)).find((b) => !b.allowed);

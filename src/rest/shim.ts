@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import {
-  DocumentNode,
   GraphQLError,
   GraphQLNonNull,
   getNamedType,
@@ -41,7 +40,6 @@ import { RestRequest, RestRoute } from "./route";
 export interface GuardedOperation {
   /** The permissions guarding the root field (any one suffices); undefined when unguarded. */
   permissions: Permission[] | undefined;
-  document: DocumentNode;
   /** The operation, compiled once. */
   run: OperationRunner;
   operation: OperationDefinitionNode;
@@ -90,7 +88,6 @@ export function compileGuardedOperation(schema: GraphQLSchema, text: string, whe
   if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`${where}: name the operation in camelCase`);
   return {
     permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
-    document,
     run: compileOperation(schema, document),
     operation,
     rootField: root.alias?.value ?? root.name.value,

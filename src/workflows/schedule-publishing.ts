@@ -1,7 +1,6 @@
 import { Actor } from "../auth/actor";
 import { ServiceDeps } from "../common/services";
 import { addDays, parseDateRange, startOfLocalDay } from "../common/time";
-import { inTransaction } from "../database/transaction";
 import { gatePublishing, recordPredictabilityPay, rulesOf } from "../modules/compliance";
 import { recordEvent } from "../modules/events";
 import type { OpenShiftService } from "../modules/open-shifts";
@@ -30,7 +29,7 @@ export class SchedulePublishing {
   publish(actor: Actor, locationId: string, input: PublishScheduleInput): Promise<PublishResult> {
     const { start, end } = parseDateRange(input.startDate, input.endDate);
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedules.locations.get(actor, locationId, { manager });
       const zone = location.timezone;
       const bounds = { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };

@@ -32,7 +32,8 @@ describe("premiums and overtime owed, in reports and the export", () => {
   });
   afterAll(() => t.stop());
 
-  const worker = async () => (await t.staffWithToken(org, "Worker", { roleIds: [roleId], locationIds: Object.values(loc) })).staff.id;
+  const worker = async (fields: Record<string, string> = {}) =>
+    (await t.staffWithToken(org, "Worker", { roleIds: [roleId], locationIds: Object.values(loc), ...fields })).staff.id;
 
   /** Records a worked shift, local times of the location, with unpaid breaks [from, to]. */
   const work = async (workerId: string, where: keyof typeof loc, day: string, from: string, to: string, breaks: [string, string][] = []) => {
@@ -279,5 +280,71 @@ describe("premiums and overtime owed, in reports and the export", () => {
     } finally {
       await t.as(org.token).patch("/api/timesheets/settings", { dailyOvertimeHours: null, overtimeRate: 1.5 });
     }
+  });
+
+  it("writes the CSV export as its JSON rows say, byte for byte: typed text quoted and guarded, non-ASCII text in UTF-8", async () => {
+    // The CSV is written straight into bytes for speed (shift-export.csv.ts); here it is compared with the JSON rows written the plain way.
+    const zoe = await worker({ name: 'Zoë "Ångström", Jr.', externalEmployeeId: "=HYPERLINK(1)", payrollId: "P,1" });
+    // Ten hours without a meal in Los Angeles: daily overtime and a meal premium.
+    await work(zoe, "ca", "2026-03-09", "07:00", "17:00");
+    const text = (value: string | null) => {
+      if (value === null) return "";
+      const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+      return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+    };
+    const money = (n: number) => n.toFixed(2);
+    const wage = (n: number) => (/\.\d$|^\d+$/.test(String(n)) ? n.toFixed(2) : String(n));
+    // Every worker of the week so far: rest gaps priced and flat, predictability pay, overtime of each kind.
+    const csv = await t.as(org.token).get(`/api/timesheets/export?${WEEK}`);
+    const json = await t.as(org.token).get(`/api/timesheets/export?${WEEK}&format=json`);
+    expect([csv.status, json.status]).toEqual([200, 200]);
+    type Row = Record<string, string | number | null>;
+    const rows: Row[] = json.body;
+    for (const kind of ["mealPremium", "overtimePremium", "doubleTimePremium", "restGapPremium", "predictabilityPay"]) {
+      expect(rows.some((r) => (r[kind] as number) > 0)).toBe(true);
+    }
+    const lines = rows.map((r) =>
+      [
+        r.shiftId,
+        ...[r.employee, r.externalEmployeeId, r.payrollId, r.location, r.role].map((v) => text(v as string | null)),
+        ...[r.date, r.startTime, r.endTime, r.durationMinutes, r.paidBreakMinutes, r.unpaidBreakMinutes, r.payableMinutes],
+        money(r.payableHours as number),
+        wage(r.hourlyWage as number),
+        money(r.pay as number),
+        ...[r.regularMinutes, r.overtimeMinutes, r.doubleTimeMinutes, r.overtimeRate],
+        ...[r.overtimePremium, r.doubleTimePremium].map((v) => money(v as number)),
+        r.mealPremiumMinutes,
+        money(r.mealPremium as number),
+        r.restGapMinutes,
+        r.restGapRate ?? "",
+        ...[r.restGapPremium, r.predictabilityPay].map((v) => money(v as number)),
+        r.kind,
+      ].join(","),
+    );
+    // Decoded as UTF-8: a byte written wrongly would read as U+FFFD.
+    expect((csv.text as string).split("\r\n").slice(1)).toEqual([...lines, ""]);
+    expect(lines.some((line) => line.includes(`,"Zoë ""Ångström"", Jr.",'=HYPERLINK(1),"P,1",Los Angeles,`))).toBe(true);
+  });
+
+  it("pays a location without a profile, whose shifts skip the labor rules, as one whose profile's rules owe nothing", async () => {
+    // Five days of 7.5 payable hours with the meal inside the first five: no overtime of either kind, no premium.
+    const [cal, pat] = [await worker(), await worker()];
+    for (const day of ["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-13"]) {
+      await work(cal, "ca", day, "09:00", "17:00", [["12:00", "12:30"]]);
+      await work(pat, "plain", day, "09:00", "17:00", [["12:00", "12:30"]]);
+    }
+    // Every column but the shift, the worker and the location.
+    const figures = async (workerId: string) =>
+      (await exported(workerId)).map((row) => Object.entries(row).filter(([column]) => !["shift_id", "employee", "location"].includes(column)));
+    const withRules = await figures(cal);
+    expect(withRules).toHaveLength(5);
+    expect(Object.fromEntries(withRules[0])).toMatchObject({
+      payable_minutes: "450",
+      pay: "140.63",
+      regular_minutes: "450",
+      overtime_rate: "1.5",
+      meal_premium: "0.00",
+    });
+    expect(await figures(pat)).toEqual(withRules);
   });
 });

@@ -1,6 +1,8 @@
 import express from "express";
 import request from "supertest";
+import { graphqlSchema } from "../../src/app/modules";
 import { ALL_PERMISSIONS, Permission } from "../../src/auth/permissions";
+import { guardRequest } from "../../src/graphql/request-guard";
 import { sendError } from "../../src/http/app";
 import { idempotency, idempotencyKeyPruning, MAX_KEPT_ANSWER_BYTES } from "../../src/http/idempotency";
 import { PLATFORM_KEY, TestOrganization, TestService } from "../support/harness";
@@ -168,7 +170,7 @@ describe("Idempotency-Key belongs to its caller", () => {
   it("deletes keys whose 24 hours are over", async () => {
     await t.as(org.token).post(`/api/organizations/${org.id}/roles`, { name: "Old" }).set("Idempotency-Key", "old-1");
     await t.runtime.db.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'old-1'");
-    const result = await idempotencyKeyPruning(t.runtime.db).run();
+    const result = await idempotencyKeyPruning(t.runtime.unitOfWork).run();
     expect(result).toEqual({ deleted: 1 });
     expect(await t.runtime.db.query("SELECT 1 FROM idempotency_keys WHERE key = 'old-1'")).toHaveLength(0);
   });
@@ -194,9 +196,11 @@ describe("Idempotency-Key's kept answers", () => {
     app.use(express.json());
     app.use((req, res, next) => {
       res.locals.context = { actor, presentedKey: null };
+      // The guard's answer the service hands on: the request's one tree and the operation it runs.
+      res.locals.graphql = guardRequest(graphqlSchema(), t.runtime.documents, req.body, true);
       next();
     });
-    app.use(idempotency({ db: t.runtime.db, logger: t.runtime.logger, sendError, compiled: [], isPlatformKey: () => false }));
+    app.use(idempotency({ db: t.runtime.db, unitOfWork: t.runtime.unitOfWork, logger: t.runtime.logger, sendError, compiled: [], isPlatformKey: () => false }));
     app.post("/graphql", (_req, res) => {
       runs += 1;
       res.json({ data: { createRole: { name: "x".repeat(MAX_KEPT_ANSWER_BYTES + 1) } } });

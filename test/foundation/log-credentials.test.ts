@@ -48,7 +48,7 @@ describe("credentials never reach the log", () => {
     try {
       const dataDir = path.join(dir, "data");
       const said: string[] = [];
-      const secrets = await PlatformSecrets.load(t.runtime.db, { ...loadConfig({}), dataDir }, (message) => said.push(message));
+      const secrets = await PlatformSecrets.load(t.runtime.unitOfWork, { ...loadConfig({}), dataDir }, (message) => said.push(message));
       const file = `${dataDir}.platform-key`;
       const key = readFileSync(file, "utf8").trim();
       expect(key).toMatch(/^wfp_/);

@@ -54,8 +54,8 @@ export class AccessService {
 
   async createAccessRole(actor: Actor, input: CreateAccessRoleInput): Promise<AccessRole> {
     const permissions = checkPermissions(input.permissions);
-    const repo = this.deps.db.getRepository(AccessRole);
-    return repo.save(repo.create({ organizationId: actor.organizationId, name: input.name.trim(), permissions, isSystem: false }));
+    const role = this.deps.db.getRepository(AccessRole).create({ organizationId: actor.organizationId, name: input.name.trim(), permissions, isSystem: false });
+    return this.deps.unitOfWork.run((manager) => manager.save(role));
   }
 
   async updateAccessRole(actor: Actor, id: string, input: UpdateAccessRoleInput): Promise<AccessRole> {
@@ -64,7 +64,7 @@ export class AccessService {
     if (role.isSystem) throw conflict(`"${role.name}" is a built-in access role and cannot be changed; create a custom one instead`);
     if (input.name !== undefined) role.name = input.name.trim();
     if (input.permissions !== undefined) role.permissions = checkPermissions(input.permissions);
-    return this.deps.db.getRepository(AccessRole).save(role);
+    return this.deps.unitOfWork.run((manager) => manager.save(role));
   }
 
   async deleteAccessRole(actor: Actor, id: string): Promise<boolean> {
@@ -72,7 +72,7 @@ export class AccessService {
     if (role.isSystem) throw conflict(`"${role.name}" is a built-in access role and cannot be deleted`);
     const count = await holdersOfAccessRole(this.deps.db, actor.organizationId, role.id);
     if (count > 0) throw conflict(`The access role "${role.name}" is held by ${count} staff member(s); give them another one first`);
-    await this.deps.db.getRepository(AccessRole).delete({ id: role.id, organizationId: actor.organizationId });
+    await this.deps.unitOfWork.run((manager) => manager.delete(AccessRole, { id: role.id, organizationId: actor.organizationId }));
     return true;
   }
 
@@ -83,7 +83,7 @@ export class AccessService {
   }
 
   async createApiKey(actor: Actor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
-    return this.insertApiKey(this.deps.db.manager, actor.organizationId, input.name.trim());
+    return this.deps.unitOfWork.run((manager) => this.insertApiKey(manager, actor.organizationId, input.name.trim()));
   }
 
   private async insertApiKey(manager: EntityManager, organizationId: string, name: string): Promise<CreatedApiKey> {
@@ -101,7 +101,7 @@ export class AccessService {
     if (!key) throw notFound("API key");
     if (!key.revokedAt) {
       key.revokedAt = this.deps.clock.now();
-      await repo.update({ id: key.id, organizationId: actor.organizationId }, { revokedAt: key.revokedAt });
+      await this.deps.unitOfWork.run((manager) => manager.update(ApiKey, { id: key.id, organizationId: actor.organizationId }, { revokedAt: key.revokedAt }));
     }
     return key;
   }
@@ -119,7 +119,7 @@ export class AccessService {
       staffId = rows[0].id;
     }
     const now = this.deps.clock.now();
-    await this.deps.db.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: now });
+    await this.deps.unitOfWork.run((manager) => manager.update(ApiKey, { id: key.id }, { lastUsedAt: now }));
     const accessToken = await this.signer.sign({ organizationId: key.organizationId, apiKeyId: key.id, staffId }, now);
     return { accessToken, tokenType: "Bearer", expiresIn: this.signer.lifetimeSeconds };
   }

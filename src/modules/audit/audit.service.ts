@@ -1,7 +1,7 @@
 import { Actor } from "../../auth/actor";
 import { ServiceDeps } from "../../common/services";
 import { isUuid } from "../../common/ids";
-import { decodeCursor, Page, pageSize, toPage } from "../../common/pagination";
+import { Page, timeOrderedPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";
 import { invalidField } from "../../errors/app-error";
 import { AuditFilter, auditRows } from "./audit.store";
@@ -12,7 +12,6 @@ export class AuditService {
   constructor(private readonly deps: ServiceDeps) {}
 
   async list(actor: Actor, args: AuditEventArgs): Promise<Page<AuditEvent>> {
-    const limit = pageSize(args.first);
     const filter: AuditFilter = {};
     for (const field of ["actorStaffId", "actorApiKeyId"] as const) {
       const value = args[field];
@@ -24,10 +23,13 @@ export class AuditService {
     if (args.resourceId) filter.resourceId = args.resourceId;
     if (args.from) filter.from = parseTimestamp(args.from, "UTC", "from");
     if (args.to) filter.to = parseTimestamp(args.to, "UTC", "to");
-    if (args.after) filter.before = decodeCursor(args.after, "timestamp");
     // The trail may lag a few seconds (a client's own writes excepted): a replica answers when one is healthy.
-    const rows = await auditRows(await this.deps.reads.readerFor(actor), actor.organizationId, filter, limit + 1);
-    const page = toPage(rows, limit, (r) => [r.occurred_at.toISOString(), r.id]);
+    const reader = await this.deps.reads.readerFor(actor);
+    const page = await timeOrderedPage(
+      args,
+      (count, before) => auditRows(reader, actor.organizationId, { ...filter, before }, count),
+      (r) => [r.occurred_at, r.id],
+    );
     return {
       pageInfo: page.pageInfo,
       nodes: page.nodes.map((r) => ({

@@ -9,14 +9,21 @@ import { groupByKeys } from "../../loaders/loaders";
 import { Location } from "../locations";
 import { BreakType } from "./break-type.entity";
 import { CreateBreakTypeInput, UpdateBreakTypeInput } from "./break-type.inputs";
-import { selectLiveBreakTypes } from "./break-type.store";
+import { MandatoryBreakRule, selectLiveBreakTypes, selectMandatoryBreakRules } from "./break-type.store";
+
+export type { MandatoryBreakRule } from "./break-type.store";
+
+/** The rules of the organization's live, enabled mandatory break types, by location. */
+export function mandatoryBreakRules(manager: EntityManager, organizationId: string): Promise<Map<string, MandatoryBreakRule[]>> {
+  return selectMandatoryBreakRules(manager, organizationId);
+}
 
 /** Break types of a location: what breaks staff take, how long, and whether they are paid. */
 export class BreakTypeService {
   private readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   private get repo() {
@@ -39,20 +46,19 @@ export class BreakTypeService {
 
   async create(actor: Actor, input: CreateBreakTypeInput): Promise<BreakType> {
     const { id: locationId } = await this.locations.get(actor, input.locationId);
-    return this.repo.save(
-      this.repo.create({
-        organizationId: actor.organizationId,
-        locationId,
-        name: input.name.trim(),
-        durationMinutes: input.durationMinutes,
-        frequencyMinutes: input.frequencyMinutes ?? 0,
-        paid: input.paid ?? false,
-        mandatory: input.mandatory ?? false,
-        enabled: input.enabled ?? true,
-        active: true,
-        deletedAt: null,
-      }),
-    );
+    const breakType = this.repo.create({
+      organizationId: actor.organizationId,
+      locationId,
+      name: input.name.trim(),
+      durationMinutes: input.durationMinutes,
+      frequencyMinutes: input.frequencyMinutes ?? 0,
+      paid: input.paid ?? false,
+      mandatory: input.mandatory ?? false,
+      enabled: input.enabled ?? true,
+      active: true,
+      deletedAt: null,
+    });
+    return this.deps.unitOfWork.run((manager) => manager.save(breakType));
   }
 
   async update(actor: Actor, locationId: string, id: string, input: UpdateBreakTypeInput): Promise<BreakType> {
@@ -64,13 +70,15 @@ export class BreakTypeService {
     if (input.paid !== undefined) breakType.paid = input.paid;
     if (input.mandatory !== undefined) breakType.mandatory = input.mandatory;
     if (input.enabled !== undefined) breakType.enabled = input.enabled;
-    return this.repo.save(breakType);
+    return this.deps.unitOfWork.run((manager) => manager.save(breakType));
   }
 
   /** Soft: breaks already taken keep naming their type. */
   async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
     const breakType = await this.get(actor, locationId, id);
-    await this.repo.update({ id: breakType.id, organizationId: actor.organizationId }, { deletedAt: this.deps.clock.now(), active: false });
+    await this.deps.unitOfWork.run((manager) =>
+      manager.update(BreakType, { id: breakType.id, organizationId: actor.organizationId }, { deletedAt: this.deps.clock.now(), active: false }),
+    );
     return true;
   }
 

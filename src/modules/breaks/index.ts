@@ -1,4 +1,5 @@
 /** The front door of break types and the mandatory-break rules: the only file other modules import. */
 export { BreakType } from "./break-type.entity";
-export { MandatoryBreakRule, selectMandatoryBreakRules } from "./break-type.store";
+export { mandatoryBreakRules } from "./break-type.service";
+export type { MandatoryBreakRule } from "./break-type.service";
 export { breaksModule } from "./breaks.module";

@@ -2,7 +2,6 @@ import { Actor, requirePermission, requireSelfOr } from "../../auth/actor";
 import { hashSecret, newSecret } from "../../auth/secrets";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { notFound } from "../../errors/app-error";
 import { feedCalendar, feedTag, feedWindow } from "./calendar-feed.rules";
 import {
@@ -51,7 +50,7 @@ export class CalendarFeedService {
   async create(actor: Actor, subject: FeedSubject): Promise<CalendarFeedLink> {
     const checked = this.checked(actor, subject);
     const secret = newSecret(SECRET_PREFIX);
-    const id = await inTransaction(this.deps.db, async (manager) => {
+    const id = await this.deps.unitOfWork.run(async (manager) => {
       if (!(await subjectExists(manager, actor.organizationId, checked))) throw notFound("staffId" in checked ? "Staff member" : "Location");
       return upsertFeed(manager, actor.organizationId, checked, hashSecret(secret), this.deps.clock.now());
     });
@@ -61,7 +60,7 @@ export class CalendarFeedService {
   /** Revokes the subject's feed: its URL answers 404 from now on. */
   async revoke(actor: Actor, subject: FeedSubject): Promise<boolean> {
     const checked = this.checked(actor, subject);
-    if (!(await deleteFeed(this.deps.db.manager, actor.organizationId, checked))) throw notFound("Calendar feed");
+    if (!(await this.deps.unitOfWork.run((manager) => deleteFeed(manager, actor.organizationId, checked)))) throw notFound("Calendar feed");
     return true;
   }
 

@@ -3,7 +3,6 @@ import { Actor } from "../../auth/actor";
 import { TenantRecords } from "../../common/tenant-records";
 import { localDate, parseDateRange } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { invalidField } from "../../errors/app-error";
 import { Location } from "../locations";
 import { ComplianceFigures, ComplianceRules, NUMERIC_FIGURES, NumericFigure } from "./compliance-presets";
@@ -21,7 +20,7 @@ export class ComplianceService {
   readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   async profile(actor: Actor, locationId: string): Promise<ComplianceProfile> {
@@ -33,7 +32,7 @@ export class ComplianceService {
   updateProfile(actor: Actor, locationId: string, input: UpdateComplianceProfileInput): Promise<ComplianceProfile> {
     if (input.preset === null) throw invalidField("preset", "preset cannot be null; use NONE");
     if (input.seventhDayRule === null) throw invalidField("seventhDayRule", "seventhDayRule cannot be null");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager, lock: true });
       const stored = await loadProfile(manager, actor.organizationId, location.id);
       const overrides: Record<string, unknown> = { ...stored.overrides };

@@ -221,7 +221,7 @@ export async function insertAcknowledgement(
 }
 
 /** Every location's rules in force that has a profile (the others follow NONE). */
-export async function loadLocationRules(query: SnapshotQuery, organizationId: string): Promise<Map<string, ComplianceRules>> {
+export async function selectLocationRules(query: SnapshotQuery, organizationId: string): Promise<Map<string, ComplianceRules>> {
   const rows = await query<{ location_id: string; preset: CompliancePreset; overrides: Partial<ComplianceFigures> | string }>(
     "SELECT location_id, preset, overrides FROM compliance_profiles WHERE organization_id = $1",
     [organizationId],
@@ -247,7 +247,7 @@ export interface RecordedPredictabilityPay extends PayrollNames {
  * The predictability pay recorded for scheduled shifts starting on the local days start..end, in
  * the order of those shifts. The UTC prefilter is wide enough for any zone, as for shifts.
  */
-export function recordedPredictabilityPay(
+export function selectRecordedPredictabilityPay(
   query: SnapshotQuery,
   filter: { organizationId: string; startDate: string; endDate: string; locationId?: string; staffId?: string },
 ): Promise<RecordedPredictabilityPay[]> {

@@ -15,8 +15,17 @@ export {
 export type { CheckContext, PlannedShift, Violation } from "./compliance-rules";
 export { complianceModule } from "./compliance.module";
 export { VIOLATION_FIELDS } from "./compliance.routes";
-export { RecordedPredictabilityPay, loadLocationRules, recordedPredictabilityPay } from "./compliance.store";
 export { ComplianceViolation, RecordedChangePay } from "./compliance.types";
 export type { PayrollNames } from "./compliance.types";
 export { OvertimeSplit, Workday, splitWorkweek } from "./overtime";
-export { EntryChange, gatePublishing, LocationRules, recordPredictabilityPay, rulesOf, rulesOfLocations } from "./schedule-compliance";
+export {
+  EntryChange,
+  gatePublishing,
+  loadLocationRules,
+  LocationRules,
+  recordedPredictabilityPay,
+  recordPredictabilityPay,
+  rulesOf,
+  rulesOfLocations,
+} from "./schedule-compliance";
+export type { RecordedPredictabilityPay } from "./schedule-compliance";

@@ -5,7 +5,17 @@ import { AppError, invalidField } from "../../errors/app-error";
 import { weekdayNumber, Weekday } from "../../common/weekday";
 import { ComplianceRules } from "./compliance-presets";
 import { checkSchedule, predictabilityPay, Violation } from "./compliance-rules";
-import { insertAcknowledgement, insertPredictabilityPay, loadPlannedSchedule, loadProfiles, wagesOf } from "./compliance.store";
+import { SnapshotQuery } from "../../database/cursor";
+import {
+  insertAcknowledgement,
+  insertPredictabilityPay,
+  loadPlannedSchedule,
+  loadProfiles,
+  RecordedPredictabilityPay,
+  selectLocationRules,
+  selectRecordedPredictabilityPay,
+  wagesOf,
+} from "./compliance.store";
 import { ComplianceViolation, RecordedChangePay, ViolationSeverity } from "./compliance.types";
 
 /**
@@ -166,4 +176,19 @@ export async function recordPredictabilityPay(
     recorded.set(r.entryId, [...(recorded.get(r.entryId) ?? []), shown]);
   }
   return recorded;
+}
+
+export type { RecordedPredictabilityPay } from "./compliance.store";
+
+/** Every location's rules in force that has a profile (the others follow NONE), read in the caller's snapshot (payroll's). */
+export function loadLocationRules(query: SnapshotQuery, organizationId: string): Promise<Map<string, ComplianceRules>> {
+  return selectLocationRules(query, organizationId);
+}
+
+/** The predictability pay recorded for scheduled shifts starting on the local days start..end, in their order, read in the caller's snapshot. */
+export function recordedPredictabilityPay(
+  query: SnapshotQuery,
+  filter: { organizationId: string; startDate: string; endDate: string; locationId?: string; staffId?: string },
+): Promise<RecordedPredictabilityPay[]> {
+  return selectRecordedPredictabilityPay(query, filter);
 }

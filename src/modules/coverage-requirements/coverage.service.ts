@@ -4,7 +4,6 @@ import { ServiceDeps } from "../../common/services";
 import { isUuid } from "../../common/ids";
 import { TenantRecords } from "../../common/tenant-records";
 import { addDays, localDate, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { invalidField, unknownReference } from "../../errors/app-error";
 import { recordEvent } from "../events";
 import { Location } from "../locations";
@@ -12,14 +11,25 @@ import { countByDayAndTemplate } from "../schedules";
 import { locationTemplates } from "../shift-templates";
 import { CoverageRequirement } from "./coverage.entity";
 import { CoverageArgs, CoverageLine, ReplaceCoverageInput } from "./coverage.inputs";
-import { deleteRequirements, insertRequirements, selectRequirements } from "./coverage.store";
+import { deleteRequirements, insertRequirements, selectRequirementsBetween } from "./coverage.store";
+
+/** A location's requirements on the days start..end, by day and template, in the caller's transaction. */
+export function selectRequirements(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  start: string,
+  end: string,
+): Promise<CoverageRequirement[]> {
+  return selectRequirementsBetween(manager, { organizationId, locationId, start, end });
+}
 
 /** How many people each template needs on each day at a location, and what the planned schedule gives. */
 export class CoverageService {
   private readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   /** Without dates: the week from the location's today. */
@@ -42,7 +52,7 @@ export class CoverageService {
       if (seen.has(key)) throw invalidField(`requirements.${i}`, "One requirement per day and template");
       seen.add(key);
     });
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager, lock: true });
       const known = new Set(await locationTemplateIds(manager, org, location.id));
       input.requirements.forEach((r, i) => {
@@ -77,7 +87,7 @@ export class CoverageService {
     const org = location.organizationId;
     const requirements = await selectRequirements(manager, org, location.id, start, end);
     const bounds = { from: startOfLocalDay(start, location.timezone), to: startOfLocalDay(addDays(end, 1), location.timezone) };
-    const counts = await countByDayAndTemplate(manager, org, location.id, location.timezone, bounds);
+    const counts = await countByDayAndTemplate(manager, location, bounds);
     const assigned = new Map(counts.map((c) => [`${c.date} ${c.templateId}`, c.count]));
     return requirements.map((r) => lineOf(r, assigned.get(`${r.date} ${r.templateId}`) ?? 0));
   }

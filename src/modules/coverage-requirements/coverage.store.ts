@@ -4,13 +4,11 @@ import { CoverageRequirement } from "./coverage.entity";
 /** The SQL of coverage requirements. */
 
 /** A location's requirements on the days of the range, by day and template. */
-export function selectRequirements(
+export function selectRequirementsBetween(
   manager: EntityManager,
-  organizationId: string,
-  locationId: string,
-  start: string,
-  end: string,
+  where: { organizationId: string; locationId: string; start: string; end: string },
 ): Promise<CoverageRequirement[]> {
+  const { organizationId, locationId, start, end } = where;
   return manager
     .getRepository(CoverageRequirement)
     .createQueryBuilder("c")

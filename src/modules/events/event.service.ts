@@ -1,14 +1,23 @@
+import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { ServiceDeps } from "../../common/services";
 import { Page, pageSize, toPage } from "../../common/pagination";
 import { invalidField } from "../../errors/app-error";
 import { EventPresenter } from "./event-presenter";
-import { deleteEventsBefore, EventRow, eventRowsAfter, eventRowsByIds } from "./event.store";
+import { deleteEventsBefore, EventRow, eventRowsAfter, eventRowsByIds, eventRowsForDelivery, insertEvent } from "./event.store";
 import { requireKnownEventTypes } from "./event-catalog";
 import { Event } from "./event.types";
 
 /** How long events are kept for integrations to catch up. */
 export const EVENT_RETENTION_DAYS = 30;
+
+/**
+ * Records an event that is no single row's change (a schedule's publication), in the caller's
+ * transaction; row changes are recorded by the database's event trigger.
+ */
+export function recordEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
+  return insertEvent(manager, organizationId, type, object);
+}
 
 /** Reads the organization's events in commit order (the database writes them; see the CreateEventsAndWebhooks migration). */
 export class EventService {
@@ -38,6 +47,12 @@ export class EventService {
     return rows.map((r) => this.present(r));
   }
 
+  /** Events by id whatever their organization, as delivered: the webhook deliveries already tied to them. */
+  async forDelivery(ids: string[]): Promise<Event[]> {
+    const rows = await eventRowsForDelivery(this.deps.db, ids);
+    return rows.map((r) => this.present(r));
+  }
+
   present(row: EventRow): Event {
     const object = row.resource ?? this.presenter.present(row.source_table, row.object)!;
     // With the resource read, the old values were written in its terms too (src/app/event-snapshots.ts).
@@ -56,7 +71,7 @@ export class EventService {
   /** Forgets events older than the retention (their deliveries go with them). */
   async prune(): Promise<number> {
     const before = new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-    return deleteEventsBefore(this.deps.db, before);
+    return this.deps.unitOfWork.run((manager) => deleteEventsBefore(manager, before));
   }
 
   readonly job = { name: "prune events", intervalMs: 3_600_000, run: () => this.prune() };

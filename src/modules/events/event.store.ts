@@ -3,8 +3,6 @@ import type { Queryable } from "../../database/queryable";
 
 /** The SQL of the event log: the database writes events (see the CreateEventsAndWebhooks migration); this reads and prunes them. */
 
-/** A connection or the transaction's manager. */
-
 export interface EventRow {
   id: string;
   organization_id: string;
@@ -21,12 +19,48 @@ export interface EventRow {
 
 const EVENT_COLUMNS = "id, organization_id, sequence, type, occurred_at, actor, source_table, object, resource, previous_attributes";
 
-/**
- * Records an event that is no single row's change (a schedule's publication), in the caller's
- * transaction; row changes are recorded by the database's event trigger.
- */
-export async function recordEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
+/** Appends an event of no single row's change through the database's `record_event`, in the caller's transaction. */
+export async function insertEvent(manager: EntityManager, organizationId: string, type: string, object: Record<string, unknown>): Promise<void> {
   await manager.query("SELECT record_event($1, $2, $3, $4::jsonb, NULL)", [organizationId, type, type.split(".")[0], JSON.stringify(object)]);
+}
+
+/** An event recorded by the transaction still running, not yet numbered (`sequence` is set at commit). */
+export type PendingEvent = Pick<EventRow, "id" | "organization_id" | "type" | "source_table" | "object" | "previous_attributes">;
+
+/** The events this transaction recorded so far, in the order recorded (`record_event` lists their ids in `app.pending_events`). */
+export async function selectPendingEvents(manager: EntityManager): Promise<PendingEvent[]> {
+  const [{ pending }] = await manager.query("SELECT current_setting('app.pending_events', true) AS pending");
+  const ids = (pending ?? "").split(" ").filter(Boolean);
+  if (!ids.length) return [];
+  return manager.query(
+    "SELECT id, organization_id, type, source_table, object, previous_attributes FROM events WHERE id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], id)",
+    [ids],
+  );
+}
+
+/** The resource's last committed rendering (this transaction's events are numbered only at its commit). */
+export async function selectLastCommittedResource(manager: EntityManager, organizationId: string, key: string): Promise<Record<string, unknown> | undefined> {
+  const [previous] = await manager.query(
+    "SELECT resource FROM events WHERE organization_id = $1 AND resource_key = $2 AND sequence IS NOT NULL AND resource IS NOT NULL ORDER BY sequence DESC LIMIT 1",
+    [organizationId, key],
+  );
+  return previous?.resource;
+}
+
+/** An event's resource as its REST GET answered it (`key` names the resource), with the changed fields' old values. */
+export interface EventResource {
+  key: string;
+  value: Record<string, unknown>;
+  previous: Record<string, unknown> | null;
+}
+
+export async function updateEventResource(manager: EntityManager, id: string, resource: EventResource): Promise<void> {
+  await manager.query("UPDATE events SET resource = $2, resource_key = $3, previous_attributes = $4 WHERE id = $1", [
+    id,
+    JSON.stringify(resource.value),
+    resource.key,
+    resource.previous === null ? null : JSON.stringify(resource.previous),
+  ]);
 }
 
 /** Up to `take` events after sequence `after` in commit order, of the given types when any. */
@@ -57,7 +91,7 @@ export function eventRowsForDelivery(db: Queryable, ids: string[]): Promise<Even
 }
 
 /** Deletes the events older than `before`; how many. */
-export async function deleteEventsBefore(db: Queryable, before: Date): Promise<number> {
-  const [{ n }] = await db.query("WITH gone AS (DELETE FROM events WHERE occurred_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone", [before]);
+export async function deleteEventsBefore(manager: EntityManager, before: Date): Promise<number> {
+  const [{ n }] = await manager.query("WITH gone AS (DELETE FROM events WHERE occurred_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone", [before]);
   return n;
 }

@@ -1,7 +1,7 @@
-import { ArgsType, Field, ID, Int, ObjectType } from "type-graphql";
+import { ArgsType, Field, ID, ObjectType } from "type-graphql";
 import { GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
-import { ArrayMaxSize, IsOptional, Max, Min } from "class-validator";
-import { Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../common/pagination";
+import { ArrayMaxSize, IsOptional } from "class-validator";
+import { Connection, PageArgs } from "../../common/pagination";
 
 @ObjectType({ simpleResolvers: true, description: "Who made a change: a staff member and/or the API key behind the token" })
 export class EventActor {
@@ -49,14 +49,9 @@ export class Event {
 export class EventConnection extends Connection(Event) {}
 
 @ArgsType()
-export class EventArgs {
-  @Field(() => Int, { nullable: true, description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` })
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  first?: number;
-
+export class EventArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: "Events after this sequence number (the endCursor of the previous page)" })
-  after?: string;
+  declare after?: string;
 
   @Field(() => [String], { nullable: true, description: "Only events of these types" })
   @IsOptional()

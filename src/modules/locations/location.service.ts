@@ -11,7 +11,7 @@ export class LocationService {
   readonly records: TenantRecords<Location>;
 
   constructor(deps: ServiceDeps) {
-    this.records = new TenantRecords(deps.db, Location, "Location");
+    this.records = new TenantRecords(deps, Location, "Location");
   }
 
   list(actor: Actor, page: PageArgs): Promise<Page<Location>> {
@@ -23,9 +23,8 @@ export class LocationService {
   }
 
   create(actor: Actor, input: CreateLocationInput): Promise<Location> {
-    const repo = this.records.repo;
-    return repo.save(
-      repo.create({
+    return this.records.save(
+      this.records.repo.create({
         organizationId: actor.organizationId,
         name: input.name.trim(),
         timezone: requireTimeZone(input.timezone),
@@ -42,7 +41,7 @@ export class LocationService {
     if (input.timezone !== undefined) location.timezone = requireTimeZone(input.timezone);
     if (input.externalId !== undefined) location.externalId = input.externalId;
     if (input.address !== undefined) location.address = input.address;
-    return this.records.repo.save(location);
+    return this.records.save(location);
   }
 
   /** A location that holds history (shifts, schedules…) is kept by its foreign keys: a 409 says which. */

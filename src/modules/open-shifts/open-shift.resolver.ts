@@ -69,7 +69,7 @@ export class OpenShiftResolver {
     @Arg("input", () => ClaimOpenShiftInput, { nullable: true }) input: ClaimOpenShiftInput | null,
     @Ctx() ctx: RequestContext,
   ): Promise<OpenShiftPreference> {
-    return ctx.services.openShifts.claim(actorOf(ctx), locationId, id, input ?? {});
+    return ctx.services.openShiftAssignment.claim(actorOf(ctx), locationId, id, input ?? {});
   }
 
   @Mutation(() => OpenShiftPreference, { description: "Withdraws the worker's pending claim" })
@@ -125,7 +125,7 @@ export class OpenShiftResolver {
     @PreferenceId() preferenceId: string,
     @Ctx() ctx: RequestContext,
   ): Promise<OpenShiftPreference> {
-    return ctx.services.openShifts.removePreference(actorOf(ctx), locationId, id, preferenceId);
+    return ctx.services.openShiftAssignment.removePreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => OpenShiftPreference, { description: "PENDING → DECLINED" })
@@ -147,7 +147,7 @@ export class OpenShiftResolver {
     @PreferenceId() preferenceId: string,
     @Ctx() ctx: RequestContext,
   ): Promise<OpenShiftPreference> {
-    return ctx.services.openShifts.assignPreference(actorOf(ctx), locationId, id, preferenceId);
+    return ctx.services.openShiftAssignment.assignPreference(actorOf(ctx), locationId, id, preferenceId);
   }
 
   @Mutation(() => BulkAssignResult, { description: "Accepts each preference on its own; one result per preference" })
@@ -157,7 +157,7 @@ export class OpenShiftResolver {
     @Arg("input") input: BulkAssignInput,
     @Ctx() ctx: RequestContext,
   ): Promise<BulkAssignResult> {
-    return ctx.services.openShifts.bulkAssign(actorOf(ctx), locationId, input);
+    return ctx.services.openShiftAssignment.bulkAssign(actorOf(ctx), locationId, input);
   }
 
   @FieldResolver(() => Location, { nullable: true })

@@ -6,31 +6,14 @@ import { TenantRecords } from "../../common/tenant-records";
 import { parseTimestamp } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
-import { toClientError } from "../../errors/client-error";
 import { groupByKeys } from "../../loaders/loaders";
 import { requireEligible } from "../availability";
 import { Location } from "../locations";
-import {
-  assertNoApprovedTimeOff,
-  breakTypesOf,
-  dayBounds,
-  insertEntry,
-  inZone,
-  MAX_PLANNED_MINUTES,
-  removeEntries,
-  requireRole,
-  ScheduleEntry,
-  startingWithin,
-} from "../schedules";
+import { breakTypesOf, dayBounds, inZone, MAX_PLANNED_MINUTES, requireRole, startingWithin } from "../schedules";
 import { OpenShift, OpenShiftPreference, PreferenceStatus, PreferenceValue } from "./open-shift.entity";
-import { locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
+import { insertPublishedOpenShift, locationOpenShifts, publishOpenShifts, selectOpenShift, selectPreferences, takePlace } from "./open-shift.store";
 import {
-  BulkAssignInput,
-  BulkAssignItem,
-  BulkAssignResult,
-  ClaimOpenShiftInput,
   CreateOpenShiftInput,
   CreatePreferenceInput,
   OpenShiftListArgs,
@@ -40,6 +23,16 @@ import {
 } from "./open-shift.inputs";
 
 const full = (shift: OpenShift) => conflict(`The open shift needs ${shift.staffCountRequired} worker(s) and all places are taken`, "OPEN_SHIFT_FULL");
+
+/** A published open shift of one place, in the caller's transaction: what a dropped entry becomes. */
+export function postPublishedOpenShift(
+  manager: EntityManager,
+  organizationId: string,
+  shift: { locationId: string; roleId: string; startsAt: Date; endsAt: Date; breakTypeIds: string[]; note: string | null },
+  now: Date,
+): Promise<OpenShift> {
+  return insertPublishedOpenShift(manager, organizationId, shift, now);
+}
 
 /** Managers see every open shift and preference; workers only published shifts and their own preferences. */
 const seesDrafts = (actor: Actor) => can(actor, "schedules:read");
@@ -53,7 +46,7 @@ export class OpenShiftService {
   private readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   async list(actor: Actor, args: OpenShiftListArgs): Promise<Page<OpenShift>> {
@@ -79,7 +72,7 @@ export class OpenShiftService {
   }
 
   create(actor: Actor, locationId: string, input: CreateOpenShiftInput): Promise<OpenShift> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       await requireRole(manager, actor.organizationId, input.roleId);
       const times = this.times(location, input.startDate, input.endDate);
@@ -106,7 +99,7 @@ export class OpenShiftService {
   /** Workers already accepted keep their entries: their role and times cannot change, nor can fewer places than them remain. */
   update(actor: Actor, locationId: string, id: string, input: UpdateOpenShiftInput): Promise<OpenShift> {
     rejectNulls(input);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, id, true);
       const moves = [input.roleId, input.startDate, input.endDate].some((v) => v !== undefined);
@@ -132,24 +125,8 @@ export class OpenShiftService {
   async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
     const location = await this.locations.get(actor, locationId);
     const shift = await this.shiftAt(this.deps.db.manager, actor, location, id);
-    await this.deps.db.getRepository(OpenShift).delete({ organizationId: actor.organizationId, id: shift.id });
+    await this.deps.unitOfWork.run((manager) => manager.delete(OpenShift, { organizationId: actor.organizationId, id: shift.id }));
     return true;
-  }
-
-  /**
-   * A worker takes a published open shift: a PENDING preference when it needs approval, else
-   * accepted at once. Claiming again after a retraction reopens the same preference.
-   */
-  claim(actor: Actor, locationId: string, id: string, input: ClaimOpenShiftInput): Promise<OpenShiftPreference> {
-    const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
-    const preference = input.preference ?? PreferenceValue.PREFERRED;
-    if (preference === PreferenceValue.UNAVAILABLE) throw invalidField("preference", "A claim cannot say UNAVAILABLE");
-    return this.withShift(actor, locationId, id, async (manager, shift, location) => {
-      if (shift.isDraft) throw conflict("The open shift is not published yet");
-      if (shift.isFullyClaimed) throw full(shift);
-      const claim = await this.openPreference(manager, actor, shift, staffId, preference);
-      return shift.requireApproval ? this.savePreference(manager, claim) : this.accept(manager, location, shift, claim);
-    });
   }
 
   /** The worker withdraws their pending claim. */
@@ -196,51 +173,6 @@ export class OpenShiftService {
     );
   }
 
-  /** A manager removes a pending or accepted preference; an accepted worker's schedule entry goes with it. */
-  removePreference(actor: Actor, locationId: string, id: string, preferenceId: string): Promise<OpenShiftPreference> {
-    return this.withPreference(actor, locationId, id, preferenceId, async (manager, _shift, preference) => {
-      if (preference.status === PreferenceStatus.ACCEPTED) {
-        const entry = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: actor.organizationId, id: preference.scheduleShiftId! });
-        await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());
-        return manager.getRepository(OpenShiftPreference).findOneByOrFail({ id: preference.id });
-      }
-      return this.transition(manager, preference, PreferenceStatus.REMOVED);
-    });
-  }
-
-  /** A manager accepts a pending preference: the worker gets a schedule entry for the open shift. */
-  assignPreference(actor: Actor, locationId: string, id: string | null, preferenceId: string): Promise<OpenShiftPreference> {
-    return this.withPreference(actor, locationId, id, preferenceId, async (manager, shift, preference, location) => {
-      if (shift.isDraft) throw conflict("Publish the open shift before accepting preferences for it");
-      if (preference.status !== PreferenceStatus.PENDING) throw conflict(`Only a PENDING preference can be accepted; this one is ${preference.status}`);
-      if (preference.preference === PreferenceValue.UNAVAILABLE) throw conflict("The worker said they are UNAVAILABLE for this shift");
-      return this.accept(manager, location, shift, preference);
-    });
-  }
-
-  /** Accepts each preference in its own transaction, in the order given; answers one result per id. */
-  async bulkAssign(actor: Actor, locationId: string, input: BulkAssignInput): Promise<BulkAssignResult> {
-    await this.locations.get(actor, locationId);
-    const results: BulkAssignItem[] = [];
-    for (const preferenceId of [...new Set(input.preferenceIds)]) {
-      try {
-        const preference = await this.assignPreference(actor, locationId, null, preferenceId);
-        results.push({ preferenceId, ok: true, preference, error: null });
-      } catch (error) {
-        const clientError = toClientError(error as Error);
-        if (clientError.internal) throw error;
-        results.push({
-          preferenceId,
-          ok: false,
-          preference: null,
-          error: { code: clientError.code, message: clientError.message, status: clientError.status },
-        });
-      }
-    }
-    return { results };
-  }
-
-  /** The preferences of many open shifts (oldest first), for loaders. */
   /** The location of an open shift, whatever its state (live subscribers of a location filter claims on it). */
   async locationOf(organizationId: string, id: string): Promise<string | null> {
     const shift = await this.deps.db
@@ -249,6 +181,7 @@ export class OpenShiftService {
     return shift?.locationId ?? null;
   }
 
+  /** The preferences of many open shifts (oldest first), for loaders. */
   async preferencesOf(organizationId: string, openShiftIds: readonly string[]): Promise<OpenShiftPreference[][]> {
     const rows = await selectPreferences(this.deps.db.manager, organizationId, openShiftIds);
     return groupByKeys(openShiftIds, rows, (p) => p.openShiftId);
@@ -261,13 +194,8 @@ export class OpenShiftService {
   }
 
   /** Runs `work` in a transaction holding the open shift's row lock. */
-  private withShift<T>(
-    actor: Actor,
-    locationId: string,
-    id: string,
-    work: (manager: EntityManager, shift: OpenShift, location: Location) => Promise<T>,
-  ): Promise<T> {
-    return inTransaction(this.deps.db, async (manager) => {
+  withShift<T>(actor: Actor, locationId: string, id: string, work: (manager: EntityManager, shift: OpenShift, location: Location) => Promise<T>): Promise<T> {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, id, true);
       return work(manager, shift, location);
@@ -278,7 +206,7 @@ export class OpenShiftService {
    * Runs `work` with the open shift locked, then the preference (the same order everywhere). With
    * `openShiftId` null the preference names its open shift (bulk assignment).
    */
-  private withPreference<T>(
+  withPreference<T>(
     actor: Actor,
     locationId: string,
     openShiftId: string | null,
@@ -286,7 +214,7 @@ export class OpenShiftService {
     work: (manager: EntityManager, shift: OpenShift, preference: OpenShiftPreference, location: Location) => Promise<T>,
   ): Promise<T> {
     const prefId = requireUuid(preferenceId, "Preference");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const repo = manager.getRepository(OpenShiftPreference);
       const located = await repo.findOneBy({ organizationId: actor.organizationId, id: prefId });
       if (!located || (openShiftId !== null && located.openShiftId !== openShiftId.toLowerCase())) throw notFound("Preference");
@@ -298,32 +226,23 @@ export class OpenShiftService {
     });
   }
 
-  /** Takes a place of the locked open shift for the worker and makes their schedule entry. */
-  private async accept(manager: EntityManager, location: Location, shift: OpenShift, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
-    const org = shift.organizationId;
-    const taken = await takePlace(manager, org, shift.id, this.deps.clock.now());
+  /** A worker may claim a place of the locked open shift: it is published and not full. */
+  requireClaimable(shift: OpenShift): void {
+    if (shift.isDraft) throw conflict("The open shift is not published yet");
+    if (shift.isFullyClaimed) throw full(shift);
+  }
+
+  /** Takes a place of the locked open shift, in the caller's transaction; a full one is refused. */
+  async takePlace(manager: EntityManager, shift: OpenShift): Promise<void> {
+    const taken = await takePlace(manager, shift.organizationId, shift.id, this.deps.clock.now());
     if (!taken.length) throw full(shift);
-    await this.requireEligible(manager, shift, preference.staffId);
-    const plan = {
-      staffId: preference.staffId,
-      roleId: shift.roleId,
-      startsAt: shift.startsAt,
-      endsAt: shift.endsAt,
-      note: shift.note,
-      breaks: await breakTypesOf(manager, org, location.id, shift.breakTypeIds, "breaks"),
-    };
-    await assertNoApprovedTimeOff(manager, org, [plan], location.timezone);
-    const entry = await insertEntry(manager, org, location.id, plan, shift.id);
-    preference.status = PreferenceStatus.ACCEPTED;
-    preference.scheduleShiftId = entry.id;
-    return this.savePreference(manager, preference);
   }
 
   /**
    * A new PENDING preference of the worker for the locked shift, or their retracted one reopened;
    * any other existing preference is a conflict.
    */
-  private async openPreference(manager: EntityManager, actor: Actor, shift: OpenShift, staffId: string, value: PreferenceValue): Promise<OpenShiftPreference> {
+  async openPreference(manager: EntityManager, actor: Actor, shift: OpenShift, staffId: string, value: PreferenceValue): Promise<OpenShiftPreference> {
     if (shift.isDraft && !can(actor, "schedules:write")) throw notFound("Open shift");
     await this.requireEligible(manager, shift, staffId);
     const repo = manager.getRepository(OpenShiftPreference);
@@ -341,18 +260,23 @@ export class OpenShiftService {
   }
 
   /** Only PENDING preferences move on (to RETRACTED, DECLINED or REMOVED). */
-  private transition(manager: EntityManager, preference: OpenShiftPreference, to: PreferenceStatus): Promise<OpenShiftPreference> {
+  transition(manager: EntityManager, preference: OpenShiftPreference, to: PreferenceStatus): Promise<OpenShiftPreference> {
     if (preference.status !== PreferenceStatus.PENDING) throw conflict(`A ${preference.status} preference cannot become ${to}`);
     preference.status = to;
     return this.savePreference(manager, preference);
   }
 
-  private savePreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
+  savePreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
     return manager.getRepository(OpenShiftPreference).save(preference);
   }
 
+  /** The preference as it now stands in the caller's transaction (after a removed entry gave its place back). */
+  reloadPreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
+    return manager.getRepository(OpenShiftPreference).findOneByOrFail({ id: preference.id });
+  }
+
   /** The worker must be eligible for the open shift: what the eligibility check refuses, a claim and an assignment refuse. */
-  private async requireEligible(manager: EntityManager, shift: OpenShift, staffId: string): Promise<void> {
+  async requireEligible(manager: EntityManager, shift: OpenShift, staffId: string): Promise<void> {
     const { organizationId, locationId, roleId, startsAt: start, endsAt: end } = shift;
     const breaks = await breakTypesOf(manager, organizationId, locationId, shift.breakTypeIds, "breaks");
     const unpaidBreakMinutes = breaks.filter((b) => !b.paid).reduce((sum, b) => sum + b.durationMinutes, 0);

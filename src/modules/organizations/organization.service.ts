@@ -3,7 +3,6 @@ import { Actor } from "../../auth/actor";
 import { requireTimeZone } from "../../common/time";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { notFound, unauthenticated } from "../../errors/app-error";
 import { AccessService } from "../access";
 import { Organization } from "./organization.entity";
@@ -41,7 +40,7 @@ export class OrganizationService {
   /** Creates an organization for a caller already trusted (the seed command). */
   async createTrusted(input: CreateOrganizationInput): Promise<CreateOrganizationPayload> {
     const timezone = requireTimeZone(input.timezone ?? "UTC");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const repo = manager.getRepository(Organization);
       const organization = await repo.save(repo.create({ name: input.name.trim(), timezone }));
       const apiKey = await this.access.seedOrganization(manager, organization.id);
@@ -61,6 +60,6 @@ export class OrganizationService {
     const organization = await this.get(actor);
     if (input.name !== undefined) organization.name = input.name.trim();
     if (input.timezone !== undefined) organization.timezone = requireTimeZone(input.timezone);
-    return this.deps.db.getRepository(Organization).save(organization);
+    return this.deps.unitOfWork.run((manager) => manager.save(organization));
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { DataSource } from "typeorm";
+import type { UnitOfWork } from "../../database/unit-of-work";
 import { hashSecret, newSecret, sameHash } from "../../auth/secrets";
 import { Config } from "../../config";
 import { keepSetting } from "./platform-settings.store";
@@ -17,20 +17,20 @@ export class PlatformSecrets {
     readonly jwtSecret: string,
   ) {}
 
-  static async load(db: DataSource, config: Config, announce: (message: string) => void): Promise<PlatformSecrets> {
+  static async load(unitOfWork: UnitOfWork, config: Config, announce: (message: string) => void): Promise<PlatformSecrets> {
     let platformKeyHash: string;
     if (config.platformApiKey) {
       platformKeyHash = hashSecret(config.platformApiKey);
     } else {
       const generated = newSecret("wfp");
-      const { value, created } = await keepSetting(db, "platform_key_hash", hashSecret(generated));
+      const { value, created } = await unitOfWork.run((manager) => keepSetting(manager, "platform_key_hash", hashSecret(generated)));
       if (created)
         announce(
           `Generated the platform API key and wrote it to ${keepGeneratedKey(config.dataDir, generated)} (readable by this user only): keep it somewhere safe and delete the file`,
         );
       platformKeyHash = value;
     }
-    const jwtSecret = config.jwtSecret ?? (await keepSetting(db, "jwt_secret", randomBytes(32).toString("base64url"))).value;
+    const jwtSecret = config.jwtSecret ?? (await unitOfWork.run((manager) => keepSetting(manager, "jwt_secret", randomBytes(32).toString("base64url")))).value;
     return new PlatformSecrets(platformKeyHash, jwtSecret);
   }
 

@@ -3,7 +3,6 @@ import { Actor, ownRecordsOnly, requireSelfOr } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
 import { addDays, daysBetween, parseDate, parseDateRange } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, invalidField, notFound } from "../../errors/app-error";
 import type { DayLockService, ShiftService } from "../timesheets";
 import { ClosePayPeriodInput, PayPeriod, PayScheduleInput, PayScheduleResult, PeriodTimesheet, TimesheetStatus } from "./pay-period.graphql";
@@ -42,7 +41,7 @@ export class PayPeriodService {
 
   setSchedule(actor: Actor, input: PayScheduleInput): Promise<PayScheduleResult> {
     const anchorDate = parseDate(input.anchorDate, "anchorDate");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       await saveSchedule(manager, actor.organizationId, { frequency: input.frequency, anchorDate }, this.deps.clock.now());
       return selectSchedule(manager, actor.organizationId);
     });
@@ -131,7 +130,7 @@ export class PayPeriodService {
   close(actor: Actor, startDate: string, input: ClosePayPeriodInput): Promise<PayPeriod> {
     const reason = input.reason?.trim() || null;
     if (input.force && !reason) throw invalidField("reason", "A forced close needs a reason");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const org = actor.organizationId;
       const period = await this.periodStartingOn(manager, org, startDate);
       const sheets = await selectPeriodTimesheets(manager, org, period, { lock: true });
@@ -168,7 +167,7 @@ export class PayPeriodService {
   ): Promise<PeriodTimesheet> {
     const id = requireUuid(staffId, "Staff member");
     if (selfPermission === "payperiods:self") requireSelfOr(actor, "payperiods:manage", "payperiods:self", id);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const period = await this.periodStartingOn(manager, actor.organizationId, startDate);
       const [sheet] = await selectPeriodTimesheets(manager, actor.organizationId, period, { staffId: id, lock: true });
       if (!sheet) throw notFound("Staff member");

@@ -3,4 +3,4 @@ export { Role } from "./role.entity";
 export { MAX_HOURLY_WAGE } from "./role.inputs";
 export { roleLoader } from "./role.loaders";
 export { rolesModule } from "./roles.module";
-export { selectRoleWages } from "./role.store";
+export { roleWages } from "./role.service";

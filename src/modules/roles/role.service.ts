@@ -1,3 +1,4 @@
+import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { Page, PageArgs } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
@@ -5,12 +6,18 @@ import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
 import { Role } from "./role.entity";
 import { CreateRoleInput, UpdateRoleInput } from "./role.inputs";
+import { selectRoleWages } from "./role.store";
+
+/** Each named role's own hourly wage (exact numeric text), or null without one: what a generation prices a shift at. */
+export function roleWages(manager: EntityManager, organizationId: string, roleIds: string[]): Promise<Map<string, string | null>> {
+  return selectRoleWages(manager, organizationId, roleIds);
+}
 
 export class RoleService {
   readonly records: TenantRecords<Role>;
 
   constructor(deps: ServiceDeps) {
-    this.records = new TenantRecords(deps.db, Role, "Role");
+    this.records = new TenantRecords(deps, Role, "Role");
   }
 
   list(actor: Actor, page: PageArgs): Promise<Page<Role>> {
@@ -22,8 +29,7 @@ export class RoleService {
   }
 
   create(actor: Actor, input: CreateRoleInput): Promise<Role> {
-    const repo = this.records.repo;
-    return repo.save(repo.create({ organizationId: actor.organizationId, name: input.name.trim(), hourlyWage: input.hourlyWage ?? null }));
+    return this.records.save(this.records.repo.create({ organizationId: actor.organizationId, name: input.name.trim(), hourlyWage: input.hourlyWage ?? null }));
   }
 
   async update(actor: Actor, id: string, input: UpdateRoleInput): Promise<Role> {
@@ -31,7 +37,7 @@ export class RoleService {
     const role = await this.get(actor, id);
     if (input.name !== undefined) role.name = input.name.trim();
     if (input.hourlyWage !== undefined) role.hourlyWage = input.hourlyWage;
-    return this.records.repo.save(role);
+    return this.records.save(role);
   }
 
   /** Staff lose the role with it; a role that shifts or schedules still name is kept (409). */

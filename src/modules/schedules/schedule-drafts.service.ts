@@ -6,7 +6,6 @@ import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { addDays, daysBetween, parseDate, parseDateRange, startOfLocalDay } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { Location } from "../locations";
 import type { EntryChange } from "../compliance";
@@ -17,18 +16,64 @@ import {
   checkOverlapNow,
   deferOverlapCheck,
   deleteDrafts,
+  deleteDraftsWithin,
+  GeneratedDraft,
+  insertAddDrafts,
   locationDrafts,
   locationEntries,
   lockEntries,
   moveDraftBreaks,
   replaceBreaks,
+  selectCountsByDayAndTemplate,
   selectDraft,
   ShiftPlan,
+  PlannedShiftRow,
+  selectPlannedShifts,
+  TemplateDayCount,
   whereStaffAndRole,
 } from "./schedule.store";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import { BulkCopyResult, BulkCopyScheduleInput, CreateScheduleDraftInput, ScheduleListArgs, UpdateScheduleDraftInput } from "./schedule.inputs";
 import { removeEntries, ScheduleService } from "./schedule.service";
+
+export type { GeneratedDraft, PlannedShiftRow, TemplateDayCount } from "./schedule.store";
+
+/**
+ * The schedule as publishing would leave it, counted per local day and template: published
+ * entries without a draft, and the drafts that add or change one (a removal counts nothing).
+ */
+export function countByDayAndTemplate(manager: EntityManager, location: Location, bounds: { from: Date; to: Date }): Promise<TemplateDayCount[]> {
+  return selectCountsByDayAndTemplate(manager, location.organizationId, location.id, location.timezone, bounds);
+}
+
+/** Stores a generation's ADD drafts with their breaks, in the caller's transaction; answers their ids in order. */
+export function insertGeneratedDrafts(manager: EntityManager, organizationId: string, locationId: string, drafts: GeneratedDraft[]): Promise<string[]> {
+  return insertAddDrafts(manager, organizationId, locationId, drafts);
+}
+
+/**
+ * The entries and drafts of these people starting in the range, at any location, as a generation
+ * plans around them; a location being re-planned (`replacedLocationId`) contributes no drafts.
+ */
+export function plannedShiftsAround(
+  manager: EntityManager,
+  organizationId: string,
+  staffIds: string[],
+  bounds: { from: Date; to: Date },
+  replacedLocationId: string | null,
+): Promise<PlannedShiftRow[]> {
+  return selectPlannedShifts(manager, organizationId, staffIds, bounds, replacedLocationId);
+}
+
+/** Deletes a location's drafts that start in the range (a generation replacing them), in the caller's transaction. */
+export function deleteDraftsStartingWithin(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  bounds: { from: Date; to: Date },
+): Promise<void> {
+  return deleteDraftsWithin(manager, organizationId, locationId, bounds);
+}
 
 /** The drafts a publish applies, locked, and the published entry each changes or removes. */
 export interface DraftsToPublish {
@@ -86,7 +131,7 @@ export class ScheduleDraftService {
       const given = PLAN_FIELDS.filter((f) => input[f] !== undefined);
       if (given.length) throw invalidField(given[0], "A REMOVE draft takes only entryId");
     }
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       let base: ShiftPlan | null = null;
       if (input.entryId) {
@@ -106,7 +151,7 @@ export class ScheduleDraftService {
   }
 
   update(actor: Actor, locationId: string, id: string, input: UpdateScheduleDraftInput): Promise<ScheduleDraft> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       const draft = await this.draftAt(manager, actor, location, id, true);
       if (draft.action === DraftAction.REMOVE) throw conflict("A REMOVE draft has nothing to change; delete it to keep the entry");
@@ -121,7 +166,7 @@ export class ScheduleDraftService {
   async delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
     const location = await this.schedule.locations.get(actor, locationId);
     const draft = await this.draftAt(this.deps.db.manager, actor, location, id);
-    await this.deps.db.getRepository(ScheduleDraft).delete({ organizationId: actor.organizationId, id: draft.id });
+    await this.deps.unitOfWork.run((manager) => manager.delete(ScheduleDraft, { organizationId: actor.organizationId, id: draft.id }));
     return true;
   }
 
@@ -218,7 +263,7 @@ export class ScheduleDraftService {
     const days = daysBetween(start, parseDate(input.targetStartDate, "targetStartDate"));
     if (days === 0) throw invalidField("targetStartDate", "targetStartDate must differ from sourceStartDate");
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.schedule.locations.get(actor, locationId, { manager });
       const zone = location.timezone;
       const sources = await startingWithin(locationEntries(manager, org, location.id), {

@@ -13,6 +13,8 @@ import { ScheduleBreak } from "./schedule.entity";
 import { BreakPlan, selectApprovedTimeOffOverlap, selectUsableBreakTypes, ShiftPlan } from "./schedule.store";
 import { PlanChangeInput, PlannedBreakInput, ShiftPlanInput } from "./schedule.inputs";
 
+export type { BreakPlan } from "./schedule.store";
+
 describeConstraint("ex_schedule_entries_worker_overlap", "The worker already has a schedule entry that overlaps this time");
 describeConstraint("uq_schedule_drafts_entry", "This entry already has a draft; change or remove that draft instead");
 describeConstraint("fk_schedule_breaks_break_type", "A planned break names a break type that does not exist");

@@ -4,7 +4,6 @@ import { filterId, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { forbidden, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance";
 import { Location } from "../locations";
@@ -12,14 +11,18 @@ import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
   breaksOf,
+  checkOverlapNow,
+  deferOverlapCheck,
   deleteDraftsOfEntries,
   insertEntry,
   locationEntries,
   lockOpenShifts,
   lowerAcceptedCounts,
+  reassignEntry,
   releaseAcceptedPreferences,
   replaceBreaks,
   selectEntry,
+  ShiftPlan,
   softDeleteEntries,
   whereStaffAndRole,
 } from "./schedule.store";
@@ -44,12 +47,19 @@ export async function removeEntries(manager: EntityManager, organizationId: stri
   await deleteDraftsOfEntries(manager, organizationId, ids);
 }
 
+/** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds once all have moved. */
+export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
+  await deferOverlapCheck(manager);
+  for (const move of moves) await reassignEntry(manager, organizationId, move.entryId, move.staffId, now);
+  await checkOverlapNow(manager);
+}
+
 /** The published schedule: a location's entries, read by managers and by each worker for themselves. */
 export class ScheduleService {
   readonly locations: TenantRecords<Location>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
+    this.locations = new TenantRecords(deps, Location, "Location");
   }
 
   async list(actor: Actor, args: ScheduleListArgs): Promise<Page<ScheduleEntry>> {
@@ -77,7 +87,7 @@ export class ScheduleService {
   }
 
   create(actor: Actor, locationId: string, input: CreateScheduleEntryInput): Promise<ScheduleEntry> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const plan = await resolvePlan(manager, actor, location, null, input);
       await assertNoApprovedTimeOff(manager, actor.organizationId, [plan], location.timezone);
@@ -93,8 +103,20 @@ export class ScheduleService {
     });
   }
 
+  /** The entry of a worker accepted for an open shift, in the caller's transaction: refused when it meets their approved time off. */
+  async placeOpenShift(manager: EntityManager, organizationId: string, location: Location, plan: ShiftPlan, openShiftId: string): Promise<ScheduleEntry> {
+    await assertNoApprovedTimeOff(manager, organizationId, [plan], location.timezone);
+    return insertEntry(manager, organizationId, location.id, plan, openShiftId);
+  }
+
+  /** Removes the entry of a worker accepted for an open shift, in the caller's transaction: their place is given back. */
+  async removeOpenShiftEntry(manager: EntityManager, organizationId: string, entryId: string): Promise<void> {
+    const entry = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId, id: entryId });
+    await removeEntries(manager, organizationId, [entry], this.deps.clock.now());
+  }
+
   update(actor: Actor, locationId: string, id: string, input: UpdateScheduleEntryInput): Promise<ScheduleEntry> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       const [breaks] = await breaksOf(manager, actor.organizationId, "entryId", [entry.id]);
@@ -117,7 +139,7 @@ export class ScheduleService {
 
   /** Removes a published entry at once (its pending drafts go with it). */
   delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const entry = await this.entryAt(manager, actor, location, id, true);
       await removeEntries(manager, actor.organizationId, [entry], this.deps.clock.now());

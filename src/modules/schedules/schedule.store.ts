@@ -228,17 +228,21 @@ export function lockEntries(manager: EntityManager, organizationId: string, ids:
     .getMany();
 }
 
-/**
- * The schedule as publishing would leave it, counted per local day and template: published
- * entries without a draft, and the drafts that add or change one (a removal counts nothing).
- */
-export async function countByDayAndTemplate(
+/** How many entries of a template a local day has. */
+export interface TemplateDayCount {
+  date: string;
+  templateId: string;
+  count: number;
+}
+
+/** Entries and drafts per local day and template, as publishing would leave them (see `countByDayAndTemplate`). */
+export async function selectCountsByDayAndTemplate(
   manager: EntityManager,
   organizationId: string,
   locationId: string,
   zone: string,
   bounds: { from: Date; to: Date },
-): Promise<{ date: string; templateId: string; count: number }[]> {
+): Promise<TemplateDayCount[]> {
   const rows: { day: string; template_id: string; n: number }[] = await manager.query(
     `SELECT to_char(start_time AT TIME ZONE $3, 'YYYY-MM-DD') AS day, template_id, count(*)::int AS n FROM (
         SELECT e.start_time, e.template_id FROM schedule_entries e
@@ -264,7 +268,7 @@ export interface GeneratedDraft extends ShiftPlan {
  * Stores many ADD drafts with their breaks in a few statements (a generation writes hundreds):
  * answers their ids in order.
  */
-export async function insertGeneratedDrafts(manager: EntityManager, organizationId: string, locationId: string, drafts: GeneratedDraft[]): Promise<string[]> {
+export async function insertAddDrafts(manager: EntityManager, organizationId: string, locationId: string, drafts: GeneratedDraft[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < drafts.length; i += 1000) {
     const slice = drafts.slice(i, i + 1000);
@@ -293,12 +297,7 @@ export async function insertGeneratedDrafts(manager: EntityManager, organization
 }
 
 /** Deletes a location's drafts that start in the range (a generation replacing them). */
-export async function deleteDraftsStartingWithin(
-  manager: EntityManager,
-  organizationId: string,
-  locationId: string,
-  bounds: { from: Date; to: Date },
-): Promise<void> {
+export async function deleteDraftsWithin(manager: EntityManager, organizationId: string, locationId: string, bounds: { from: Date; to: Date }): Promise<void> {
   await manager.query("DELETE FROM schedule_drafts WHERE organization_id = $1 AND location_id = $2 AND start_time >= $3 AND start_time < $4", [
     organizationId,
     locationId,
@@ -307,18 +306,14 @@ export async function deleteDraftsStartingWithin(
   ]);
 }
 
-/** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds at commit. */
-export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
-  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap DEFERRED");
-  for (const move of moves) {
-    await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [
-      organizationId,
-      move.entryId,
-      move.staffId,
-      now,
-    ]);
-  }
-  await manager.query("SET CONSTRAINTS ex_schedule_entries_worker_overlap IMMEDIATE");
+/** Hands a published entry to another worker (half of a swap, or a cover). */
+export async function reassignEntry(manager: EntityManager, organizationId: string, entryId: string, staffId: string, now: Date): Promise<void> {
+  await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [
+    organizationId,
+    entryId,
+    staffId,
+    now,
+  ]);
 }
 
 /** A shift of one of the people, planned anywhere: a published entry or a draft that adds or changes one. */

@@ -5,7 +5,6 @@ import { Page } from "../../common/pagination";
 import { ServiceDeps } from "../../common/services";
 import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
-import { inTransaction } from "../../database/transaction";
 import { invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { Location } from "../locations";
 import { ShiftTemplate, TemplateBreak } from "./shift-template.entity";
@@ -19,8 +18,8 @@ export class ShiftTemplateService {
   private readonly records: TenantRecords<ShiftTemplate>;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.locations = new TenantRecords(deps.db, Location, "Location");
-    this.records = new TenantRecords(deps.db, ShiftTemplate, "Shift template");
+    this.locations = new TenantRecords(deps, Location, "Location");
+    this.records = new TenantRecords(deps, ShiftTemplate, "Shift template");
   }
 
   async list(actor: Actor, args: ShiftTemplateListArgs): Promise<Page<ShiftTemplate>> {
@@ -34,7 +33,7 @@ export class ShiftTemplateService {
   }
 
   create(actor: Actor, locationId: string, input: CreateShiftTemplateInput): Promise<ShiftTemplate> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const repo = manager.getRepository(ShiftTemplate);
       const template = repo.create({ organizationId: actor.organizationId, locationId: location.id, cannotBeFollowedBy: [], breaks: [] });
@@ -45,7 +44,7 @@ export class ShiftTemplateService {
 
   update(actor: Actor, locationId: string, id: string, input: UpdateShiftTemplateInput): Promise<ShiftTemplate> {
     rejectNulls(input);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const template = await templateAt(manager, actor.organizationId, location.id, id, true);
       await this.apply(manager, template, input);
@@ -55,7 +54,7 @@ export class ShiftTemplateService {
 
   /** Entries and drafts made from it keep their times and lose the template; its coverage requirements go with it. */
   delete(actor: Actor, locationId: string, id: string): Promise<boolean> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await this.locations.get(actor, locationId, { manager });
       const template = await templateAt(manager, actor.organizationId, location.id, id, true);
       await forgetSuccessor(manager, actor.organizationId, location.id, template.id);

@@ -2,6 +2,5 @@
 export { StaffMember } from "./staff-member.entity";
 export { staffLoader } from "./staff.loaders";
 export { staffModule } from "./staff.module";
-export { StaffListener } from "./staff.service";
-export { selectPlannableStaff } from "./staff.store";
-export type { PlannableStaffMember } from "./staff.store";
+export { StaffListener, plannableStaff } from "./staff.service";
+export type { PlannableStaffMember } from "./staff.service";

@@ -4,13 +4,22 @@ import { Page } from "../../common/pagination";
 import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { rejectNulls } from "../../common/validation";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { describeConstraint } from "../../errors/database-errors";
 import { groupByKeys } from "../../loaders/loaders";
 import { AccessRole } from "../access";
 import { StaffLocation, StaffMember, StaffRole } from "./staff-member.entity";
 import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
-import { whereStaffListed } from "./staff.store";
+import { PlannableStaffMember, selectPlannableStaff, whereStaffListed } from "./staff.store";
+
+export type { PlannableStaffMember } from "./staff.store";
+
+/**
+ * The people a schedule may be planned for at a location: its active staff members, or those named
+ * (inactive ones too, but not removed ones), with their roles and wages.
+ */
+export function plannableStaff(manager: EntityManager, organizationId: string, locationId: string, staffIds: string[] | null): Promise<PlannableStaffMember[]> {
+  return selectPlannableStaff(manager, organizationId, locationId, staffIds);
+}
 
 describeConstraint("uq_staff_members_external_employee_id", "externalEmployeeId is already used by another staff member of this organization");
 
@@ -23,7 +32,7 @@ export class StaffService {
   private readonly listeners: StaffListener[] = [];
 
   constructor(private readonly deps: ServiceDeps) {
-    this.records = new TenantRecords(deps.db, StaffMember, "Staff member");
+    this.records = new TenantRecords(deps, StaffMember, "Staff member");
   }
 
   /** Tells `listener` of every staff member created or changed from now on. */
@@ -43,7 +52,7 @@ export class StaffService {
 
   async create(actor: Actor, input: CreateStaffInput): Promise<StaffMember> {
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const accessRoleId = input.accessRoleId ?? (await this.workerAccessRoleId(manager, org));
       await this.checkReferences(manager, org, input, accessRoleId);
       const repo = manager.getRepository(StaffMember);
@@ -69,7 +78,7 @@ export class StaffService {
   async update(actor: Actor, id: string, input: UpdateStaffInput): Promise<StaffMember> {
     rejectNulls(input);
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const staff = await this.records.get(actor, id, { manager, lock: true });
       await this.checkReferences(manager, org, input, input.accessRoleId);
       if (input.name !== undefined) staff.name = input.name.trim();
@@ -90,7 +99,9 @@ export class StaffService {
   async delete(actor: Actor, id: string): Promise<boolean> {
     const staff = await this.get(actor, id);
     if (!staff.deletedAt) {
-      await this.records.repo.update({ id: staff.id, organizationId: actor.organizationId }, { deletedAt: this.deps.clock.now(), active: false });
+      await this.deps.unitOfWork.run((manager) =>
+        manager.update(StaffMember, { id: staff.id, organizationId: actor.organizationId }, { deletedAt: this.deps.clock.now(), active: false }),
+      );
     }
     return true;
   }

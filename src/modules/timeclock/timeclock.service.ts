@@ -3,10 +3,9 @@ import { Actor, requirePermission } from "../../auth/actor";
 import { actingStaffId } from "../../common/ids";
 import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import type { Punch, PunchCheckService } from "../attendance";
-import { BreakRow, endBreak, endShift, presentShift, selectOpenShift, Shift, ShiftRow, ShiftService } from "../timesheets";
+import { BreakRow, Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
@@ -35,7 +34,7 @@ export class TimeClockService {
     await this.requireStaffMember(manager, actor.organizationId, staffId, false);
     const open = await this.openShift(manager, actor.organizationId, staffId, false);
     if (!open) return { staffId, state: ClockState.CLOCKED_OUT, shift: null, currentBreak: null };
-    const shift = presentShift(open.row, this.deps.clock.now().getTime());
+    const shift = this.shifts.present(open.row);
     const currentBreak = open.openBreak ? (shift.breaks.find((b) => b.id === open.openBreak!.id) ?? null) : null;
     return { staffId, state: currentBreak ? ClockState.ON_BREAK : ClockState.CLOCKED_IN, shift, currentBreak };
   }
@@ -43,7 +42,7 @@ export class TimeClockService {
   async clockIn(actor: Actor, input: ClockInInput, source: PunchSource = {}): Promise<Shift> {
     const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
-    const id = await inTransaction(this.deps.db, async (manager) => {
+    const id = await this.deps.unitOfWork.run(async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
       if (await this.openShift(manager, org, staffId, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
       const location = await this.shifts.zonedLocation(manager, org, input.locationId);
@@ -103,7 +102,7 @@ export class TimeClockService {
     return this.onOpenShift(actor, input, async (manager, open, at) => {
       if (at <= open.row.start_time) throw invalidField("time", "Clock-out must come after clock-in");
       if (open.openBreak) await this.closeBreak(manager, actor.organizationId, open.openBreak, at);
-      await endShift(manager, actor.organizationId, open.row.id, at);
+      await this.shifts.endShift(manager, actor.organizationId, open.row.id, at);
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
       const punch = {
         ...input,
@@ -123,7 +122,7 @@ export class TimeClockService {
   private async onOpenShift(actor: Actor, input: ClockOutInput, change: (manager: EntityManager, open: OpenShift, at: Date) => Promise<void>): Promise<Shift> {
     const staffId = actingStaffId(actor, input.workerId, "timeclock:manage", "timeclock:self");
     const org = actor.organizationId;
-    const id = await inTransaction(this.deps.db, async (manager) => {
+    const id = await this.deps.unitOfWork.run(async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
       const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
@@ -137,7 +136,7 @@ export class TimeClockService {
 
   private async closeBreak(manager: EntityManager, organizationId: string, open: BreakRow, at: Date): Promise<void> {
     if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
-    await endBreak(manager, organizationId, open.id, at);
+    await this.shifts.endBreak(manager, organizationId, open.id, at);
   }
 
   /** Now, or a manager's corrected time (never in the future). */
@@ -156,7 +155,7 @@ export class TimeClockService {
   }
 
   private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {
-    const row = await selectOpenShift(manager, organizationId, staffId, lock);
+    const row = await this.shifts.openShiftOf(manager, organizationId, staffId, lock);
     return row && { row, openBreak: row.breaks.find((b) => b.end_ms === null) };
   }
 }

@@ -1,8 +1,7 @@
 /** The front door of worked shifts, their breaks, notes, pay, reports and exports: the only file other modules import. */
 export { ShiftService } from "./shifts/shift.service";
-export type { ShiftWriteGuard } from "./shifts/shift.service";
+export type { BreakRow, ShiftRow, ShiftWriteGuard } from "./shifts/shift.service";
 export type { DayLockService } from "./day-locks/day-lock.service";
-export { BreakRow, ShiftRow, endBreak, endShift, presentShift, selectOpenShift } from "./shifts/shift.store";
 export { Shift, ShiftBreak } from "./shifts/shift.graphql";
 export { BREAK_FIELDS, SHIFT_FIELDS } from "./timesheet.routes";
 export { timesheetsModule } from "./timesheets.module";

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
 import { EntityManager } from "typeorm";
 import { ServiceDeps } from "../../common/services";
-import { eventRowsForDelivery, EventService, PING_EVENT_TYPE } from "../events";
+import { EventService, PING_EVENT_TYPE } from "../events";
 import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
 import { storableText } from "../../common/validation";
 import {
@@ -124,7 +124,7 @@ export class WebhookDispatcher {
     // Attempts claimed but not started are handed back at once, not left to wait for their lease.
     const unstarted = [...this.sending.values()].flatMap((lane) => lane.next.splice(0).map((n) => n.delivery));
     if (unstarted.length) {
-      await releaseClaims(this.deps.db, unstarted);
+      await this.deps.unitOfWork.run((manager) => releaseClaims(manager, unstarted));
     }
     while (this.sends.size) await Promise.race([...this.sends, new Promise((r) => setTimeout(r, 10))]);
     await this.flushing;
@@ -186,23 +186,16 @@ export class WebhookDispatcher {
     const busy = [...this.held];
     // Outcomes are recorded only under the token of their claim: after a lease ran out and another process claimed the delivery, a late outcome changes nothing.
     const token = randomUUID();
-    // One statement, atomic by itself: no transaction around it.
-    const rows = await claimDeliveries(
-      this.deps.db.manager,
-      now,
-      room,
-      new Date(now.getTime() + this.settings.leaseMs),
-      token,
-      2 * this.settings.perEndpointConcurrency,
-      busy,
+    const rows = await this.deps.unitOfWork.run((manager) =>
+      claimDeliveries(manager, now, room, new Date(now.getTime() + this.settings.leaseMs), token, 2 * this.settings.perEndpointConcurrency, busy),
     );
     return rows.map((r) => ({ ...r, token }));
   }
 
   private async loadEvents(claimed: Claimed[]): Promise<Map<string, string>> {
     const ids = [...new Set(claimed.map((c) => c.event_id).filter((id): id is string => id !== null))];
-    const rows = ids.length ? await eventRowsForDelivery(this.deps.db, ids) : [];
-    return new Map(rows.map((r) => [r.id, JSON.stringify(this.events.present(r))]));
+    const events = ids.length ? await this.events.forDelivery(ids) : [];
+    return new Map(events.map((e) => [e.id, JSON.stringify(e)]));
   }
 
   private async loadTargets(claimed: Claimed[]): Promise<Map<string, Target>> {
@@ -376,8 +369,7 @@ export class WebhookDispatcher {
       if (gone.length) await disableGone(m, gone, now);
       await recordOutcomes(m, batch);
     };
-    // Outcomes alone are one statement; the endpoints' state changes with them or not at all.
-    if (recovered.length || failing.length || gone.length) await this.deps.db.transaction(record);
-    else await record(this.deps.db.manager);
+    // The endpoints' state changes with the outcomes or not at all.
+    await this.deps.unitOfWork.run(record);
   }
 }

@@ -3,9 +3,8 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { ServiceDeps } from "../../common/services";
 import { requireUuid } from "../../common/ids";
-import { decodeCursor, Page, PageArgs, pageSize, toPage } from "../../common/pagination";
+import { Page, PageArgs, timeOrderedPage } from "../../common/pagination";
 import { parseTimestamp } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, notFound } from "../../errors/app-error";
 import { EVENT_CATALOG, EVENT_RETENTION_DAYS, PING_EVENT_TYPE } from "../events";
 import { checkWebhookUrl } from "./webhook-targets";
@@ -63,9 +62,11 @@ export class WebhookService {
   }
 
   async list(actor: Actor, args: PageArgs): Promise<Page<WebhookEndpoint>> {
-    const limit = pageSize(args.first);
-    const rows = await endpointRows(this.deps.db, actor.organizationId, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
-    const page = toPage(rows, limit, (r) => [r.created_at.toISOString(), r.id]);
+    const page = await timeOrderedPage(
+      args,
+      (count, after) => endpointRows(this.deps.db, actor.organizationId, count, after),
+      (r) => [r.created_at, r.id],
+    );
     return { nodes: page.nodes.map((r) => toEndpoint(r)), pageInfo: page.pageInfo };
   }
 
@@ -79,7 +80,7 @@ export class WebhookService {
     const url = await checkWebhookUrl(input.url, this.allowPrivate);
     const eventTypes = checkEventTypes(input.eventTypes);
     const secret = newSecret();
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const row = await insertEndpoint(manager, actor.organizationId, url, input.description ?? null, eventTypes, input.enabled ?? true);
       await insertSecret(manager, actor.organizationId, row.id, secret);
       return toEndpoint(row, secret);
@@ -89,7 +90,7 @@ export class WebhookService {
   async update(actor: Actor, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
     const url = input.url === undefined || input.url === null ? undefined : await checkWebhookUrl(input.url, this.allowPrivate);
     const eventTypes = input.eventTypes === undefined || input.eventTypes === null ? undefined : checkEventTypes(input.eventTypes);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const current = await this.get(actor, id, manager, true);
       const enabled = input.enabled ?? current.enabled;
       const row = await updateEndpoint(
@@ -109,7 +110,7 @@ export class WebhookService {
   }
 
   async delete(actor: Actor, id: string): Promise<boolean> {
-    const rows = await inTransaction(this.deps.db, (m) => deleteEndpoint(m, actor.organizationId, requireUuid(id, "Webhook endpoint")));
+    const rows = await this.deps.unitOfWork.run((m) => deleteEndpoint(m, actor.organizationId, requireUuid(id, "Webhook endpoint")));
     if (!rows.length) throw notFound("Webhook endpoint");
     return true;
   }
@@ -117,7 +118,7 @@ export class WebhookService {
   /** A new secret; the current one keeps signing for 24 hours, so receivers can switch without losing a message. */
   async rotateSecret(actor: Actor, id: string): Promise<WebhookEndpoint> {
     const secret = newSecret();
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const endpoint = await this.get(actor, id, manager, true);
       const now = this.deps.clock.now();
       await retireSecrets(manager, actor.organizationId, endpoint.id, now, new Date(now.getTime() + ROTATED_SECRET_VALID_MS));
@@ -128,9 +129,11 @@ export class WebhookService {
 
   async deliveries(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookDelivery>> {
     const endpoint = await this.get(actor, id);
-    const limit = pageSize(args.first);
-    const rows = await deliveryRows(this.deps.db, actor.organizationId, endpoint.id, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
-    const page = toPage(rows, limit, (r) => [r.created_at.toISOString(), r.id]);
+    const page = await timeOrderedPage(
+      args,
+      (count, before) => deliveryRows(this.deps.db, actor.organizationId, endpoint.id, count, before),
+      (r) => [r.created_at, r.id],
+    );
     return {
       pageInfo: page.pageInfo,
       nodes: page.nodes.map((r) => ({
@@ -153,9 +156,11 @@ export class WebhookService {
   /** Every attempt to deliver to the endpoint, newest first. */
   async attempts(actor: Actor, id: string, args: PageArgs): Promise<Page<WebhookAttempt>> {
     const endpoint = await this.get(actor, id);
-    const limit = pageSize(args.first);
-    const rows = await attemptRows(this.deps.db, actor.organizationId, endpoint.id, limit + 1, args.after ? decodeCursor(args.after, "timestamp") : undefined);
-    const page = toPage(rows, limit, (r) => [r.attempted_at.toISOString(), r.id]);
+    const page = await timeOrderedPage(
+      args,
+      (count, before) => attemptRows(this.deps.db, actor.organizationId, endpoint.id, count, before),
+      (r) => [r.attempted_at, r.id],
+    );
     return {
       pageInfo: page.pageInfo,
       nodes: page.nodes.map((r) => ({
@@ -184,14 +189,14 @@ export class WebhookService {
     const from = parseTimestamp(since, "UTC", "since");
     const endpoint = await this.get(actor, id);
     if (!endpoint.enabled) throw conflict("The endpoint is disabled: enable it (PATCH enabled: true) before recovering its events", "ENDPOINT_DISABLED");
-    const queued = await queueEventsSince(this.deps.db, actor.organizationId, endpoint.id, from, endpoint.eventTypes);
+    const queued = await this.deps.unitOfWork.run((manager) => queueEventsSince(manager, actor.organizationId, endpoint.id, from, endpoint.eventTypes));
     return { queued };
   }
 
   /** Queues a ping (`webhook_endpoint.test`), sent like any event. */
   async test(actor: Actor, id: string): Promise<WebhookDelivery> {
     const endpoint = await this.get(actor, id);
-    const row = await insertPing(this.deps.db, actor.organizationId, endpoint.id);
+    const row = await this.deps.unitOfWork.run((manager) => insertPing(manager, actor.organizationId, endpoint.id));
     return {
       id: row.id,
       eventId: null,
@@ -210,7 +215,7 @@ export class WebhookService {
 
   /** Forgets pings older than events are kept, with their attempts (an event's deliveries go with the event). */
   async prunePings(): Promise<number> {
-    return deletePingsBefore(this.deps.db, new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+    return this.deps.unitOfWork.run((manager) => deletePingsBefore(manager, new Date(this.deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)));
   }
 
   readonly pingPruning = { name: "prune webhook pings", intervalMs: 3_600_000, run: () => this.prunePings() };

@@ -4,8 +4,6 @@ import { updateReturning } from "../../database/returning";
 
 /** The SQL of webhook endpoints, their secrets, deliveries and attempts, as managers see them. */
 
-/** A connection or the transaction's manager: reads outside a transaction take the data source. */
-
 export interface EndpointRow {
   id: string;
   organization_id: string;
@@ -168,8 +166,8 @@ export function attemptRows(db: Queryable, organizationId: string, endpointId: s
  * Queues a delivery to the endpoint of every event since `from` of the given types (all when none),
  * but for those already waiting for it (the unique index of pending deliveries decides); how many.
  */
-export async function queueEventsSince(db: Queryable, organizationId: string, endpointId: string, from: Date, eventTypes: string[]): Promise<number> {
-  const [{ queued }] = await db.query(
+export async function queueEventsSince(manager: EntityManager, organizationId: string, endpointId: string, from: Date, eventTypes: string[]): Promise<number> {
+  const [{ queued }] = await manager.query(
     `WITH queued AS (
        INSERT INTO webhook_deliveries (organization_id, endpoint_id, event_id)
        SELECT organization_id, $2, id FROM events
@@ -184,8 +182,8 @@ export async function queueEventsSince(db: Queryable, organizationId: string, en
 }
 
 /** Forgets pings (deliveries without an event) queued before `before`, with their attempts; how many. */
-export async function deletePingsBefore(db: Queryable, before: Date): Promise<number> {
-  const [{ n }] = await db.query(
+export async function deletePingsBefore(manager: EntityManager, before: Date): Promise<number> {
+  const [{ n }] = await manager.query(
     "WITH gone AS (DELETE FROM webhook_deliveries WHERE event_id IS NULL AND created_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone",
     [before],
   );
@@ -193,8 +191,8 @@ export async function deletePingsBefore(db: Queryable, before: Date): Promise<nu
 }
 
 /** Queues a delivery without an event (a ping). */
-export async function insertPing(db: Queryable, organizationId: string, endpointId: string): Promise<{ id: string; created_at: Date }> {
-  const [row] = await db.query("INSERT INTO webhook_deliveries (organization_id, endpoint_id) VALUES ($1, $2) RETURNING id, created_at", [
+export async function insertPing(manager: EntityManager, organizationId: string, endpointId: string): Promise<{ id: string; created_at: Date }> {
+  const [row] = await manager.query("INSERT INTO webhook_deliveries (organization_id, endpoint_id) VALUES ($1, $2) RETURNING id, created_at", [
     organizationId,
     endpointId,
   ]);
@@ -268,8 +266,8 @@ export function claimDeliveries(
 }
 
 /** Hands claimed deliveries that were never attempted back, due at once and with the attempt uncounted. */
-export async function releaseClaims(db: Queryable, claims: { id: string; token: string }[]): Promise<void> {
-  await db.query(
+export async function releaseClaims(manager: EntityManager, claims: { id: string; token: string }[]): Promise<void> {
+  await manager.query(
     `UPDATE webhook_deliveries d SET next_attempt_at = '-infinity', lease_token = NULL, attempts = d.attempts - 1
        FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token) WHERE d.id = u.id AND d.lease_token = u.token`,
     [claims.map((d) => d.id), claims.map((d) => d.token)],

@@ -8,7 +8,6 @@ import { isUuid } from "../../common/ids";
 import { ScheduledJob, ServiceDeps } from "../../common/services";
 import { requireInOrganization, TenantRecords } from "../../common/tenant-records";
 import { addDays, parseDateRange, startOfLocalDay } from "../../common/time";
-import { inTransaction } from "../../database/transaction";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import { availabilityWindows, matchesShift } from "../../modules/availability";
 import type { AvailabilityWindow } from "../../modules/availability";
@@ -16,10 +15,10 @@ import { rulesOf } from "../../modules/compliance";
 import { selectRequirements } from "../../modules/coverage-requirements";
 import { recordEvent } from "../../modules/events";
 import { Location } from "../../modules/locations";
-import { selectRoleWages } from "../../modules/roles";
-import { breakTypesOf, deleteDraftsStartingWithin, GeneratedDraft, insertGeneratedDrafts, selectPlannedShifts } from "../../modules/schedules";
+import { roleWages } from "../../modules/roles";
+import { breakTypesOf, deleteDraftsStartingWithin, GeneratedDraft, insertGeneratedDrafts, plannedShiftsAround } from "../../modules/schedules";
 import { locationTemplates } from "../../modules/shift-templates";
-import { selectPlannableStaff } from "../../modules/staff";
+import { plannableStaff } from "../../modules/staff";
 import { breaksOn, buildProblem, BuiltProblem, PlannablePerson, TemplateShape } from "./generation-problem";
 import { explain } from "./generation-result";
 import {
@@ -56,8 +55,8 @@ export class ScheduleGenerationService {
 
   constructor(private readonly deps: ServiceDeps) {
     this.leaseSeconds = deps.config.generationLeaseSeconds;
-    this.locations = new TenantRecords(deps.db, Location, "Location");
-    this.records = new TenantRecords(deps.db, ScheduleGeneration, "Schedule generation");
+    this.locations = new TenantRecords(deps, Location, "Location");
+    this.records = new TenantRecords(deps, ScheduleGeneration, "Schedule generation");
   }
 
   /** Queues a generation of the location's range (answered at once; a service process runs it). */
@@ -92,9 +91,8 @@ export class ScheduleGenerationService {
       costWeight: input.costWeight ?? 0,
       allowPremiums: input.allowPremiums ?? false,
     };
-    const repo = this.records.repo;
-    const saved = await repo.save(
-      repo.create({
+    const saved = await this.records.save(
+      this.records.repo.create({
         organizationId: org,
         locationId: location.id,
         status: GenerationStatus.QUEUED,
@@ -117,7 +115,7 @@ export class ScheduleGenerationService {
   /** Cancels a queued generation at once; a running one stops within a lease renewal and writes nothing. */
   async cancel(actor: Actor, id: string): Promise<ScheduleGeneration> {
     const generation = await this.get(actor, id);
-    await inTransaction(this.deps.db, async (manager) => {
+    await this.deps.unitOfWork.run(async (manager) => {
       const changed = await requestCancel(manager, actor.organizationId, generation.id, this.deps.clock.now());
       if (!changed) throw conflict(`The generation has already ended (${generation.status})`);
       if (changed.status === GenerationStatus.CANCELLED) await recordCompletion(manager, generation, GenerationStatus.CANCELLED, null, null);
@@ -127,7 +125,7 @@ export class ScheduleGenerationService {
 
   /** Claims the oldest generation no live process holds and runs it to its end; answers its id, or null when there was none. */
   async runNext(): Promise<string | null> {
-    const claimed = await claimGeneration(this.deps.db.manager, this.processId, this.leaseSeconds, this.deps.clock.now());
+    const claimed = await this.deps.unitOfWork.run((manager) => claimGeneration(manager, this.processId, this.leaseSeconds, this.deps.clock.now()));
     if (!claimed) return null;
     const claimedAt = Date.now();
     try {
@@ -154,7 +152,7 @@ export class ScheduleGenerationService {
       const rules = [...new Set(result.hardViolations.map((v) => v.rule))].join(", ");
       return void (await this.finish(generation, GenerationStatus.FAILED, result, `The limits cannot all be met (${rules}); nothing was written`));
     }
-    await inTransaction(this.deps.db, async (manager) => {
+    await this.deps.unitOfWork.run(async (manager) => {
       const drafts = this.draftsOf(generation, built, outcome);
       const zone = built.zone;
       if (request.mode === GenerationMode.REPLACE_DRAFTS) {
@@ -189,7 +187,7 @@ export class ScheduleGenerationService {
       templates,
       requirements: await selectRequirements(manager, org, locationId, request.startDate, request.endDate),
       people,
-      planned: await selectPlannedShifts(manager, org, staffIds, bounds, request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null),
+      planned: await plannedShiftsAround(manager, org, staffIds, bounds, request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null),
       windows,
       rules: {
         minRestHours: figures.minRestHours,
@@ -220,7 +218,9 @@ export class ScheduleGenerationService {
     let latest: GenerationProgress | null = null;
     let verdict: "CANCELLED" | "LOST" | null = null;
     const renew = async () => {
-      const lease = await renewLease(this.deps.db.manager, generation.id, this.processId, this.leaseSeconds, latest).catch(() => undefined);
+      const lease = await this.deps.unitOfWork
+        .run((manager) => renewLease(manager, generation.id, this.processId, this.leaseSeconds, latest))
+        .catch(() => undefined);
       if (lease === null) verdict = "LOST";
       else if (lease?.cancelRequested) verdict = "CANCELLED";
       if (verdict) Atomics.store(flag, 0, 1);
@@ -299,7 +299,7 @@ export class ScheduleGenerationService {
       if (!held) throw conflict("Another process took the generation up meanwhile");
       await recordCompletion(m, generation, status, result, error);
     };
-    await (manager ? write(manager) : inTransaction(this.deps.db, write));
+    await (manager ? write(manager) : this.deps.unitOfWork.run(write));
   }
 }
 
@@ -328,13 +328,13 @@ function recordCompletion(
  * role, else the role's, else their own default (as labor cost and premiums are priced everywhere).
  */
 async function plannablePeople(manager: EntityManager, org: string, locationId: string, staffIds: string[] | null): Promise<PlannablePerson[]> {
-  const members = await selectPlannableStaff(manager, org, locationId, staffIds);
-  const roleWages = await selectRoleWages(manager, org, [...new Set(members.flatMap((m) => m.roles.map((r) => r.roleId)))]);
+  const members = await plannableStaff(manager, org, locationId, staffIds);
+  const wagesOfRoles = await roleWages(manager, org, [...new Set(members.flatMap((m) => m.roles.map((r) => r.roleId)))]);
   return members.map((m) => ({
     staffId: m.staffId,
     active: m.active,
     atLocation: m.atLocation,
-    wages: new Map(m.roles.map((r) => [r.roleId, r.hourlyWage ?? roleWages.get(r.roleId) ?? m.hourlyWage])),
+    wages: new Map(m.roles.map((r) => [r.roleId, r.hourlyWage ?? wagesOfRoles.get(r.roleId) ?? m.hourlyWage])),
   }));
 }
 

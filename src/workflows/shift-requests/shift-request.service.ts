@@ -3,12 +3,11 @@ import { Actor, can } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
 import { rejectNulls } from "../../common/validation";
-import { inTransaction } from "../../database/transaction";
 import { AppError, conflict, forbidden, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { evaluateShiftsEligibility, notEligible, StaffEligibility } from "../../modules/availability";
 import { ComplianceRules, rulesOfLocations } from "../../modules/compliance";
-import { insertPublishedOpenShift } from "../../modules/open-shifts";
+import { postPublishedOpenShift } from "../../modules/open-shifts";
 import { reassignEntries, removeEntries, ScheduleEntry } from "../../modules/schedules";
 import { LIVE_STATUSES, ShiftRequest, ShiftRequestStatus, ShiftRequestType } from "./shift-request.entity";
 import {
@@ -89,7 +88,7 @@ export class ShiftRequestService {
     if (input.type !== ShiftRequestType.SWAP && recipientEntryId) throw invalidField("recipientEntryId", "Only a swap names another entry");
     if (input.type === ShiftRequestType.DROP && recipientId) throw invalidField("recipientStaffId", "A drop has no recipient");
     await this.expire(org);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const now = this.deps.clock.now();
       const [entry] = await selectEntries(manager, org, [entryId], false);
       if (!entry) throw unknownReference("entryId", `No published entry has id "${input.entryId}"`);
@@ -153,7 +152,7 @@ export class ShiftRequestService {
   async accept(actor: Actor, id: string): Promise<ShiftRequest> {
     const org = actor.organizationId;
     await this.expire(org);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.find(manager, actor, id);
       const taker = request.recipientStaffId ?? actor.staffId;
       if (request.status === OPEN ? !actor.staffId : taker !== actor.staffId && !can(actor, "shiftrequests:manage"))
@@ -196,7 +195,7 @@ export class ShiftRequestService {
   async approve(actor: Actor, id: string, input: ApproveShiftRequestInput): Promise<ShiftRequest> {
     if (input.acknowledge && !input.reason?.trim()) throw invalidField("reason", "Acknowledging violations needs a reason");
     await this.expire(actor.organizationId);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.find(manager, actor, id);
       if (request.status !== PENDING_APPROVAL) throw this.notFrom(request, "approved");
       await this.complete(manager, actor, request, input, [PENDING_APPROVAL]);
@@ -243,18 +242,18 @@ export class ShiftRequestService {
   async updateSettings(actor: Actor, locationId: string, input: UpdateShiftRequestSettingsInput): Promise<ShiftRequestSettings> {
     rejectNulls(input);
     const id = await this.location(actor, locationId);
-    if (input.shiftRequestsRequireApproval !== undefined)
-      await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, id, input.shiftRequestsRequireApproval);
+    const requireApproval = input.shiftRequestsRequireApproval;
+    if (requireApproval !== undefined) await this.deps.unitOfWork.run((manager) => upsertRequiresApproval(manager, actor.organizationId, id, requireApproval));
     return this.settings(actor, locationId);
   }
 
   /** Requests of every organization whose entries started or changed: for the background job. */
   expireAll(): Promise<number> {
-    return inTransaction(this.deps.db, (manager) => expireStaleRequests(manager, null, this.deps.clock.now()));
+    return this.deps.unitOfWork.run((manager) => expireStaleRequests(manager, null, this.deps.clock.now()));
   }
 
   private expire(organizationId: string): Promise<number> {
-    return inTransaction(this.deps.db, (manager) => expireStaleRequests(manager, organizationId, this.deps.clock.now()));
+    return this.deps.unitOfWork.run((manager) => expireStaleRequests(manager, organizationId, this.deps.clock.now()));
   }
 
   /**
@@ -302,7 +301,7 @@ export class ShiftRequestService {
       const entry = entries[0];
       const dropped = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: org, id: entry.id });
       await removeEntries(manager, org, [dropped], now);
-      const shift = await insertPublishedOpenShift(
+      const shift = await postPublishedOpenShift(
         manager,
         org,
         {
@@ -384,7 +383,7 @@ export class ShiftRequestService {
     allowed?: (request: ShiftRequest) => void,
   ): Promise<ShiftRequest> {
     await this.expire(actor.organizationId);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.find(manager, actor, id);
       allowed?.(request);
       if (!from.includes(request.status)) throw this.notFrom(request, to.toLowerCase());

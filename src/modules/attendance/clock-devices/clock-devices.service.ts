@@ -2,7 +2,6 @@ import { Actor } from "../../../auth/actor";
 import { hashSecret, newSecret } from "../../../auth/secrets";
 import { requireUuid } from "../../../common/ids";
 import { ServiceDeps } from "../../../common/services";
-import { inTransaction } from "../../../database/transaction";
 import { notFound } from "../../../errors/app-error";
 import { requireLocation } from "../clock-rules/clock-rules.service";
 import { ClockDevice, RegisterClockDeviceInput, RegisteredClockDevice } from "./clock-devices.graphql";
@@ -19,7 +18,7 @@ export class ClockDeviceService {
 
   register(actor: Actor, locationId: string, input: RegisterClockDeviceInput): Promise<RegisteredClockDevice> {
     const token = newSecret("wfd");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const id = await requireLocation(manager, actor.organizationId, locationId);
       const device = await insertDevice(manager, actor.organizationId, id, input.name.trim(), hashSecret(token), this.deps.clock.now());
       return { device, token };
@@ -28,7 +27,7 @@ export class ClockDeviceService {
 
   /** Revokes the device: its token no longer punches (and says so). */
   revoke(actor: Actor, locationId: string, id: string): Promise<boolean> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const location = await requireLocation(manager, actor.organizationId, locationId);
       if (!(await revokeDevice(manager, actor.organizationId, location, requireUuid(id, "Clock device"), this.deps.clock.now())))
         throw notFound("Clock device");

@@ -2,7 +2,6 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../../../auth/actor";
 import { requireUuid } from "../../../common/ids";
 import { ServiceDeps } from "../../../common/services";
-import { inTransaction } from "../../../database/transaction";
 import { invalidField, notFound } from "../../../errors/app-error";
 import { selectLocationZone } from "../attendance.store";
 import { ClockEnforcement, ClockRules, ClockRulesInput } from "./clock-rules.graphql";
@@ -24,7 +23,7 @@ export class ClockRulesService {
       if (!cidr) throw invalidField(`allowedNetworks.${i}`, `"${value}" is not a network in CIDR notation such as 203.0.113.0/24 or 2001:db8::/32`);
       return cidr;
     });
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const id = await requireLocation(manager, actor.organizationId, locationId);
       await saveClockRules(
         manager,

@@ -1,9 +1,8 @@
 import { Actor, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
 import { requireUuid, isUuid } from "../../../common/ids";
-import { decodeCursor, Page, pageSize, toPage } from "../../../common/pagination";
+import { Page, timeOrderedPage } from "../../../common/pagination";
 import { ScheduledJob, ServiceDeps } from "../../../common/services";
 import { parseDateRange } from "../../../common/time";
-import { inTransaction } from "../../../database/transaction";
 import { conflict, invalidField, notFound } from "../../../errors/app-error";
 import { AttendanceException, AttendanceExceptionArgs, AttendanceExceptionStatus, ResolveAttendanceExceptionInput } from "./attendance-exception.graphql";
 import { insertMissedClockOuts, insertNoShows, resolveException, selectException, selectExceptions } from "./attendance-exception.store";
@@ -29,23 +28,25 @@ export class AttendanceExceptionService {
     };
     const staffId = id("staffId");
     if (own && staffId && staffId !== own) requireSelfOr(actor, "attendance:read", "attendance:self", staffId);
-    const limit = pageSize(args.first);
-    const after = args.after ? decodeCursor(args.after, "timestamp") : undefined;
-    const rows = await selectExceptions(
-      this.deps.db.manager,
-      actor.organizationId,
-      {
-        startDate: range.start,
-        endDate: range.end,
-        kind: args.kind ?? undefined,
-        status: args.status ?? undefined,
-        staffId: own ?? staffId,
-        locationId: id("locationId"),
-        after: after && [String(after[0]), after[1]],
-      },
-      limit + 1,
+    return timeOrderedPage(
+      args,
+      (count, after) =>
+        selectExceptions(
+          this.deps.db.manager,
+          actor.organizationId,
+          {
+            startDate: range.start,
+            endDate: range.end,
+            kind: args.kind ?? undefined,
+            status: args.status ?? undefined,
+            staffId: own ?? staffId,
+            locationId: id("locationId"),
+            after,
+          },
+          count,
+        ),
+      (r) => [r.detectedAt, r.id],
     );
-    return toPage(rows, limit, (r) => [r.detectedAt.toISOString(), r.id]);
   }
 
   async get(actor: Actor, id: string): Promise<AttendanceException> {
@@ -61,7 +62,7 @@ export class AttendanceExceptionService {
     if (input.status === AttendanceExceptionStatus.OPEN) throw invalidField("status", "status must be EXCUSED or RESOLVED");
     const note = input.note.trim();
     if (!note) throw invalidField("note", "A note is required");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const found = await selectException(manager, actor.organizationId, requireUuid(id, "Attendance exception"), true);
       if (!found) throw notFound("Attendance exception");
       if (found.status !== AttendanceExceptionStatus.OPEN) throw conflict(`The exception is already ${found.status}`);
@@ -73,8 +74,8 @@ export class AttendanceExceptionService {
   /** Finds no-shows and missed clock-outs of every organization with a policy, as of now. */
   async detect(): Promise<{ noShows: number; missedClockOuts: number }> {
     const now = this.deps.clock.now();
-    const noShows = await inTransaction(this.deps.db, (manager) => insertNoShows(manager, now));
-    const missedClockOuts = await inTransaction(this.deps.db, (manager) => insertMissedClockOuts(manager, now));
+    const noShows = await this.deps.unitOfWork.run((manager) => insertNoShows(manager, now));
+    const missedClockOuts = await this.deps.unitOfWork.run((manager) => insertMissedClockOuts(manager, now));
     return { noShows, missedClockOuts };
   }
 }

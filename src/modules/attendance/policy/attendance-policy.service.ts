@@ -1,6 +1,5 @@
 import { Actor } from "../../../auth/actor";
 import { ServiceDeps } from "../../../common/services";
-import { inTransaction } from "../../../database/transaction";
 import { AttendancePolicy, AttendancePolicyInput } from "./attendance-policy.graphql";
 import { DEFAULT_POLICY, savePolicy, selectPolicy } from "./attendance-policy.store";
 
@@ -19,7 +18,7 @@ export class AttendancePolicyService {
       missedClockOutAfterMinutes: input.missedClockOutAfterMinutes ?? DEFAULT_POLICY.missedClockOutAfterMinutes,
       longShiftHours: input.longShiftHours ?? DEFAULT_POLICY.longShiftHours,
     };
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       await savePolicy(manager, actor.organizationId, policy, this.deps.clock.now());
       return selectPolicy(manager, actor.organizationId);
     });

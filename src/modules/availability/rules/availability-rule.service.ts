@@ -5,7 +5,6 @@ import { requireInOrganization } from "../../../common/tenant-records";
 import { ServiceDeps } from "../../../common/services";
 import { addDays, formatLocal, parseDate, parseDateRange, startOfLocalDay } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
-import { inTransaction } from "../../../database/transaction";
 import { conflict, invalidField, notFound } from "../../../errors/app-error";
 import { AvailabilityKindValue, AvailabilityRule, AvailabilitySettings } from "./availability-rule.entity";
 import {
@@ -45,7 +44,7 @@ export class AvailabilityRuleService {
   async create(actor: Actor, staffId: string, input: CreateAvailabilityRuleInput): Promise<AvailabilityRule> {
     const owner = await this.staffMember(actor, staffId, "write");
     const times = this.times(input, emptyTimes());
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const templateId = await this.templateId(manager, actor, input.kind, input.templateId ?? null);
       const repo = manager.getRepository(AvailabilityRule);
       const status = await this.statusOfWrite(manager, actor);
@@ -71,7 +70,7 @@ export class AvailabilityRuleService {
   async update(actor: Actor, staffId: string, id: string, input: UpdateAvailabilityRuleInput): Promise<AvailabilityRule> {
     rejectNulls(input);
     const owner = await this.staffMember(actor, staffId, "write");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const rule = await this.rule(manager, actor, owner, id, true);
       const kind = input.kind ?? rule.kind;
       Object.assign(rule, this.times(input, rule));
@@ -96,14 +95,14 @@ export class AvailabilityRuleService {
   async delete(actor: Actor, staffId: string, id: string): Promise<boolean> {
     const owner = await this.staffMember(actor, staffId, "write");
     const rule = await this.rule(this.deps.db.manager, actor, owner, id);
-    await this.deps.db.getRepository(AvailabilityRule).delete({ organizationId: actor.organizationId, id: rule.id });
+    await this.deps.unitOfWork.run((manager) => manager.delete(AvailabilityRule, { organizationId: actor.organizationId, id: rule.id }));
     return true;
   }
 
   /** Approves or declines a pending rule; of two managers deciding at once, the second gets a 409. */
   async decide(actor: Actor, staffId: string, id: string, to: "APPROVED" | "DECLINED"): Promise<AvailabilityRule> {
     const owner = await this.staffMember(actor, staffId, "read");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const rule = await this.rule(manager, actor, owner, id);
       if (!(await moveRuleStatus(manager, actor.organizationId, rule.id, "PENDING", to, actor.staffId, this.deps.clock.now()))) {
         const now = await this.rule(manager, actor, owner, id);
@@ -119,8 +118,8 @@ export class AvailabilityRuleService {
 
   async updateSettings(actor: Actor, input: UpdateAvailabilitySettingsInput): Promise<AvailabilitySettings> {
     rejectNulls(input);
-    if (input.availabilityRequiresApproval !== undefined)
-      await upsertRequiresApproval(this.deps.db.manager, actor.organizationId, input.availabilityRequiresApproval);
+    const requiresApproval = input.availabilityRequiresApproval;
+    if (requiresApproval !== undefined) await this.deps.unitOfWork.run((manager) => upsertRequiresApproval(manager, actor.organizationId, requiresApproval));
     return this.settings(actor);
   }
 

@@ -96,8 +96,8 @@ export async function selectRequiresApproval(db: Queryable, organizationId: stri
   return rows[0]?.requires_approval ?? false;
 }
 
-export async function upsertRequiresApproval(db: Queryable, organizationId: string, requiresApproval: boolean): Promise<void> {
-  await db.query(
+export async function upsertRequiresApproval(manager: EntityManager, organizationId: string, requiresApproval: boolean): Promise<void> {
+  await manager.query(
     `INSERT INTO availability_settings (organization_id, requires_approval) VALUES ($1, $2)
        ON CONFLICT (organization_id) DO UPDATE SET requires_approval = EXCLUDED.requires_approval, updated_at = now()`,
     [organizationId, requiresApproval],

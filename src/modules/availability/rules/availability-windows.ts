@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { EntityManager } from "typeorm";
 import { addDays } from "../../../common/time";
-import { selectApprovedTimeOff } from "../../timeoff";
+import { approvedTimeOff } from "../../timeoff";
 import { AvailabilityWindow, expandRules } from "./availability-rule.rules";
 import { selectApprovedRules } from "./availability-rule.store";
 
@@ -38,7 +38,7 @@ export async function availabilityWindowsOf(db: Pick<EntityManager, "query">, qu
   const from = new Date(Math.min(...queries.map((q) => q.from.getTime())));
   const until = new Date(Math.max(...queries.map((q) => q.until.getTime())));
   const rules = await selectApprovedRules(db, queries[0].organizationId, staffIds, firstDate, lastDate);
-  const timeOff = await selectApprovedTimeOff(db as EntityManager, queries[0].organizationId, staffIds, from, until);
+  const timeOff = await approvedTimeOff(db as EntityManager, queries[0].organizationId, staffIds, from, until);
   return queries.map(({ staffIds, from, until, timeZone }) => {
     const whose = new Set(staffIds);
     const windows = expandRules(

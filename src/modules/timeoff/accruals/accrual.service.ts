@@ -1,7 +1,6 @@
 import { EntityManager } from "typeorm";
 import { ScheduledJob, ServiceDeps } from "../../../common/services";
 import { addDays, localDate, parseDate, startOfLocalDay } from "../../../common/time";
-import { inTransaction } from "../../../database/transaction";
 import { notFound } from "../../../errors/app-error";
 import { endedShiftMinutes } from "../../../common/shift-minutes";
 import { fixedAccrualsDue } from "./accrual-schedule";
@@ -44,7 +43,7 @@ export class AccrualService {
       const until = untilDate ?? localDate(this.deps.clock.now(), organization.timezone);
       const ids = await accruingWorkerPolicyIds(this.deps.db, organization.id);
       for (const { id } of ids) {
-        const added = await inTransaction(this.deps.db, (manager) => this.accrueOne(manager, organization.id, organization.timezone, id, until));
+        const added = await this.deps.unitOfWork.run((manager) => this.accrueOne(manager, organization.id, organization.timezone, id, until));
         summary.workerPolicies++;
         summary.entries += added;
       }

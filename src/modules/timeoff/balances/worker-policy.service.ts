@@ -6,7 +6,6 @@ import { Page, PageArgs, paginate } from "../../../common/pagination";
 import { TenantRecords } from "../../../common/tenant-records";
 import { localDate } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
-import { inTransaction } from "../../../database/transaction";
 import { conflict, forbidden, invalidField, notFound } from "../../../errors/app-error";
 import { byKeys } from "../../../loaders/loaders";
 import { Organization } from "../../organizations";
@@ -53,7 +52,7 @@ export class WorkerPolicyService {
     private readonly deps: ServiceDeps,
     private readonly settings: TimeOffSettingsService,
   ) {
-    this.records = new TenantRecords(deps.db, WorkerPolicy, "Worker policy");
+    this.records = new TenantRecords(deps, WorkerPolicy, "Worker policy");
   }
 
   /** Staff who join or change are included in (or leave) the policies whose defaultSettings match them. */
@@ -97,7 +96,7 @@ export class WorkerPolicyService {
     const org = actor.organizationId;
     const policyKey = requireUuid(policyId, "Policy");
     const staffKey = requireUuid(staffId, "Staff member");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const policy = await this.sharePolicy(manager, org, policyKey, "Policy");
       const staff = await manager.getRepository(StaffMember).findOneBy({ organizationId: org, id: staffKey });
       if (!staff || staff.deletedAt) throw notFound("Staff member");
@@ -113,7 +112,7 @@ export class WorkerPolicyService {
     rejectNulls(input);
     if (input.note != null && input.hoursBalance === undefined) throw invalidField("note", "A note is kept with a balance change: give hoursBalance too");
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const found = await this.records.get(actor, id, { manager });
       const policy = await this.sharePolicy(manager, org, found.policyId, this.records.label);
       let workerPolicy = (await this.lock(manager, org, found.policyId, found.staffId))!;

@@ -4,8 +4,6 @@ import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
 
 /** The SQL of worker policies and the ledger behind their balances. */
 
-/** A connection or the transaction's manager: reads outside a transaction take the data source. */
-
 export interface LedgerRow {
   organizationId: string;
   workerPolicyId: string;

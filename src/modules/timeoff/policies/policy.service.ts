@@ -3,7 +3,6 @@ import { ServiceDeps } from "../../../common/services";
 import { Actor } from "../../../auth/actor";
 import { requireInOrganization, TenantRecords } from "../../../common/tenant-records";
 import { rejectNulls } from "../../../common/validation";
-import { inTransaction } from "../../../database/transaction";
 import { AppError, conflict, invalidField } from "../../../errors/app-error";
 import { byKeys } from "../../../loaders/loaders";
 import { resolveStaffMember } from "./employee-ref";
@@ -74,8 +73,8 @@ export class TimeOffPolicyService {
     private readonly workerPolicies: WorkerPolicyService,
     private readonly settings: TimeOffSettingsService,
   ) {
-    this.records = new TenantRecords(deps.db, TimeOffPolicy, "Policy");
-    this.types = new TenantRecords(deps.db, TimeOffPolicyType, "Policy type");
+    this.records = new TenantRecords(deps, TimeOffPolicy, "Policy");
+    this.types = new TenantRecords(deps, TimeOffPolicyType, "Policy type");
   }
 
   listTypes(actor: Actor): Promise<TimeOffPolicyType[]> {
@@ -98,7 +97,7 @@ export class TimeOffPolicyService {
   }
 
   async create(actor: Actor, input: CreateTimeOffPolicyInput): Promise<TimeOffPolicy> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const settings = await this.settings.get(actor, manager);
       const repo = manager.getRepository(TimeOffPolicy);
       const policy = repo.create({
@@ -125,7 +124,7 @@ export class TimeOffPolicyService {
 
   async update(actor: Actor, id: string, input: UpdateTimeOffPolicyInput): Promise<TimeOffPolicy> {
     rejectNulls(input);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const policy = await this.records.get(actor, id, { manager, lock: true });
       const settings = await this.settings.get(actor, manager);
       if (input.name !== undefined) policy.name = input.name.trim();
@@ -144,7 +143,7 @@ export class TimeOffPolicyService {
    * concurrently either commits before the check (and is counted) or finds no policy.
    */
   async remove(actor: Actor, id: string): Promise<boolean> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const policy = await this.records.get(actor, id, { manager, lock: true });
       const { count, ids } = await requestsUsingPolicy(manager, actor.organizationId, policy.id, LISTED_IN_THE_WAY);
       if (Number(count) > 0) {
@@ -169,7 +168,7 @@ export class TimeOffPolicyService {
   }
 
   private async transition(actor: Actor, id: string, from: string[], to: string): Promise<TimeOffPolicy> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const policy = await this.records.get(actor, id, { manager, lock: true });
       if (!from.includes(policy.status)) throw conflict(`The policy is ${policy.status}; only a ${from.join(" or ")} policy can become ${to}`);
       policy.status = to;

@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import type { Queryable } from "../../../database/queryable";
 import { ServiceDeps } from "../../../common/services";
 import { Actor, can, ownRecordsOnly, requireSelfOr } from "../../../auth/actor";
 import { isUuid, requireUuid } from "../../../common/ids";
@@ -6,7 +7,6 @@ import { Page } from "../../../common/pagination";
 import { TenantRecords } from "../../../common/tenant-records";
 import { addDays, daysBetween, localDate, MAX_RANGE_DAYS, parseTimestamp, requireTimeZone, startOfLocalDay, utcOffsetMinutes } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
-import { inTransaction } from "../../../database/transaction";
 import { conflict, invalidField, notFound, unknownReference } from "../../../errors/app-error";
 import { describeConstraint } from "../../../errors/database-errors";
 import { Location } from "../../locations";
@@ -17,7 +17,7 @@ import { checkHourConfiguration, defaultHourConfiguration, totalOf } from "./req
 import { ApprovedTimeOffArgs, CreateTimeOffRequestInput, TimeOffRequestFilterArgs, UpdateTimeOffRequestInput } from "./request.graphql";
 import { RequestStatus, TimeOffRequest } from "./request.entity";
 import { TimeOffSettingsService } from "../settings/settings.service";
-import { moveRequestStatus } from "./request.store";
+import { moveRequestStatus, selectApprovedTimeOff } from "./request.store";
 import { availableOf, WorkerPolicyService } from "../balances/worker-policy.service";
 import { WorkerPolicy } from "../balances/worker-policy.entity";
 
@@ -28,6 +28,17 @@ const EPSILON = 1e-6;
 
 const insufficient = (needed: number, available: number) =>
   conflict(`The request needs ${needed} h but only ${Math.round(available * 100) / 100} h are available`, "INSUFFICIENT_BALANCE");
+
+/** Approved time off of some staff members overlapping [from, until), by start: what makes them unavailable. */
+export function approvedTimeOff(
+  db: Queryable,
+  organizationId: string,
+  staffIds: readonly string[],
+  from: Date,
+  until: Date,
+): Promise<{ id: string; staffId: string; start: Date; end: Date }[]> {
+  return selectApprovedTimeOff(db, organizationId, staffIds, from, until);
+}
 
 /** The request's times and hours, worked out from the body and what the request had before. */
 interface RequestedTime {
@@ -48,7 +59,7 @@ export class TimeOffRequestService {
     private readonly workerPolicies: WorkerPolicyService,
     private readonly settings: TimeOffSettingsService,
   ) {
-    this.records = new TenantRecords(deps.db, TimeOffRequest, "Time-off request");
+    this.records = new TenantRecords(deps, TimeOffRequest, "Time-off request");
   }
 
   /** A request the actor may see: a worker without `timeoff:read` sees only their own. */
@@ -95,7 +106,7 @@ export class TimeOffRequestService {
    * together claim more than the available balance.
    */
   async create(actor: Actor, input: CreateTimeOffRequestInput): Promise<TimeOffRequest> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const org = actor.organizationId;
       const staffId = (await resolveStaffMember(manager, org, input, "")) ?? actor.staffId;
       if (!staffId) throw invalidField("workerId", "Name the worker with workerId or employee.externalEmployeeId");
@@ -133,7 +144,7 @@ export class TimeOffRequestService {
   /** Changes a pending request (PUT); the body's absent fields keep their values. */
   async update(actor: Actor, id: string, input: UpdateTimeOffRequestInput): Promise<TimeOffRequest> {
     rejectNulls(input);
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const org = actor.organizationId;
       // The request first: an unknown one is a 404 whatever the body says.
       const current = await this.get(actor, id, manager);
@@ -164,7 +175,7 @@ export class TimeOffRequestService {
    * balance run one at a time and each sees the hours the previous one used.
    */
   async approve(actor: Actor, id: string): Promise<TimeOffRequest> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const org = actor.organizationId;
       const found = await this.records.get(actor, id, { manager });
       const policy = await this.policy(manager, org, found.policyId);
@@ -180,7 +191,7 @@ export class TimeOffRequestService {
   }
 
   async decline(actor: Actor, id: string, reason: string | null | undefined): Promise<TimeOffRequest> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const request = await this.records.get(actor, id, { manager });
       return this.transition(manager, actor, request, "pending", "declined", {
         decided_at: this.deps.clock.now(),
@@ -192,7 +203,7 @@ export class TimeOffRequestService {
 
   /** Cancels a pending or approved request; an approved one gives its hours back. */
   async cancel(actor: Actor, id: string): Promise<TimeOffRequest> {
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const org = actor.organizationId;
       const found = await this.get(actor, id, manager);
       requireSelfOr(actor, "timeoff:approve", "timeoff:self", found.staffId);

@@ -28,6 +28,6 @@ export class TimeOffSettingsService {
     rejectNulls(input);
     const settings = await this.get(actor);
     Object.assign(settings, definedFields(input));
-    return this.deps.db.getRepository(TimeOffSettings).save(settings);
+    return this.deps.unitOfWork.run((manager) => manager.save(settings));
   }
 }

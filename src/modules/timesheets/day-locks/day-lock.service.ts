@@ -1,7 +1,6 @@
 import { Actor } from "../../../auth/actor";
 import { parseDate } from "../../../common/time";
 import { ServiceDeps } from "../../../common/services";
-import { inTransaction } from "../../../database/transaction";
 import { DayLock, DayLockInput } from "./day-lock.graphql";
 import { EntityManager } from "typeorm";
 import { guardDays, lockDay, lockDaysEverywhere, unlockDay } from "../shifts/shift.store";
@@ -33,7 +32,7 @@ export class DayLockService {
   private set(actor: Actor, input: DayLockInput, locked: boolean): Promise<DayLock> {
     const date = parseDate(input.date, "date");
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const { locationId } = await this.shifts.zonedLocation(manager, org, input.locationId);
       await guardDays(manager, org, locationId, [date], "exclusive");
       if (locked) {

@@ -1,8 +1,8 @@
 /**
- * Maps each batch while the database already reads the next one, so reading and writing overlap
+ * Maps each batch (one that maps to nothing, undefined, is skipped) while the database already reads the next one, so reading and writing overlap
  * instead of taking turns. Leaving early closes the source (and its cursor).
  */
-export async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (batch: A[]) => B[]): AsyncGenerator<B[]> {
+export async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (batch: A[]) => B | undefined): AsyncGenerator<B> {
   let next = batches.next();
   try {
     for (;;) {
@@ -12,7 +12,7 @@ export async function* mapBatches<A, B>(batches: AsyncGenerator<A[]>, map: (batc
       // The driver sends that read a few ticks later: let it reach the database before mapping this batch.
       await new Promise((resolve) => setImmediate(resolve));
       const mapped = map(value);
-      if (mapped.length) yield mapped;
+      if (mapped !== undefined) yield mapped;
     }
   } finally {
     // A read still under way finishes (or fails) before the source can close.

@@ -1,11 +1,11 @@
 import type { Response } from "express";
 import { daysBetween, parseDateRange } from "../../../common/time";
 import { RawRestRoute } from "../../../rest/raw-routes";
-import { CSV_HEADER, csvLine } from "./shift-export.csv";
-import { ShiftExportRow } from "./shift-export.graphql";
+import { CSV_HEADER, CsvRecords } from "./shift-export.csv";
+import { ExportSink } from "./shift-export.service";
 
 /** Writes a chunk, waiting while the client's socket is full; false once the client is gone. */
-async function send(res: Response, chunk: string): Promise<boolean> {
+async function send(res: Response, chunk: string | Buffer): Promise<boolean> {
   if (res.destroyed) return false;
   if (!res.write(chunk)) {
     await new Promise<void>((resolve) => {
@@ -24,8 +24,8 @@ async function send(res: Response, chunk: string): Promise<boolean> {
 interface Format {
   type: string;
   open: string;
-  /** The text of a batch; `continuing` after an earlier batch. */
-  rows(batch: ShiftExportRow[], continuing: boolean): string;
+  /** The rows' text (or its UTF-8 bytes), a batch at a time. */
+  records(): ExportSink<string | Buffer>;
   close: string;
 }
 
@@ -33,17 +33,27 @@ const FORMATS: Record<"csv" | "json", Format> = {
   csv: {
     type: "text/csv; charset=utf-8",
     open: CSV_HEADER,
-    rows: (batch) => {
-      let text = "";
-      for (let i = 0; i < batch.length; i++) text += csvLine(batch[i]);
-      return text;
-    },
+    records: () => new CsvRecords(),
     close: "",
   },
   json: {
     type: "application/json; charset=utf-8",
     open: "[",
-    rows: (batch, continuing) => (continuing ? "," : "") + batch.map((row) => JSON.stringify(row)).join(","),
+    records: () => {
+      let text = "";
+      let continuing = false;
+      return {
+        add: (row) => {
+          text += (continuing ? "," : "") + JSON.stringify(row);
+          continuing = true;
+        },
+        take: () => {
+          const batch = text;
+          text = "";
+          return batch || undefined;
+        },
+      };
+    },
     close: "]",
   },
 };
@@ -87,16 +97,12 @@ export const shiftExportRoutes: RawRestRoute[] = [
       const format = FORMATS[query.format === "json" ? "json" : "csv"];
       const range = await ctx.services.payPeriods.rangeOf(ctx.actor, query);
       // Checks permission and parameters before anything is sent.
-      const batches = ctx.services.shiftExport.batches(ctx.actor, { ...range, locationId: query.locationId, employeeId: query.employeeId });
+      const batches = ctx.services.shiftExport.batches(ctx.actor, { ...range, locationId: query.locationId, employeeId: query.employeeId }, format.records);
       res.status(200).setHeader("Content-Type", format.type);
       res.setHeader("Content-Disposition", `attachment; filename="timesheets-${range.startDate}-${range.endDate}.${query.format ?? "csv"}"`);
       res.setHeader("Cache-Control", "no-store");
       if (!(await send(res, format.open))) return;
-      let continuing = false;
-      for await (const batch of batches) {
-        if (!(await send(res, format.rows(batch, continuing)))) return;
-        continuing = true;
-      }
+      for await (const text of batches) if (!(await send(res, text))) return;
       res.end(format.close);
     },
   },

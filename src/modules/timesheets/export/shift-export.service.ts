@@ -30,51 +30,77 @@ interface ExportedShift {
   roleId: string;
   /** Local, with its offset. */
   startTime: string;
+  /** The local day it starts. */
+  day: string;
   end: number;
   timezone: string;
   hourlyWage: string;
   minutes: ShiftMinutes;
 }
 
-function toExportRow(
-  { shiftId, staffId, locationId, roleId, startTime, end, timezone, hourlyWage, minutes }: ExportedShift,
+/** Writes every field of a shift's row into `row` (reused from shift to shift: see ExportSink). */
+function fillExportRow(
+  row: ShiftExportRow,
+  { shiftId, staffId, locationId, roleId, startTime, day, end, timezone, hourlyWage, minutes }: ExportedShift,
   pay: ShiftPay,
   names: ExportNames,
-): ShiftExportRow {
+): void {
   const employee = names.staff.get(staffId)!;
-  const location = names.locations.get(locationId)!;
-  return {
-    shiftId,
-    employee: employee.name,
-    externalEmployeeId: employee.external_employee_id,
-    payrollId: employee.payroll_id,
-    location: location.name,
-    role: names.roles.get(roleId)!,
-    date: startTime.slice(0, 10),
-    startTime,
-    endTime: localTimeAt(end, timezone),
-    durationMinutes: minutes.duration,
-    paidBreakMinutes: minutes.totalPaidBreaks,
-    unpaidBreakMinutes: minutes.totalUnpaidBreaks,
-    payableMinutes: minutes.payableDuration,
-    payableHours: minutesToHours(minutes.payableDuration),
-    hourlyWage: Number(hourlyWage),
-    pay: payCents(minutes.payableDuration, hourlyWage) / 100,
-    regularMinutes: pay.regularMinutes,
-    overtimeMinutes: pay.overtimeMinutes,
-    doubleTimeMinutes: pay.doubleTimeMinutes,
-    overtimeRate: pay.overtimeRate,
-    overtimePremium: exactCents(pay.exact.overtime) / 100,
-    doubleTimePremium: exactCents(pay.exact.doubleTime) / 100,
-    mealPremiumMinutes: pay.mealPremiumMinutes,
-    mealPremium: exactCents(pay.exact.meal) / 100,
-    restGapMinutes: pay.restGapMinutes,
-    restGapRate: pay.restGapRate,
-    restGapPremium: exactCents(pay.exact.restGap) / 100,
-    predictabilityPay: 0,
-    kind: ExportRowKind.SHIFT,
-  };
+  row.shiftId = shiftId;
+  row.employee = employee.name;
+  row.externalEmployeeId = employee.external_employee_id;
+  row.payrollId = employee.payroll_id;
+  row.location = names.locations.get(locationId)!.name;
+  row.role = names.roles.get(roleId)!;
+  row.date = day;
+  row.startTime = startTime;
+  row.endTime = localTimeAt(end, timezone);
+  row.durationMinutes = minutes.duration;
+  row.paidBreakMinutes = minutes.totalPaidBreaks;
+  row.unpaidBreakMinutes = minutes.totalUnpaidBreaks;
+  row.payableMinutes = minutes.payableDuration;
+  row.payableHours = minutesToHours(minutes.payableDuration);
+  row.hourlyWage = Number(hourlyWage);
+  row.pay = payCents(minutes.payableDuration, hourlyWage) / 100;
+  row.regularMinutes = pay.regularMinutes;
+  row.overtimeMinutes = pay.overtimeMinutes;
+  row.doubleTimeMinutes = pay.doubleTimeMinutes;
+  row.overtimeRate = pay.overtimeRate;
+  row.overtimePremium = exactCents(pay.exact.overtime) / 100;
+  row.doubleTimePremium = exactCents(pay.exact.doubleTime) / 100;
+  row.mealPremiumMinutes = pay.mealPremiumMinutes;
+  row.mealPremium = exactCents(pay.exact.meal) / 100;
+  row.restGapMinutes = pay.restGapMinutes;
+  row.restGapRate = pay.restGapRate;
+  row.restGapPremium = exactCents(pay.exact.restGap) / 100;
+  row.predictabilityPay = 0;
+  row.kind = ExportRowKind.SHIFT;
 }
+
+/**
+ * Where the export's rows go, a batch at a time: `add` gets a row that is overwritten by the next
+ * one (a long export allocating an object per row spent a quarter of its time collecting them), so
+ * it keeps what it needs (a copy, a CSV line); `take` answers the batch so far (undefined if it has
+ * none) and starts the next.
+ */
+export interface ExportSink<B> {
+  add(row: Readonly<ShiftExportRow>): void;
+  take(): B | undefined;
+}
+
+/** Rows as objects (JSON, GraphQL). */
+export const rowObjects = (): ExportSink<ShiftExportRow[]> => {
+  let rows: ShiftExportRow[] = [];
+  return {
+    add: (row) => rows.push({ ...row }),
+    take: () => {
+      if (!rows.length) return undefined;
+      const batch = rows;
+      rows = [];
+      return batch;
+    },
+  };
+};
 
 /**
  * A predictability payment as a row of its own: it belongs to a scheduled shift, not to a worked
@@ -116,6 +142,9 @@ function predictabilityRow(p: RecordedPredictabilityPay, overtimeRate: number): 
   };
 }
 
+/** Local start times ShiftRows keeps the day of before it starts afresh. */
+const MAX_DAYS = 10_000;
+
 const NO_BREAKS: readonly BreakSpan[] = Object.freeze([]);
 
 function parseBreaks(text: string): BreakSpan[] {
@@ -124,6 +153,62 @@ function parseBreaks(text: string): BreakSpan[] {
     const [start, end, paid] = b.split(":");
     return [Number(start), end === "" ? null : Number(end), paid === "true"] as const;
   });
+}
+
+/**
+ * The export's shifts, as read (exportedShifts), turned into rows for `sink`, in time order: each
+ * is priced, and those before `firstDay` (read for the overtime and rest of the first workweek) or
+ * at another location than `locationId` are then left out.
+ */
+export class ShiftRows<B> {
+  // fillExportRow writes every field.
+  private readonly row = {} as ShiftExportRow;
+  /** Local days by local start time (the same few texts, kept by localTimeAt): the pay rules compare and look up the same day text then. */
+  private readonly days = new Map<string, string>();
+
+  constructor(
+    private readonly names: ExportNames,
+    private readonly calculator: ShiftPayCalculator,
+    private readonly firstDay: string,
+    private readonly locationId: string | undefined,
+    private readonly sink: ExportSink<B>,
+  ) {}
+
+  add(shift: string): void {
+    const { names, calculator } = this;
+    const [shiftId, staffId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
+    const start = timestamptzMs(startText);
+    const end = timestamptzMs(endText);
+    const { timezone } = names.locations.get(shiftLocation)!;
+    const startTime = localTimeAt(start, timezone);
+    const day = this.dayOf(startTime);
+    const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
+    // Breaks count only where a meal-break rule does: elsewhere they are not even parsed.
+    const shiftBreaks = calculator.readsBreaks(shiftLocation) ? parseBreaks(breaks) : NO_BREAKS;
+    const pay = calculator.pay({
+      staffId,
+      locationId: shiftLocation,
+      day,
+      startMs: start,
+      endMs: end,
+      payableMinutes: minutes.payableDuration,
+      hourlyWage,
+      breaks: shiftBreaks,
+    });
+    if (day < this.firstDay || (this.locationId && shiftLocation !== this.locationId)) return;
+    fillExportRow(this.row, { shiftId, staffId, locationId: shiftLocation, roleId, startTime, day, end, timezone, hourlyWage, minutes }, pay, names);
+    this.sink.add(this.row);
+  }
+
+  /** A local time begins with its local day. */
+  private dayOf(localTime: string): string {
+    let day = this.days.get(localTime);
+    if (day === undefined) {
+      if (this.days.size >= MAX_DAYS) this.days.clear();
+      this.days.set(localTime, (day = localTime.slice(0, 10)));
+    }
+    return day;
+  }
 }
 
 /**
@@ -138,22 +223,23 @@ export class ShiftExportService {
     private readonly settings: TimesheetSettingsService,
   ) {}
 
-  /** Checks the request at once, then reads the rows batch by batch from a database cursor. */
-  batches(actor: Actor, filter: ExportFilter): AsyncGenerator<ShiftExportRow[]> {
+  /** Checks the request at once, then reads the rows batch by batch from a database cursor, each batch as `sink` takes it. */
+  batches<B>(actor: Actor, filter: ExportFilter, sink: () => ExportSink<B>): AsyncGenerator<B> {
     requirePermission(actor, "timesheets:read");
     const range = parseDateRange(filter.startDate, filter.endDate);
     for (const field of ["locationId", "employeeId"] as const) {
       if (filter[field] !== undefined && !isUuid(filter[field])) throw invalidField(field, `${field} must be a UUID`);
     }
-    return this.read(actor, range, filter.locationId?.toLowerCase(), filter.employeeId);
+    return this.read(actor, range, filter.locationId?.toLowerCase(), filter.employeeId, sink());
   }
 
-  private async *read(
+  private async *read<B>(
     actor: Actor,
     range: { start: string; end: string },
     locationId: string | undefined,
     staffId: string | undefined,
-  ): AsyncGenerator<ShiftExportRow[]> {
+    sink: ExportSink<B>,
+  ): AsyncGenerator<B> {
     const organizationId = actor.organizationId;
     const settings = await this.settings.get(actor);
     // Every location's shifts count towards overtime and rest: the location filter applies to the rows.
@@ -163,51 +249,29 @@ export class ShiftExportService {
       endDate: range.end,
       staffIds: staffId ? [staffId] : undefined,
     };
-    let names: ExportNames;
-    let calculator: ShiftPayCalculator;
+    let rowsOf: ShiftRows<B>;
     let predictability: RecordedPredictabilityPay[] = [];
     // The export may lag a few seconds: it runs on a replica when one is healthy.
     const batches = exportedShifts(await this.deps.reads.readerFor(actor), filter, async (query) => {
-      names = await readExportNames(query, organizationId);
-      calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
+      const calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
+      rowsOf = new ShiftRows(await readExportNames(query, organizationId), calculator, range.start, locationId, sink);
       predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
     });
     yield* mapBatches(batches, (rows) => {
-      const out: ShiftExportRow[] = [];
-      for (const { shift } of rows) {
-        const [shiftId, staffId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
-        const start = timestamptzMs(startText);
-        const end = timestamptzMs(endText);
-        const { timezone } = names.locations.get(shiftLocation)!;
-        const startTime = localTimeAt(start, timezone);
-        // A local time begins with its local day.
-        const day = startTime.slice(0, 10);
-        const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
-        // Breaks count only where a meal-break rule does: elsewhere they are not even parsed.
-        const shiftBreaks = calculator.readsBreaks(shiftLocation) ? parseBreaks(breaks) : NO_BREAKS;
-        const pay = calculator.pay({
-          staffId,
-          locationId: shiftLocation,
-          day,
-          startMs: start,
-          endMs: end,
-          payableMinutes: minutes.payableDuration,
-          hourlyWage,
-          breaks: shiftBreaks,
-        });
-        if (day < range.start || (locationId && shiftLocation !== locationId)) continue;
-        out.push(toExportRow({ shiftId, staffId, locationId: shiftLocation, roleId, startTime, end, timezone, hourlyWage, minutes }, pay, names));
-      }
-      return out;
+      for (const { shift } of rows) rowsOf.add(shift);
+      return sink.take();
     });
-    if (predictability.length) yield predictability.map((p) => predictabilityRow(p, Number(settings.overtimeRate)));
+    if (predictability.length) {
+      for (const p of predictability) sink.add(predictabilityRow(p, Number(settings.overtimeRate)));
+      yield sink.take()!;
+    }
   }
 
   /** Every row at once, for GraphQL (which cannot stream), up to `Config.maxListedShifts`. */
   async rows(actor: Actor, filter: ExportFilter): Promise<ShiftExportRow[]> {
     const all: ShiftExportRow[] = [];
     const limit = this.deps.config.maxListedShifts;
-    for await (const batch of this.batches(actor, filter)) {
+    for await (const batch of this.batches(actor, filter, rowObjects)) {
       all.push(...batch);
       if (all.length > limit) throw tooManyShifts(limit);
     }

@@ -36,20 +36,21 @@ export class ShiftNoteService {
   async add(actor: Actor, shiftId: string, input: ShiftNoteInput): Promise<ShiftNote> {
     const shift = await this.shifts.get(actor, shiftId);
     if (!can(actor, "timesheets:write") && shift.staffId !== actor.staffId) throw forbidden("Only managers write notes on other staff members' shifts");
-    return this.repo.save(this.repo.create({ organizationId: actor.organizationId, shiftId: shift.id, authorId: actor.staffId, text: input.text.trim() }));
+    const note = this.repo.create({ organizationId: actor.organizationId, shiftId: shift.id, authorId: actor.staffId, text: input.text.trim() });
+    return this.deps.unitOfWork.run((manager) => manager.save(note));
   }
 
   async update(actor: Actor, shiftId: string, id: string, input: ShiftNoteInput): Promise<ShiftNote> {
     const note = await this.get(actor, shiftId, id);
     if (note.authorId !== actor.staffId) throw forbidden("Only the author changes a note");
     note.text = input.text.trim();
-    return this.repo.save(note);
+    return this.deps.unitOfWork.run((manager) => manager.save(note));
   }
 
   async delete(actor: Actor, shiftId: string, id: string): Promise<boolean> {
     const note = await this.get(actor, shiftId, id);
     if (note.authorId !== actor.staffId && !can(actor, "timesheets:write")) throw forbidden("Only the author or a manager deletes a note");
-    await this.repo.delete({ id: note.id, organizationId: actor.organizationId });
+    await this.deps.unitOfWork.run((manager) => manager.delete(ShiftNote, { id: note.id, organizationId: actor.organizationId }));
     return true;
   }
 

@@ -90,7 +90,9 @@ const rateAbove = (rate: number) => (moneyUnits(rate) - moneyUnits(1)) / moneyUn
 interface StaffState {
   /** Workweeks by overtime regime ("" the settings', else the profile's figures): the week and its days so far. */
   weeks: Map<string, { week: string; days: Workday[]; weekRegular: number }>;
-  last: { day: string; endMs: number } | null;
+  /** The worker's previous shift: its workday ("" before the first) and end, kept in place rather than as an object per shift. */
+  lastDay: string;
+  lastEndMs: number;
   /** The last workday a meal premium was owed for (at most one per workday). */
   mealDay: string | null;
 }
@@ -156,14 +158,15 @@ export class ShiftPayCalculator {
   /** The next shift of its worker (in time order). */
   pay(shift: PayShift): ShiftPay {
     let state = this.byStaff.get(shift.staffId);
-    if (!state) this.byStaff.set(shift.staffId, (state = { weeks: new Map(), last: null, mealDay: null }));
+    if (!state) this.byStaff.set(shift.staffId, (state = { weeks: new Map(), lastDay: "", lastEndMs: 0, mealDay: null }));
     const { rules, figures, regime } = this.rulesAt(shift.locationId);
     const split = figures ? this.profileSplit(state, shift, figures, regime) : this.settingsSplit(state, shift);
     const overtimeRate = figures ? 1.5 : this.settingsRate;
     const wage = shift.hourlyWage;
 
     const restGap = this.restGap(state, shift, rules);
-    state.last = { day: shift.day, endMs: shift.endMs };
+    state.lastDay = shift.day;
+    state.lastEndMs = shift.endMs;
     const mealPremiumMinutes = this.mealPremium(state, shift, rules);
 
     // Fields named one by one: spreading `split` here made this the export's slowest step.
@@ -198,9 +201,7 @@ export class ShiftPayCalculator {
   private profileSplit(state: StaffState, shift: PayShift, figures: ComplianceFigures, regime: string): OvertimeSplit {
     const week = this.weekState(state, regime, shift.day);
     const before = splitWorkweek(week.days, figures).total;
-    const today = week.days.find((d) => d.date === shift.day);
-    if (today) today.minutes += shift.payableMinutes;
-    else week.days.push({ date: shift.day, minutes: shift.payableMinutes });
+    addMinutes(week.days, shift.day, shift.payableMinutes);
     const after = splitWorkweek(week.days, figures).total;
     return {
       regularMinutes: after.regularMinutes - before.regularMinutes,
@@ -216,10 +217,7 @@ export class ShiftPayCalculator {
   private settingsSplit(state: StaffState, shift: PayShift): OvertimeSplit {
     const week = this.weekState(state, "", shift.day);
     const payable = shift.payableMinutes;
-    const today = week.days.find((d) => d.date === shift.day);
-    const before = today?.minutes ?? 0;
-    if (today) today.minutes += payable;
-    else week.days.push({ date: shift.day, minutes: payable });
+    const before = addMinutes(week.days, shift.day, payable);
     const daily = this.dailyLimit === null ? 0 : clamp(before + payable - this.dailyLimit, 0, payable);
     const rest = payable - daily;
     const weekly = clamp(week.weekRegular + rest - this.weeklyLimit, 0, rest);
@@ -230,8 +228,8 @@ export class ShiftPayCalculator {
   /** Rest below the location's minimum before this shift, after the worker's previous one on another day, priced by its profile. */
   private restGap(state: StaffState, shift: PayShift, rules: ComplianceRules | undefined): { minutes: number; rate: number | null; exact: bigint } {
     const minRestHours = rules?.figures.minRestHours ?? null;
-    if (minRestHours === null || !state.last || state.last.day === shift.day) return NO_REST_GAP;
-    const short = restShortfall(new Date(state.last.endMs), { startsAt: new Date(shift.startMs), endsAt: new Date(shift.endMs) }, minRestHours);
+    if (minRestHours === null || state.lastDay === "" || state.lastDay === shift.day) return NO_REST_GAP;
+    const short = restShortfall(new Date(state.lastEndMs), { startsAt: new Date(shift.startMs), endsAt: new Date(shift.endMs) }, minRestHours);
     const priced = short && restPremium(short.insideMinutes, shift.hourlyWage, rules!.figures);
     return priced ? { minutes: short.insideMinutes, rate: priced.rateAbove, exact: priced.exact } : NO_REST_GAP;
   }
@@ -249,6 +247,22 @@ export class ShiftPayCalculator {
     state.mealDay = shift.day;
     return Math.round(premiumHours * 60);
   }
+}
+
+/**
+ * Adds a shift's minutes to its workday among a workweek's days, answering the workday's minutes
+ * before. A worker's shifts come in time order, so their workday is nearly always the last one.
+ */
+function addMinutes(days: Workday[], day: string, minutes: number): number {
+  for (let i = days.length - 1; i >= 0; i--) {
+    if (days[i].date === day) {
+      const before = days[i].minutes;
+      days[i].minutes += minutes;
+      return before;
+    }
+  }
+  days.push({ date: day, minutes });
+  return 0;
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));

@@ -5,7 +5,7 @@ import { ServiceDeps } from "../../../common/services";
 import { invalidField } from "../../../errors/app-error";
 import { closedShifts, closedShiftBreaks, closedShiftMinutes, ClosedShift } from "./closed-shift.store";
 import { exactAmount, exactCents, exactPay } from "../../../common/money";
-import { MandatoryBreakRule, selectMandatoryBreakRules } from "../../breaks";
+import { mandatoryBreakRules, MandatoryBreakRule } from "../../breaks";
 import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../../compliance";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "./shift-pay";
 import { minutesToHours } from "../../../common/shift-minutes";
@@ -198,7 +198,7 @@ export class ShiftReportService {
     const settings = await this.settings.get(actor);
     // A report may lag a few seconds: it runs on a replica when one is healthy.
     const db = await this.deps.reads.readerFor(actor);
-    const rules = await selectMandatoryBreakRules(db.manager, actor.organizationId);
+    const rules = await mandatoryBreakRules(db.manager, actor.organizationId);
     let calculator!: ShiftPayCalculator;
     let predictability: RecordedPredictabilityPay[] = [];
     const organizationId = actor.organizationId;

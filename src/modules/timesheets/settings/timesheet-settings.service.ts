@@ -28,7 +28,7 @@ export class TimesheetSettingsService {
   /** Changes only the fields given, in one statement (no lost update between two changes). */
   async update(actor: Actor, input: UpdateTimesheetSettingsInput): Promise<TimesheetSettings> {
     rejectNulls(input);
-    await upsertTimesheetSettings(this.deps.db.manager, actor.organizationId, input);
+    await this.deps.unitOfWork.run((manager) => upsertTimesheetSettings(manager, actor.organizationId, input));
     return this.get(actor);
   }
 }

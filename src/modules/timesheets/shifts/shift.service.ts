@@ -5,7 +5,6 @@ import { requireInOrganization } from "../../../common/tenant-records";
 import { formatLocal, localDate, parseDate, parseDateRange, parseTimestamp } from "../../../common/time";
 import { rejectNulls } from "../../../common/validation";
 import { ServiceDeps } from "../../../common/services";
-import { inTransaction } from "../../../database/transaction";
 import { AppError, conflict, invalidField, notFound, unknownReference } from "../../../errors/app-error";
 import { describeConstraint } from "../../../errors/database-errors";
 import { groupByKeys } from "../../../loaders/loaders";
@@ -14,6 +13,8 @@ import { CreateShiftInput, ShiftBreakInput, ShiftListArgs, UpdateShiftInput } fr
 import {
   closeRunningBreak,
   deleteBreaks,
+  endBreak,
+  endShift,
   guardDays,
   insertBreaks,
   insertShift,
@@ -26,6 +27,7 @@ import {
   selectListedShifts,
   selectLocation,
   selectLockedDays,
+  selectOpenShift,
   selectOverlappingShift,
   selectShift,
   selectShifts,
@@ -39,6 +41,8 @@ import { DeletedShifts, Shift, ShiftList } from "./shift.graphql";
 describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift that overlaps this time");
 describeConstraint("ck_shifts_end_after_start", "endTime must be after startTime");
 describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it starts");
+
+export type { BreakRow, ShiftRow } from "./shift.store";
 
 export const SHIFT_LOCKED = "SHIFT_LOCKED";
 
@@ -102,27 +106,49 @@ export class ShiftService {
     const row = await selectShift(this.deps.db.manager, actor.organizationId, requireUuid(id, "Shift"));
     const only = ownRecordsOnly(actor, "timesheets:read", "timesheets:self");
     if (!row || (only !== null && row.staff_id !== only)) throw notFound("Shift");
+    return this.present(row);
+  }
+
+  /** A shift row as the API shows it, its running time counted to now. */
+  present(row: ShiftRow): Shift {
     return presentShift(row, this.deps.clock.now().getTime());
+  }
+
+  /** The staff member's open shift (no end yet), in the caller's transaction; `lock` holds it until commit. */
+  openShiftOf(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<ShiftRow | undefined> {
+    return selectOpenShift(manager, organizationId, staffId, lock);
+  }
+
+  /** Clock-out: the shift ends at `at` and stops being active, in the caller's transaction. */
+  endShift(manager: EntityManager, organizationId: string, shiftId: string, at: Date): Promise<void> {
+    return endShift(manager, organizationId, shiftId, at);
+  }
+
+  /** The running break ends at `at`, in the caller's transaction. */
+  endBreak(manager: EntityManager, organizationId: string, breakId: string, at: Date): Promise<void> {
+    return endBreak(manager, organizationId, breakId, at);
   }
 
   async create(actor: Actor, input: CreateShiftInput): Promise<Shift> {
     const org = actor.organizationId;
     let attempt: ShiftTime | undefined;
-    const id = await inTransaction(this.deps.db, async (manager) => {
-      const location = await this.zonedLocation(manager, org, input.locationId);
-      const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
-      const roleId = await this.requireRole(manager, org, input.roleId);
-      const start = parseTimestamp(input.startTime, location.timezone, "startTime");
-      const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
-      checkOrder(start, end);
-      await this.assertUnlocked(manager, org, location, [start], [staffId]);
-      const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
-      const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
-      attempt = { staffId, start, end };
-      return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
-    }).catch(async (error: unknown) => {
-      throw await this.shiftInTheWay(error, org, attempt);
-    });
+    const id = await this.deps.unitOfWork
+      .run(async (manager) => {
+        const location = await this.zonedLocation(manager, org, input.locationId);
+        const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
+        const roleId = await this.requireRole(manager, org, input.roleId);
+        const start = parseTimestamp(input.startTime, location.timezone, "startTime");
+        const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
+        checkOrder(start, end);
+        await this.assertUnlocked(manager, org, location, [start], [staffId]);
+        const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
+        const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
+        attempt = { staffId, start, end };
+        return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
+      })
+      .catch(async (error: unknown) => {
+        throw await this.shiftInTheWay(error, org, attempt);
+      });
     return this.get(actor, id);
   }
 
@@ -131,28 +157,30 @@ export class ShiftService {
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
     let attempt: ShiftTime | undefined;
-    await inTransaction(this.deps.db, async (manager) => {
-      const row = await selectShift(manager, org, shiftId, true);
-      if (!row) throw notFound("Shift");
-      const location = { locationId: row.location_id, timezone: row.timezone };
-      const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
-      const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
-      checkOrder(start, end);
-      await this.assertUnlocked(manager, org, location, [row.start_time, start], [row.staff_id]);
-      attempt = { staffId: row.staff_id, start, end, shiftId };
-      const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
-      const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
-      await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
-      if (breaks) {
-        await deleteBreaks(manager, org, shiftId);
-        await insertBreaks(manager, org, shiftId, breaks);
-      } else if (end) {
-        // A shift closed by hand closes its running break with it.
-        await closeRunningBreak(manager, org, shiftId, end);
-      }
-    }).catch(async (error: unknown) => {
-      throw await this.shiftInTheWay(error, org, attempt);
-    });
+    await this.deps.unitOfWork
+      .run(async (manager) => {
+        const row = await selectShift(manager, org, shiftId, true);
+        if (!row) throw notFound("Shift");
+        const location = { locationId: row.location_id, timezone: row.timezone };
+        const start = input.startTime === undefined ? row.start_time : parseTimestamp(input.startTime, location.timezone, "startTime");
+        const end = input.endTime === undefined ? row.end_time : parseTimestamp(input.endTime, location.timezone, "endTime");
+        checkOrder(start, end);
+        await this.assertUnlocked(manager, org, location, [row.start_time, start], [row.staff_id]);
+        attempt = { staffId: row.staff_id, start, end, shiftId };
+        const roleId = input.roleId === undefined ? row.role_id : await this.requireRole(manager, org, input.roleId);
+        const breaks = input.breaks && (await this.resolveBreaks(manager, org, location, input.breaks, start, end));
+        await updateShift(manager, org, shiftId, { start, end, roleId, wage: input.hourlyWage ?? null });
+        if (breaks) {
+          await deleteBreaks(manager, org, shiftId);
+          await insertBreaks(manager, org, shiftId, breaks);
+        } else if (end) {
+          // A shift closed by hand closes its running break with it.
+          await closeRunningBreak(manager, org, shiftId, end);
+        }
+      })
+      .catch(async (error: unknown) => {
+        throw await this.shiftInTheWay(error, org, attempt);
+      });
     return this.get(actor, shiftId);
   }
 
@@ -160,7 +188,7 @@ export class ShiftService {
   async delete(actor: Actor, id: string): Promise<boolean> {
     const org = actor.organizationId;
     const shiftId = requireUuid(id, "Shift");
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       const row = await selectShift(manager, org, shiftId, true);
       if (!row) throw notFound("Shift");
       await this.assertUnlocked(manager, org, { locationId: row.location_id, timezone: row.timezone }, [row.start_time], [row.staff_id]);
@@ -174,7 +202,7 @@ export class ShiftService {
     const day = parseDate(date, "date");
     const location = locationId === undefined ? undefined : filterId(locationId, "locationId");
     const org = actor.organizationId;
-    return inTransaction(this.deps.db, async (manager) => {
+    return this.deps.unitOfWork.run(async (manager) => {
       // A location of another organization is as unknown as one that does not exist.
       if (location && !(await selectLocation(manager, org, location))) throw notFound("Location");
       const rows = await selectShifts(manager, { organizationId: org, startDate: day, endDate: day, locationId: location });
