@@ -27,6 +27,7 @@ import {
   selectCountsByDayAndTemplate,
   selectDraft,
   ShiftPlan,
+  PlannedAround,
   PlannedShiftRow,
   selectPlannedShifts,
   TemplateDayCount,
@@ -55,14 +56,8 @@ export function insertGeneratedDrafts(manager: EntityManager, organizationId: st
  * The entries and drafts of these people starting in the range, at any location, as a generation
  * plans around them; a location being re-planned (`replacedLocationId`) contributes no drafts.
  */
-export function plannedShiftsAround(
-  manager: EntityManager,
-  organizationId: string,
-  staffIds: string[],
-  bounds: { from: Date; to: Date },
-  replacedLocationId: string | null,
-): Promise<PlannedShiftRow[]> {
-  return selectPlannedShifts(manager, organizationId, staffIds, bounds, replacedLocationId);
+export function plannedShiftsAround(manager: EntityManager, organizationId: string, around: PlannedAround): Promise<PlannedShiftRow[]> {
+  return selectPlannedShifts(manager, organizationId, around);
 }
 
 /** Deletes a location's drafts that start in the range (a generation replacing them), in the caller's transaction. */

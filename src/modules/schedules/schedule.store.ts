@@ -327,17 +327,19 @@ export interface PlannedShiftRow {
   draft: boolean;
 }
 
+/** Whose planned shifts, starting when, and which location's drafts are about to be replaced (none: null). */
+export interface PlannedAround {
+  staffIds: string[];
+  bounds: { from: Date; to: Date };
+  replacedLocationId: string | null;
+}
+
 /**
  * The people's published entries and drafts that start in [from, to): everything a new shift must
  * fit around. Without `replacedLocationId`'s drafts when they are about to be replaced.
  */
-export async function selectPlannedShifts(
-  manager: EntityManager,
-  organizationId: string,
-  staffIds: string[],
-  bounds: { from: Date; to: Date },
-  replacedLocationId: string | null,
-): Promise<PlannedShiftRow[]> {
+export async function selectPlannedShifts(manager: EntityManager, organizationId: string, around: PlannedAround): Promise<PlannedShiftRow[]> {
+  const { staffIds, bounds, replacedLocationId } = around;
   const rows: { worker_id: string; location_id: string; role_id: string; template_id: string | null; start_time: Date; end_time: Date; draft: boolean }[] =
     await manager.query(
       `SELECT worker_id, location_id, role_id, template_id, start_time, end_time, false AS draft FROM schedule_entries

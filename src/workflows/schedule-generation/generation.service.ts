@@ -187,7 +187,11 @@ export class ScheduleGenerationService {
       templates,
       requirements: await selectRequirements(manager, org, locationId, request.startDate, request.endDate),
       people,
-      planned: await plannedShiftsAround(manager, org, staffIds, bounds, request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null),
+      planned: await plannedShiftsAround(manager, org, {
+        staffIds,
+        bounds,
+        replacedLocationId: request.mode === GenerationMode.REPLACE_DRAFTS ? locationId : null,
+      }),
       windows,
       rules: {
         minRestHours: figures.minRestHours,
