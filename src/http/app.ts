@@ -6,7 +6,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
 import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
-import { unwrapResolverError } from "@apollo/server/errors";
+import { ApolloServerErrorCode, unwrapResolverError } from "@apollo/server/errors";
 import type { Logger } from "pino";
 import { DataSource } from "typeorm";
 import type { Services } from "../common/services";
@@ -337,13 +337,17 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   );
 
   // Validated here, once the caller's rate limit allows the call, and only the first time its text is seen.
+  // An invalid document is answered as Apollo itself would, with its code (mapped to BAD_REQUEST like its others).
   app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
     const guarded = res.locals.graphql as GuardedRequest;
     const errors = guarded.validated ? [] : documents.validate(guarded.text, guarded.document);
     if (errors.length === 0) return next();
     res.status(400).json({
       errors: errors.map((e) => {
-        const formatted = formatGraphQLError(e.toJSON(), new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }));
+        const formatted = formatGraphQLError(
+          e.toJSON(),
+          new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED } }),
+        );
         return { ...formatted, extensions: { ...formatted.extensions, requestId: req.id } };
       }),
     });
