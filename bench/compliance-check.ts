@@ -24,9 +24,11 @@ export async function benchComplianceCheck(runtime: Runtime, organizationId: str
       [organizationId, locationId],
     );
     await m.query(
-      `WITH w AS (SELECT s.id, row_number() OVER (ORDER BY s.id) AS n, r.role_id
-                    FROM staff_members s JOIN staff_roles r ON r.staff_id = s.id
-                   WHERE s.organization_id = $1 ORDER BY s.id LIMIT $4)
+      // Its own location's staff first, then those of the locations after it in id order: the other
+      // parts of the bench plan their people at the first locations, whose days this must not fill.
+      `WITH w AS (SELECT s.id, row_number() OVER (ORDER BY sl.location_id DESC, s.id) AS n, r.role_id
+                    FROM staff_members s JOIN staff_roles r ON r.staff_id = s.id JOIN staff_locations sl ON sl.staff_id = s.id
+                   WHERE s.organization_id = $1 ORDER BY sl.location_id DESC, s.id LIMIT $4)
        INSERT INTO schedule_entries (organization_id, location_id, worker_id, role_id, start_time, end_time)
        SELECT $1, $2, w.id, w.role_id,
               (($3::date + d) + CASE WHEN (w.n + d) % 2 = 0 THEN time '15:00' ELSE time '07:00' END) AT TIME ZONE l.timezone,
