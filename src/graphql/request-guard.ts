@@ -13,6 +13,12 @@ export const MAX_TOKENS = 5_000;
 /** What an anonymous request may call: creating an organization (with the platform key) and exchanging a key for a token. */
 const PUBLIC_OPERATIONS = ["createOrganization", "exchangeToken"];
 const PUBLIC_FIELDS = new Set([...PUBLIC_OPERATIONS, "__typename"]);
+/**
+ * The longest text an anonymous caller may send. Its only operations, the public ones, take a few
+ * hundred characters; a longer text is refused unread, so a flood of large documents without a
+ * token costs no parse (a parse keeps every token's position for the errors, and weighs on the heap).
+ */
+export const PUBLIC_DOCUMENT_MAX_LENGTH = 8 * 1024;
 
 /** A request refused before Apollo sees it: the HTTP status and the GraphQL errors to answer. */
 export class RefusedRequest extends Error {
@@ -124,8 +130,10 @@ export function guardRequest(
       throw refusal(badRequest(`\`${name}\` must be a JSON object${viaQueryString ? " (JSON text in the query string)" : ""}`));
     }
   }
-  // A public operation names its field: a text that names neither cannot be one, and is refused unread.
-  if (!authenticated && !PUBLIC_OPERATIONS.some((name) => query.includes(name))) throw refusal(unauthenticated());
+  // A public operation is short and names its field: a text that is longer or names neither cannot be one, and is refused unread.
+  if (!authenticated && (query.length > PUBLIC_DOCUMENT_MAX_LENGTH || !PUBLIC_OPERATIONS.some((name) => query.includes(name)))) {
+    throw refusal(unauthenticated());
+  }
   let document = documents.validated(query);
   const validated = document !== undefined;
   if (!document) {

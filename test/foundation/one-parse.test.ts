@@ -1,4 +1,5 @@
 import * as parser from "graphql/language/parser";
+import { PUBLIC_DOCUMENT_MAX_LENGTH } from "../../src/graphql/request-guard";
 import { TestOrganization, TestService } from "../support/harness";
 
 /** Every GraphQL parse in the process goes through graphql-js's parser module, Apollo's own included. */
@@ -48,6 +49,18 @@ describe("a GraphQL request's document is parsed once", () => {
         extensions: { code: "BAD_REQUEST", details: [], requestId: "one-parse-2" },
       },
     ]);
+    expect(parses).toHaveBeenCalledTimes(1);
+  });
+
+  it("never for a text without a token that is longer than a public operation can be", async () => {
+    const selection = Array.from({ length: 1000 }, () => "accessToken").join(" ");
+    const query = `mutation { exchangeToken(input: { apiKey: "k" }) { ${selection} } }`;
+    expect(query.length).toBeGreaterThan(PUBLIC_DOCUMENT_MAX_LENGTH);
+    const refused = await t.http.post("/graphql").send({ query });
+    expect([refused.status, refused.body.errors?.[0]?.extensions?.code]).toEqual([401, "UNAUTHENTICATED"]);
+    expect(parses).not.toHaveBeenCalled();
+    const short = await t.http.post("/graphql").send({ query: 'mutation { exchangeToken(input: { apiKey: "k" }) { accessToken } }' });
+    expect(short.status).not.toBe(500);
     expect(parses).toHaveBeenCalledTimes(1);
   });
 
