@@ -1,7 +1,7 @@
+import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { EntityManager } from "typeorm";
 import { Actor } from "../../auth/actor";
 import { isUuid } from "../../common/ids";
@@ -40,7 +40,7 @@ const MAX_TAKE_UPS = 3;
  * Schedule generation: a request becomes a queued row; a service process claims it (a lease in
  * the database, renewed while the search runs), builds the problem from the location's
  * templates, coverage, people, planned shifts, availability and labor rules, runs the search in
- * a worker thread, and writes drafts and the explained result in one transaction, or nothing
+ * a child process, and writes drafts and the explained result in one transaction, or nothing
  * when the limits cannot all be met or the generation was cancelled.
  */
 export class ScheduleGenerationService {
@@ -209,39 +209,39 @@ export class ScheduleGenerationService {
   }
 
   /**
-   * Runs the search in a worker thread, renewing the lease (with the progress) a few times per
-   * lease period: a cancel asked for meanwhile stops it; a lost lease (another process took the
-   * generation up) ends it without a word.
+   * Runs the search in a child process at the lowest priority (requests go first), renewing the
+   * lease (with the progress) a few times per lease period: a cancel asked for meanwhile ends the
+   * search; a lost lease (another process took the generation up) ends it without a word.
    */
   private search(generation: ScheduleGeneration, built: BuiltProblem, timeLimitMs: number): Promise<RosterSolution | "CANCELLED" | "LOST"> {
-    const stop = new SharedArrayBuffer(4);
-    const flag = new Int32Array(stop);
-    const worker = new Worker(path.join(__dirname, "solver", "roster-worker.js"), {
-      workerData: { problem: built.problem, timeLimitMs, seed: generation.request.seed, stop },
-    });
+    const child = fork(path.join(__dirname, "solver", "roster-process.js"), { serialization: "advanced", stdio: "inherit" });
+    child.send({ problem: built.problem, timeLimitMs, seed: generation.request.seed });
     let latest: GenerationProgress | null = null;
     let verdict: "CANCELLED" | "LOST" | null = null;
+    let solution: RosterSolution | null = null;
     const renew = async () => {
       const lease = await this.deps.unitOfWork
         .run((manager) => renewLease(manager, generation.id, this.processId, this.leaseSeconds, latest))
         .catch(() => undefined);
       if (lease === null) verdict = "LOST";
       else if (lease?.cancelRequested) verdict = "CANCELLED";
-      if (verdict) Atomics.store(flag, 0, 1);
+      if (verdict) child.kill();
     };
     const timer = setInterval(() => void renew(), Math.min(2000, (this.leaseSeconds * 1000) / 3));
     return new Promise((resolve, reject) => {
-      worker.on("message", (message: { progress?: SearchProgress; solution?: RosterSolution }) => {
+      child.on("message", (message: { progress?: SearchProgress; solution?: RosterSolution }) => {
         if (message.progress) {
           const p = message.progress;
           latest = { elapsedSeconds: Math.round(p.elapsedMs / 100) / 10, bestObjective: p.bestHard > 0 ? null : p.bestObjective, moves: p.moves };
         }
-        if (message.solution) resolve(verdict ?? message.solution);
+        if (message.solution) solution = message.solution;
       });
-      worker.on("error", reject);
-      worker.on("exit", (code) => {
+      child.on("error", reject);
+      child.on("exit", (code, signal) => {
         clearInterval(timer);
-        if (code !== 0) reject(new Error(`The search stopped with code ${code}`));
+        if (verdict) resolve(verdict);
+        else if (solution) resolve(solution);
+        else reject(new Error(`The search stopped with ${signal ?? `code ${code}`}`));
       });
     });
   }

@@ -1,4 +1,4 @@
-/** The roster search: pure code over plain data, run in a worker thread by the generation service and directly by the benchmark. */
+/** The roster search: pure code over plain data, run in a child process by the generation service and directly by the benchmark. */
 export { solveRoster } from "./roster-search";
 export type { RosterSolution, SearchOptions, SearchProgress } from "./roster-search";
 export { BUSY, OFF } from "./roster-problem";
