@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { EventFeed, EventStream } from "../modules/events";
+import type { CommittedEvent } from "../modules/events";
 import { WebhookDispatcher } from "../modules/webhooks";
 import { ServiceDeps } from "../common/services";
 import type { Services } from "./services";
@@ -23,8 +24,8 @@ export async function startEventDelivery(deps: ServiceDeps, services: Services, 
   await feed.start();
   const stream = new EventStream(feed, services.events, logger);
   const dispatcher = new WebhookDispatcher(deps, services.events, logger);
-  const wake = () => dispatcher.wake();
-  feed.on("event", wake).on("gap", wake);
+  // Only an event that made deliveries gives the delivery worker something to claim.
+  feed.on("event", (event: CommittedEvent) => event.deliveries !== 0 && dispatcher.wake()).on("gap", () => dispatcher.wake());
   dispatcher.start();
   return {
     feed,

@@ -17,7 +17,9 @@ function sqlState(error: unknown): string | undefined {
 /**
  * The one way the service writes: every change runs in `unitOfWork.run(work)`, which
  *
- * 1. opens a transaction (READ COMMITTED) on a query runner of its own;
+ * 1. opens a transaction on a query runner of its own, at the database's default isolation: READ
+ *    COMMITTED unless an administrator chose a stricter one, whose serialization failures are
+ *    retried below (naming the level would cost a statement of its own on every unit);
  * 2. tells the database who acts (`tellTheActor`), for the audit trigger and `record_event`;
  * 3. runs `work` with the transaction's entity manager;
  * 4. runs the before-commit hooks that modules registered at startup (`beforeCommit`), in the
@@ -53,7 +55,7 @@ export class UnitOfWork {
   private async attempt<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const runner = this.db.createQueryRunner();
     try {
-      await runner.startTransaction("READ COMMITTED");
+      await runner.startTransaction();
       await tellTheActor(runner);
       const result = await work(runner.manager);
       for (const hook of this.hooks) await this.db.readingThrough(runner, () => hook(runner.manager));

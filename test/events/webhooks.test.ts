@@ -1,4 +1,5 @@
 import { Webhook } from "standardwebhooks";
+import type { CommittedEvent } from "../../src/modules/events";
 import { checkWebhookUrl } from "../../src/modules/webhooks/webhook-targets";
 import { TestService } from "../support/harness";
 import { WebhookReceiver } from "../support/webhook-receiver";
@@ -238,3 +239,44 @@ describe("webhooks", () => {
 async function waitFor(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((r) => setTimeout(r, 20));
 }
+
+describe("waking the delivery worker", () => {
+  let t: TestService;
+  let w: Workplace;
+  let receiver: WebhookReceiver;
+  // No polling in the test's time: what wakes the worker is the events alone.
+  beforeAll(async () => {
+    t = await TestService.start({ env: { ...ENV, WEBHOOK_POLL_MS: "3600000" } });
+    w = await workplace(t);
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await t.stop();
+    await receiver.close();
+  });
+
+  it("an event tells how many deliveries it made, and only one that made some wakes the worker", async () => {
+    const { feed, dispatcher } = t.runtime.events;
+    const heard: CommittedEvent[] = [];
+    feed.on("event", (e: CommittedEvent) => heard.push(e));
+    const wake = jest.spyOn(dispatcher, "wake");
+    const api = t.as(w.org.token);
+    const role = async (name: string) => {
+      const before = heard.length;
+      expect((await api.post(`/api/organizations/${w.org.id}/roles`, { name })).status).toBe(201);
+      while (heard.length === before) await new Promise((r) => setTimeout(r, 5));
+      return heard[heard.length - 1];
+    };
+    try {
+      expect((await role("Quiet")).deliveries).toBe(0);
+      expect(wake).not.toHaveBeenCalled();
+      expect((await api.post(`/api/organizations/${w.org.id}/webhook-endpoints`, { url: receiver.url, eventTypes: ["role.created"] })).status).toBe(201);
+      wake.mockClear();
+      expect((await role("Heard")).deliveries).toBe(1);
+      expect(wake).toHaveBeenCalled();
+      await receiver.until((received) => received.some((r) => r.json.type === "role.created"));
+    } finally {
+      wake.mockRestore();
+    }
+  });
+});

@@ -5,10 +5,12 @@ import { DataSource } from "typeorm";
 import type { PGliteDatabase } from "../../database/pglite-pool";
 import { requestActor } from "../../database/request-actor";
 
-/** An event committed by any process: its organization and id (the `events` notification's payload). */
+/** An event committed by any process: its organization and id, and how many webhook deliveries it made (the `events` notification's payload). */
 export interface CommittedEvent {
   organizationId: string;
   eventId: string;
+  /** Unknown (null) in a payload written before the count was. */
+  deliveries: number | null;
 }
 
 const CHANNEL = "events";
@@ -48,10 +50,12 @@ export class EventFeed extends EventEmitter {
   }
 
   private received(payload: string): void {
-    const [organizationId, eventId] = payload.split(" ");
+    const [organizationId, eventId, deliveries] = payload.split(" ");
     // On PGlite the notice arrives inside the committing request's context: what it wakes is not
     // that request's work, and must not be recorded under its actor.
-    requestActor.exit(() => this.emit("event", { organizationId, eventId } satisfies CommittedEvent));
+    requestActor.exit(() =>
+      this.emit("event", { organizationId, eventId, deliveries: deliveries === undefined ? null : Number(deliveries) } satisfies CommittedEvent),
+    );
   }
 
   private async connect(): Promise<void> {

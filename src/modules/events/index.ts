@@ -9,3 +9,4 @@ export type { PendingEvent } from "./pending-events";
 export { eventsModule } from "./events.module";
 export { Event } from "./event.types";
 export type { EventFilter } from "./event-stream";
+export type { CommittedEvent } from "./event-feed";

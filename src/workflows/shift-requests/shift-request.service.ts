@@ -87,8 +87,7 @@ export class ShiftRequestService {
       throw invalidField("recipientEntryId", "A swap names the other worker's entry in recipientEntryId");
     if (input.type !== ShiftRequestType.SWAP && recipientEntryId) throw invalidField("recipientEntryId", "Only a swap names another entry");
     if (input.type === ShiftRequestType.DROP && recipientId) throw invalidField("recipientStaffId", "A drop has no recipient");
-    await this.expire(org);
-    return this.deps.unitOfWork.run(async (manager) => {
+    return this.change(org, async (manager) => {
       const now = this.deps.clock.now();
       const [entry] = await selectEntries(manager, org, [entryId], false);
       if (!entry) throw unknownReference("entryId", `No published entry has id "${input.entryId}"`);
@@ -151,8 +150,7 @@ export class ShiftRequestService {
    */
   async accept(actor: Actor, id: string): Promise<ShiftRequest> {
     const org = actor.organizationId;
-    await this.expire(org);
-    return this.deps.unitOfWork.run(async (manager) => {
+    return this.change(org, async (manager) => {
       const request = await this.find(manager, actor, id);
       const taker = request.recipientStaffId ?? actor.staffId;
       if (request.status === OPEN ? !actor.staffId : taker !== actor.staffId && !can(actor, "shiftrequests:manage"))
@@ -194,8 +192,7 @@ export class ShiftRequestService {
   /** Re-checks everything now and moves the entries, in one transaction; compliance errors need `acknowledge` and a reason. */
   async approve(actor: Actor, id: string, input: ApproveShiftRequestInput): Promise<ShiftRequest> {
     if (input.acknowledge && !input.reason?.trim()) throw invalidField("reason", "Acknowledging violations needs a reason");
-    await this.expire(actor.organizationId);
-    return this.deps.unitOfWork.run(async (manager) => {
+    return this.change(actor.organizationId, async (manager) => {
       const request = await this.find(manager, actor, id);
       if (request.status !== PENDING_APPROVAL) throw this.notFrom(request, "approved");
       await this.complete(manager, actor, request, input, [PENDING_APPROVAL]);
@@ -254,6 +251,14 @@ export class ShiftRequestService {
 
   private expire(organizationId: string): Promise<number> {
     return this.deps.unitOfWork.run((manager) => expireStaleRequests(manager, organizationId, this.deps.clock.now()));
+  }
+
+  /** A change in one unit of work that first marks the organization's stale requests EXPIRED, as a read would find them. */
+  private change<T>(organizationId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.deps.unitOfWork.run(async (manager) => {
+      await expireStaleRequests(manager, organizationId, this.deps.clock.now());
+      return work(manager);
+    });
   }
 
   /**
@@ -382,8 +387,7 @@ export class ShiftRequestService {
     to: ShiftRequestStatus,
     allowed?: (request: ShiftRequest) => void,
   ): Promise<ShiftRequest> {
-    await this.expire(actor.organizationId);
-    return this.deps.unitOfWork.run(async (manager) => {
+    return this.change(actor.organizationId, async (manager) => {
       const request = await this.find(manager, actor, id);
       allowed?.(request);
       if (!from.includes(request.status)) throw this.notFrom(request, to.toLowerCase());
