@@ -99,6 +99,7 @@ export function evaluateEligibility(
   const zone = compliance.ctx.zone;
   const windowsOf = group(windows);
   const entriesOf = group(entries.filter((e) => !shift.ignoredEntryIds.has(e.id)));
+  const alone = new Map<string, Judged>();
   return candidates.map((c) => {
     const reasons: EligibilityFinding[] = [];
     const warnings: EligibilityFinding[] = [];
@@ -117,58 +118,77 @@ export function evaluateEligibility(
       if (e.start < shift.end && e.end > shift.start)
         reasons.push(finding("OVERLAP", `The worker's entry from ${formatLocal(e.start, zone)} to ${formatLocal(e.end, zone)} overlaps the shift`, e.id));
     }
-    const planned: PlannedShift[] = [
-      ...own.map((e) => ({
-        id: e.id,
-        staffId: c.staffId,
-        startsAt: e.start,
-        endsAt: e.end,
-        breaks: unpaid(e.unpaidBreakMinutes),
-        hourlyWage: c.wage,
-        checked: false,
-      })),
-      {
-        id: SHIFT_ID,
-        staffId: c.staffId,
-        startsAt: shift.start,
-        endsAt: shift.end,
-        breaks: unpaid(shift.unpaidBreakMinutes),
-        hourlyWage: c.wage,
-        checked: true,
-      },
-    ];
-    const { rules, ctx } = compliance;
-    const violations = [
-      ...shiftLength(planned, rules, ctx),
-      ...dailyHours(planned, rules, ctx),
-      ...weeklyHours(planned, rules, ctx),
-      ...restBetweenShifts(planned, rules, ctx),
-    ].filter((v) => v.entryIds.includes(SHIFT_ID));
-    const premiums: EligibilityPremium[] = [];
-    for (const v of violations) {
-      (v.severity === "error" ? reasons : warnings).push(fromViolation(v));
-      if (v.premium && v.premium.cents > 0)
-        premiums.push({ ruleId: v.ruleId, hours: round2(v.premium.minutes / 60), amount: v.premium.cents / 100, citation: v.citation });
+    // Whoever has no entry around the shift is judged on the shift alone, the same for everyone at one wage.
+    let judged = own.length ? undefined : alone.get(c.wage);
+    if (!judged) {
+      judged = judge(shift, c.staffId, c.wage, own, compliance);
+      if (!own.length) alone.set(c.wage, judged);
     }
-    if (shift.owesPredictabilityPay) {
-      const pay = predictabilityPay(
-        { id: SHIFT_ID, staffId: c.staffId, before: null, after: { startsAt: shift.start, endsAt: shift.end }, hourlyWage: c.wage },
-        rules,
-        ctx.now,
-      );
-      if (pay) {
-        const premium = { ruleId: "NOTICE_WINDOW", hours: round2(pay.minutes / 60), amount: pay.cents / 100, citation: rules.citation("NOTICE_WINDOW") };
-        premiums.push(premium);
-        warnings.push({
-          ...finding("NOTICE_WINDOW", `Added inside the ${rules.figures.noticeDays}-day notice window: predictability pay is owed`),
-          citation: premium.citation,
-          hours: premium.hours,
-          amount: premium.amount,
-        });
-      }
-    }
-    return { staffId: c.staffId, eligible: reasons.length === 0, reasons, warnings, premiums };
+    reasons.push(...judged.reasons);
+    warnings.push(...judged.warnings);
+    return { staffId: c.staffId, eligible: reasons.length === 0, reasons, warnings, premiums: [...judged.premiums] };
   });
+}
+
+interface Judged {
+  reasons: EligibilityFinding[];
+  warnings: EligibilityFinding[];
+  premiums: EligibilityPremium[];
+}
+
+/** What the location's compliance rules say of the shift added to the person's entries around it, and what it would owe. */
+function judge(shift: ShiftInQuestion, staffId: string, wage: string, own: EntrySpan[], compliance: { rules: ComplianceRules; ctx: CheckContext }): Judged {
+  const judged: Judged = { reasons: [], warnings: [], premiums: [] };
+  const planned: PlannedShift[] = [
+    ...own.map((e) => ({
+      id: e.id,
+      staffId,
+      startsAt: e.start,
+      endsAt: e.end,
+      breaks: unpaid(e.unpaidBreakMinutes),
+      hourlyWage: wage,
+      checked: false,
+    })),
+    {
+      id: SHIFT_ID,
+      staffId,
+      startsAt: shift.start,
+      endsAt: shift.end,
+      breaks: unpaid(shift.unpaidBreakMinutes),
+      hourlyWage: wage,
+      checked: true,
+    },
+  ];
+  const { rules, ctx } = compliance;
+  const violations = [
+    ...shiftLength(planned, rules, ctx),
+    ...dailyHours(planned, rules, ctx),
+    ...weeklyHours(planned, rules, ctx),
+    ...restBetweenShifts(planned, rules, ctx),
+  ].filter((v) => v.entryIds.includes(SHIFT_ID));
+  for (const v of violations) {
+    (v.severity === "error" ? judged.reasons : judged.warnings).push(fromViolation(v));
+    if (v.premium && v.premium.cents > 0)
+      judged.premiums.push({ ruleId: v.ruleId, hours: round2(v.premium.minutes / 60), amount: v.premium.cents / 100, citation: v.citation });
+  }
+  if (shift.owesPredictabilityPay) {
+    const pay = predictabilityPay(
+      { id: SHIFT_ID, staffId, before: null, after: { startsAt: shift.start, endsAt: shift.end }, hourlyWage: wage },
+      rules,
+      ctx.now,
+    );
+    if (pay) {
+      const premium = { ruleId: "NOTICE_WINDOW", hours: round2(pay.minutes / 60), amount: pay.cents / 100, citation: rules.citation("NOTICE_WINDOW") };
+      judged.premiums.push(premium);
+      judged.warnings.push({
+        ...finding("NOTICE_WINDOW", `Added inside the ${rules.figures.noticeDays}-day notice window: predictability pay is owed`),
+        citation: premium.citation,
+        hours: premium.hours,
+        amount: premium.amount,
+      });
+    }
+  }
+  return judged;
 }
 
 function unpaid(minutes: number) {

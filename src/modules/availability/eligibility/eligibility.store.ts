@@ -64,27 +64,26 @@ export interface EntrySpan {
   unpaidBreakMinutes: number;
 }
 
-/** Whose published entries, starting in [from, until), are wanted. */
-export interface EntriesAround {
-  staffId: string;
-  from: Date;
-  until: Date;
-}
-
-/** The published entries, at any location, of each staff member starting in their range: one statement for all of them. */
-export async function selectEntriesAround(db: Queryable, organizationId: string, spans: readonly EntriesAround[]): Promise<EntrySpan[]> {
-  if (spans.length === 0) return [];
-  const from = new Date(Math.min(...spans.map((s) => s.from.getTime())));
-  const until = new Date(Math.max(...spans.map((s) => s.until.getTime())));
+/**
+ * The published entries, at any location, of the staff members (null: everyone of the
+ * organization) starting in [from, until): one statement, which callers asking about several
+ * ranges give the span of all of them and sort out in memory.
+ */
+export async function selectEntriesAround(
+  db: Queryable,
+  organizationId: string,
+  staffIds: readonly string[] | null,
+  from: Date,
+  until: Date,
+): Promise<EntrySpan[]> {
+  if (staffIds?.length === 0) return [];
   const rows: { id: string; staff_id: string; location_id: string; start_time: Date; end_time: Date; unpaid: number }[] = await db.query(
     `SELECT e.id, e.worker_id AS staff_id, e.location_id, e.start_time, e.end_time,
             COALESCE((SELECT sum(b.duration_minutes) FROM schedule_breaks b WHERE b.entry_id = e.id AND NOT b.paid), 0)::int AS unpaid
        FROM schedule_entries e
-      WHERE e.organization_id = $1 AND e.worker_id = ANY($2::uuid[]) AND e.deleted_at IS NULL AND e.start_time >= $5 AND e.start_time < $6
-        AND EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS w(staff_id, from_time, until_time)
-                     WHERE w.staff_id = e.worker_id AND e.start_time >= w.from_time AND e.start_time < w.until_time)
+      WHERE e.organization_id = $1 AND ($2::uuid[] IS NULL OR e.worker_id = ANY($2::uuid[])) AND e.deleted_at IS NULL AND e.start_time >= $3 AND e.start_time < $4
       ORDER BY e.start_time, e.id`,
-    [organizationId, spans.map((s) => s.staffId), spans.map((s) => s.from), spans.map((s) => s.until), from, until],
+    [organizationId, staffIds && [...staffIds], from, until],
   );
   return rows.map((r) => ({
     id: r.id,

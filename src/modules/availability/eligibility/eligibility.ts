@@ -43,15 +43,19 @@ export async function evaluateShiftsEligibility(manager: EntityManager, queries:
   const org = queries[0].organizationId;
   const candidates = await selectCandidates(manager, org, queries);
   const staffOf = candidates.map((found) => found.map((c) => c.staffId));
+  // Asked about everyone, the reads take the whole organization rather than a list of all its people.
+  const everyone = queries.some((q) => q.staffIds === null);
   const windows = await availabilityWindowsOf(
     manager,
-    queries.map((q, i) => ({ organizationId: org, staffIds: staffOf[i], from: q.start, until: q.end, timeZone: q.timeZone })),
+    queries.map((q, i) => ({ organizationId: org, staffIds: q.staffIds === null ? null : staffOf[i], from: q.start, until: q.end, timeZone: q.timeZone })),
   );
   const around = (q: EligibilityQuery) => ({ from: new Date(q.start.getTime() - CONTEXT_MS), until: new Date(q.end.getTime() + CONTEXT_MS) });
   const entries = await selectEntriesAround(
     manager,
     org,
-    queries.flatMap((q, i) => staffOf[i].map((staffId) => ({ staffId, ...around(q) }))),
+    everyone ? null : [...new Set(staffOf.flat())],
+    new Date(Math.min(...queries.map((q) => around(q).from.getTime()))),
+    new Date(Math.max(...queries.map((q) => around(q).until.getTime()))),
   );
   const rulesAt = await rulesOfLocations(
     manager,

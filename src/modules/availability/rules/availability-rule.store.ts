@@ -11,11 +11,12 @@ type Queryable = Pick<EntityManager, "query">;
 export async function selectApprovedRules(
   db: Queryable,
   organizationId: string,
-  staffIds: readonly string[],
+  /** Null: everyone of the organization. */
+  staffIds: readonly string[] | null,
   firstDate: string,
   lastDate: string,
 ): Promise<RuleShape[]> {
-  if (staffIds.length === 0) return [];
+  if (staffIds?.length === 0) return [];
   const rows: {
     id: string;
     staff_id: string;
@@ -32,12 +33,12 @@ export async function selectApprovedRules(
     `SELECT id, worker_id AS staff_id, kind, to_char(date, 'YYYY-MM-DD') AS date, weekdays, start_minute, end_minute, template_id, weight,
             to_char(effective_from, 'YYYY-MM-DD') AS effective_from, to_char(effective_until, 'YYYY-MM-DD') AS effective_until
        FROM availability_rules
-      WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'APPROVED'
+      WHERE organization_id = $1 AND ($2::uuid[] IS NULL OR worker_id = ANY($2::uuid[])) AND status = 'APPROVED'
         AND (date IS NULL OR date BETWEEN $3::date AND $4::date)
         AND (effective_from IS NULL OR effective_from <= $4::date)
         AND (effective_until IS NULL OR effective_until >= $3::date)
       ORDER BY worker_id, id`,
-    [organizationId, [...staffIds], firstDate, lastDate],
+    [organizationId, staffIds && [...staffIds], firstDate, lastDate],
   );
   return rows.map((r) => ({
     id: r.id,

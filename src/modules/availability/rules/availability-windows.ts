@@ -8,7 +8,8 @@ import { selectApprovedRules } from "./availability-rule.store";
 /** Whom and when to resolve availability for. */
 export interface AvailabilityQuery {
   organizationId: string;
-  staffIds: readonly string[];
+  /** Null: everyone of the organization. */
+  staffIds: readonly string[] | null;
   from: Date;
   until: Date;
   /** The location's time zone: the rules' wall times are read in it. */
@@ -31,7 +32,7 @@ export async function availabilityWindows(db: Pick<EntityManager, "query">, quer
  */
 export async function availabilityWindowsOf(db: Pick<EntityManager, "query">, queries: readonly AvailabilityQuery[]): Promise<AvailabilityWindow[][]> {
   if (queries.length === 0) return [];
-  const staffIds = [...new Set(queries.flatMap((q) => q.staffIds))];
+  const staffIds = queries.some((q) => q.staffIds === null) ? null : [...new Set(queries.flatMap((q) => q.staffIds!))];
   const localDate = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).toISODate()!;
   const firstDate = queries.map((q) => addDays(localDate(q.from, q.timeZone), -1)).reduce((a, b) => (b < a ? b : a));
   const lastDate = queries.map((q) => localDate(q.until, q.timeZone)).reduce((a, b) => (b > a ? b : a));
@@ -40,15 +41,10 @@ export async function availabilityWindowsOf(db: Pick<EntityManager, "query">, qu
   const rules = await selectApprovedRules(db, queries[0].organizationId, staffIds, firstDate, lastDate);
   const timeOff = await approvedTimeOff(db as EntityManager, queries[0].organizationId, staffIds, from, until);
   return queries.map(({ staffIds, from, until, timeZone }) => {
-    const whose = new Set(staffIds);
-    const windows = expandRules(
-      rules.filter((r) => whose.has(r.staffId)),
-      from,
-      until,
-      timeZone,
-    );
+    const whose = staffIds && new Set(staffIds);
+    const windows = expandRules(whose ? rules.filter((r) => whose.has(r.staffId)) : rules, from, until, timeZone);
     for (const t of timeOff) {
-      if (!whose.has(t.staffId) || t.start >= until || t.end <= from) continue;
+      if ((whose && !whose.has(t.staffId)) || t.start >= until || t.end <= from) continue;
       windows.push({
         staffId: t.staffId,
         kind: "UNAVAILABLE",

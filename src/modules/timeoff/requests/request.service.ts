@@ -33,7 +33,7 @@ const insufficient = (needed: number, available: number) =>
 export function approvedTimeOff(
   db: Queryable,
   organizationId: string,
-  staffIds: readonly string[],
+  staffIds: readonly string[] | null,
   from: Date,
   until: Date,
 ): Promise<{ id: string; staffId: string; start: Date; end: Date }[]> {

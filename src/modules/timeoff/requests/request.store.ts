@@ -29,16 +29,17 @@ export async function moveRequestStatus(
 export async function selectApprovedTimeOff(
   manager: Queryable,
   organizationId: string,
-  staffIds: readonly string[],
+  /** Null: everyone of the organization. */
+  staffIds: readonly string[] | null,
   from: Date,
   until: Date,
 ): Promise<{ id: string; staffId: string; start: Date; end: Date }[]> {
-  if (staffIds.length === 0) return [];
+  if (staffIds?.length === 0) return [];
   const rows: { id: string; staff_id: string; start_time: Date; end_time: Date }[] = await manager.query(
     `SELECT id, worker_id AS staff_id, start_time, end_time FROM time_off_requests
-      WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3
+      WHERE organization_id = $1 AND ($2::uuid[] IS NULL OR worker_id = ANY($2::uuid[])) AND status = 'approved' AND start_time < $4 AND end_time > $3
       ORDER BY start_time, id`,
-    [organizationId, [...staffIds], from, until],
+    [organizationId, staffIds && [...staffIds], from, until],
   );
   return rows.map((r) => ({ id: r.id, staffId: r.staff_id, start: new Date(r.start_time), end: new Date(r.end_time) }));
 }
