@@ -71,6 +71,11 @@ interface Transition {
 const DAY_MS = 86_400_000;
 /** How far before a feed's window a zone's changes are listed: back past the last change before it. */
 const RULES_BACK_DAYS = 400;
+/** How much wider than asked a zone's rules are searched, so that later windows reuse them. */
+const SLACK_DAYS = 31;
+
+/** The rules searched so far, by zone; one entry per zone a feed has named. */
+const known = new Map<string, ZoneRules>();
 
 /**
  * An IANA zone's offsets over a feed's window, read once from the time-zone database: every change
@@ -87,23 +92,40 @@ export class ZoneRules {
     private readonly changes: Transition[],
   ) {}
 
+  /**
+   * The zone's rules over [from − 400 days, to + 3 days]. The search is kept per zone (a zone's
+   * history does not change while the process runs) and made a month wider each way, so the feeds
+   * of the coming weeks, whose windows move with the day, take their part of it.
+   */
   static of(zone: string, from: Date, to: Date): ZoneRules {
     const start = from.getTime() - RULES_BACK_DAYS * DAY_MS;
     const end = to.getTime() + 3 * DAY_MS;
+    let kept = known.get(zone);
+    if (!kept || kept.start > start || kept.end < end) {
+      kept = ZoneRules.search(zone, start - SLACK_DAYS * DAY_MS, end + SLACK_DAYS * DAY_MS);
+      known.set(zone, kept);
+    }
+    const changes = kept.changes.filter((c) => c.at > start && c.at <= end);
+    return new ZoneRules(zone, start, end, kept.offsetAt(new Date(start)), changes);
+  }
+
+  private static search(zone: string, start: number, end: number): ZoneRules {
     const offsetAt = (ms: number) => DateTime.fromMillis(ms, { zone }).offset;
     const changes: Transition[] = [];
+    let before = offsetAt(start);
     for (let day = start; day < end; day += DAY_MS) {
-      const before = offsetAt(day);
       const after = offsetAt(day + DAY_MS);
-      if (before === after) continue;
-      let low = day;
-      let high = day + DAY_MS;
-      while (high - low > 60_000) {
-        const middle = low + Math.floor((high - low) / 120_000) * 60_000;
-        if (offsetAt(middle) === before) low = middle;
-        else high = middle;
+      if (before !== after) {
+        let low = day;
+        let high = day + DAY_MS;
+        while (high - low > 60_000) {
+          const middle = low + Math.floor((high - low) / 120_000) * 60_000;
+          if (offsetAt(middle) === before) low = middle;
+          else high = middle;
+        }
+        changes.push({ at: high, from: before, to: after });
       }
-      changes.push({ at: high, from: before, to: after });
+      before = after;
     }
     return new ZoneRules(zone, start, end, offsetAt(start), changes);
   }
