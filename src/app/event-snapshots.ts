@@ -5,7 +5,8 @@ import { Actor } from "../auth/actor";
 import { ALL_PERMISSIONS } from "../auth/permissions";
 import type { UnitOfWork } from "../database/unit-of-work";
 import { Loaders } from "../loaders/loaders";
-import { keepEventResource, lastCommittedResource, PendingEvent, pendingEvents, RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events";
+import { keepEventResources, lastCommittedResources, pendingEvents, RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events";
+import type { EventResource, PendingEvent, ResourceRead } from "../modules/events";
 import { CompiledRoute } from "../rest/shim";
 import type { Services } from "./services";
 
@@ -23,44 +24,62 @@ const SERVICE_KEY = "00000000-0000-0000-0000-000000000000";
 export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: CompiledRoute[]; services: Services; logger: Logger }): void {
   const reads = new Map(parts.routes.filter((c) => c.route.method === "GET" && RESOURCE_PATHS.has(c.route.path)).map((c) => [c.route.path, c]));
 
-  /** The resource's last rendering before this transaction's (or earlier in it). */
-  const lastRendering = async (manager: EntityManager, event: PendingEvent, key: string, last: Map<string, unknown>) => {
-    if (!last.has(key)) last.set(key, await lastCommittedResource(manager, event.organization_id, key));
-    return last.get(key) as Record<string, unknown> | undefined;
+  /** The resource as its GET answers it in the committing transaction; undefined when the GET refuses. */
+  const renderNow = async (event: PendingEvent, read: ResourceRead, loaders: Loaders): Promise<Record<string, unknown> | undefined> => {
+    const route = reads.get(read.path)!;
+    const actor: Actor = { organizationId: event.organization_id, apiKeyId: SERVICE_KEY, staffId: null, permissions: new Set(ALL_PERMISSIONS) };
+    const requestId = randomUUID();
+    const variables = Object.fromEntries([...route.variables.keys()].map((name) => [name, read.params[name]]));
+    const result = await route.run(
+      { requestId, actor, presentedKey: null, services: parts.services, loaders, logger: parts.logger.child({ reqId: requestId }) },
+      variables,
+    );
+    if (result.errors?.length) {
+      parts.logger.warn({ eventId: event.id, type: event.type, err: result.errors[0] }, "event resource: the GET refused; the stored row stands in");
+      return undefined;
+    }
+    return JSON.parse(JSON.stringify((result.data as Record<string, unknown>)[route.rootField]));
   };
 
-  const render = async (manager: EntityManager, event: PendingEvent, last: Map<string, unknown>): Promise<void> => {
-    const read = resourceOf(event.source_table, event.object);
-    if (!read) return;
-    const key = resourceKey(read);
-    const before = await lastRendering(manager, event, key, last);
-    let resource: Record<string, unknown> | undefined;
-    if (event.type.endsWith(".deleted")) {
-      resource = before;
-    } else {
-      const route = reads.get(read.path)!;
-      const actor: Actor = { organizationId: event.organization_id, apiKeyId: SERVICE_KEY, staffId: null, permissions: new Set(ALL_PERMISSIONS) };
-      const requestId = randomUUID();
-      const variables = Object.fromEntries([...route.variables.keys()].map((name) => [name, read.params[name]]));
-      const result = await route.run(
-        { requestId, actor, presentedKey: null, services: parts.services, loaders: new Loaders(), logger: parts.logger.child({ reqId: requestId }) },
-        variables,
-      );
-      if (result.errors?.length) {
-        parts.logger.warn({ eventId: event.id, type: event.type, err: result.errors[0] }, "event resource: the GET refused; the stored row stands in");
-        return;
+  /**
+   * Each event's resource and the changed fields' old values. The hook runs after all the
+   * transaction's work, so a resource several events name reads the same each time: it is read once,
+   * with one set of loaders per organization, and the earlier renderings are read in one statement.
+   */
+  const renderAll = async (manager: EntityManager, events: PendingEvent[]): Promise<{ id: string; resource: EventResource }[]> => {
+    const named = events.flatMap((event) => {
+      const read = resourceOf(event.source_table, event.object);
+      return read ? [{ event, read, key: resourceKey(read) }] : [];
+    });
+    const pairs = new Map(named.map(({ event, key }) => [`${event.organization_id} ${key}`, { organizationId: event.organization_id, key }]));
+    /** Each resource's last rendering: committed, then this transaction's. */
+    const last: Map<string, Record<string, unknown> | undefined> = await lastCommittedResources(manager, [...pairs.values()]);
+    const now = new Map<string, Record<string, unknown> | undefined>();
+    // Loaders serve one organization, as they do a request.
+    const loaders = new Map<string, Loaders>();
+    const kept: { id: string; resource: EventResource }[] = [];
+    for (const { event, read, key } of named) {
+      const id = `${event.organization_id} ${key}`;
+      const before = last.get(id);
+      let resource: Record<string, unknown> | undefined;
+      if (event.type.endsWith(".deleted")) {
+        resource = before;
+      } else {
+        if (!loaders.has(event.organization_id)) loaders.set(event.organization_id, new Loaders());
+        if (!now.has(id)) now.set(id, await renderNow(event, read, loaders.get(event.organization_id)!));
+        resource = now.get(id);
+        if (resource) last.set(id, resource);
       }
-      resource = JSON.parse(JSON.stringify((result.data as Record<string, unknown>)[route.rootField]));
-      last.set(key, resource);
+      if (!resource) continue;
+      // The changed fields' old values as the resource's GET answered them before; the stored row's
+      // where there was no earlier reading. An event of a part (a break) carries its whole: no old values.
+      let previous: Record<string, unknown> | null = null;
+      const changed =
+        resource.id === event.object.id ? parts.services.events.presenter.present(event.source_table, event.previous_attributes, resource) : undefined;
+      if (changed) previous = before ? Object.fromEntries(Object.keys(changed).map((name) => [name, before[name]])) : changed;
+      kept.push({ id: event.id, resource: { key, value: resource, previous } });
     }
-    if (!resource) return;
-    // The changed fields' old values as the resource's GET answered them before; the stored row's
-    // where there was no earlier reading. An event of a part (a break) carries its whole: no old values.
-    let previous: Record<string, unknown> | null = null;
-    const changed =
-      resource.id === event.object.id ? parts.services.events.presenter.present(event.source_table, event.previous_attributes, resource) : undefined;
-    if (changed) previous = before ? Object.fromEntries(Object.keys(changed).map((name) => [name, before[name]])) : changed;
-    await keepEventResource(manager, event.id, { key, value: resource, previous });
+    return kept;
   };
 
   unitOfWork.beforeCommit(async (manager) => {
@@ -69,8 +88,7 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
     // A read that fails in the database must not take the change with it: it is undone alone.
     await manager.query("SAVEPOINT event_resources");
     try {
-      const last = new Map<string, unknown>();
-      for (const event of events) await render(manager, event, last);
+      await keepEventResources(manager, await renderAll(manager, events));
       await manager.query("RELEASE SAVEPOINT event_resources");
     } catch (err) {
       parts.logger.warn({ err }, "event resources: reading failed; the stored rows stand in");

@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
 interface EventBody {
@@ -145,10 +146,17 @@ describe("event objects are the resource as its GET answers it", () => {
     expect(updated.endTime).toBe("2026-02-20T18:00:00.000-05:00");
 
     const clock = "/api/time-tracking";
+    const statements = countStatements();
     const open = await change(
       () => api().post(`${clock}/clock-in`, { workerId: worker.id, locationId: w.locationId, roleId: w.roleId, time: "2026-03-02T11:00:00Z" }),
       (b) => [`${shifts}/${b.id}`],
-    );
+    ).finally(() => statements.stop());
+    // A clock-in records two events of one shift: the hook reads the earlier renderings, the shift and keeps both in three statements.
+    const sql = statements.sql;
+    const hook = sql.slice(sql.indexOf("SAVEPOINT event_resources") + 1, sql.indexOf("RELEASE SAVEPOINT event_resources"));
+    expect(hook.filter((q) => /^\s*UPDATE events/.test(q))).toHaveLength(1);
+    expect(hook.filter((q) => /FROM events/.test(q))).toHaveLength(1);
+    expect(hook.filter((q) => /FROM shifts/.test(q))).toHaveLength(1);
     await change(
       () => api().post(`${clock}/breaks/start`, { workerId: worker.id, typeId: w.breakTypeId, time: "2026-03-02T11:30:00Z" }),
       () => [`${shifts}/${open.id}`],

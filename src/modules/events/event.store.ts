@@ -40,12 +40,20 @@ export function selectPendingEvents(manager: EntityManager): Promise<PendingEven
 }
 
 /** The resource's last committed rendering (this transaction's events are numbered only at its commit). */
-export async function selectLastCommittedResource(manager: EntityManager, organizationId: string, key: string): Promise<Record<string, unknown> | undefined> {
-  const [previous] = await manager.query(
-    "SELECT resource FROM events WHERE organization_id = $1 AND resource_key = $2 AND sequence IS NOT NULL AND resource IS NOT NULL ORDER BY sequence DESC LIMIT 1",
-    [organizationId, key],
+/** Each (organization, resource key)'s last committed rendering, by `${organizationId} ${key}`: one statement for all. */
+export async function selectLastCommittedResources(
+  manager: EntityManager,
+  resources: readonly { organizationId: string; key: string }[],
+): Promise<Map<string, Record<string, unknown>>> {
+  if (!resources.length) return new Map();
+  const rows: { organization_id: string; key: string; resource: Record<string, unknown> }[] = await manager.query(
+    `SELECT k.organization_id, k.key, r.resource FROM unnest($1::uuid[], $2::text[]) AS k(organization_id, key)
+       CROSS JOIN LATERAL (SELECT resource FROM events
+                            WHERE organization_id = k.organization_id AND resource_key = k.key AND sequence IS NOT NULL AND resource IS NOT NULL
+                            ORDER BY sequence DESC LIMIT 1) r`,
+    [resources.map((r) => r.organizationId), resources.map((r) => r.key)],
   );
-  return previous?.resource;
+  return new Map(rows.map((r) => [`${r.organization_id} ${r.key}`, r.resource]));
 }
 
 /** An event's resource as its REST GET answered it (`key` names the resource), with the changed fields' old values. */
@@ -55,13 +63,14 @@ export interface EventResource {
   previous: Record<string, unknown> | null;
 }
 
-export async function updateEventResource(manager: EntityManager, id: string, resource: EventResource): Promise<void> {
-  await manager.query("UPDATE events SET resource = $2, resource_key = $3, previous_attributes = $4 WHERE id = $1", [
-    id,
-    JSON.stringify(resource.value),
-    resource.key,
-    resource.previous === null ? null : JSON.stringify(resource.previous),
-  ]);
+/** Keeps each event's resource: one statement for all of them. */
+export async function updateEventResources(manager: EntityManager, kept: readonly { id: string; resource: EventResource }[]): Promise<void> {
+  if (!kept.length) return;
+  await manager.query(
+    `UPDATE events e SET resource = u.resource, resource_key = u.key, previous_attributes = u.previous
+       FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, resource jsonb, key text, previous jsonb) WHERE e.id = u.id`,
+    [JSON.stringify(kept.map(({ id, resource }) => ({ id, resource: resource.value, key: resource.key, previous: resource.previous })))],
+  );
 }
 
 /** Up to `take` events after sequence `after` in commit order, of the given types when any. */

@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { EventResource, PendingEvent, selectLastCommittedResource, selectPendingEvents, updateEventResource } from "./event.store";
+import { EventResource, PendingEvent, selectLastCommittedResources, selectPendingEvents, updateEventResources } from "./event.store";
 
 /**
  * What the rendering of events before commit (`app/event-snapshots.ts`) reads and writes, in the
@@ -14,12 +14,18 @@ export function pendingEvents(manager: EntityManager): Promise<PendingEvent[]> {
   return selectPendingEvents(manager);
 }
 
-/** The resource's last committed rendering (this transaction's events are numbered only at its commit). */
-export function lastCommittedResource(manager: EntityManager, organizationId: string, key: string): Promise<Record<string, unknown> | undefined> {
-  return selectLastCommittedResource(manager, organizationId, key);
+/**
+ * The resources' last committed renderings (this transaction's events are numbered only at its
+ * commit), by `${organizationId} ${key}`.
+ */
+export function lastCommittedResources(
+  manager: EntityManager,
+  resources: readonly { organizationId: string; key: string }[],
+): Promise<Map<string, Record<string, unknown>>> {
+  return selectLastCommittedResources(manager, resources);
 }
 
-/** Keeps an event's resource as its REST GET answered it, with the changed fields' old values. */
-export function keepEventResource(manager: EntityManager, id: string, resource: EventResource): Promise<void> {
-  return updateEventResource(manager, id, resource);
+/** Keeps each event's resource as its REST GET answered it, with the changed fields' old values. */
+export function keepEventResources(manager: EntityManager, kept: readonly { id: string; resource: EventResource }[]): Promise<void> {
+  return updateEventResources(manager, kept);
 }
