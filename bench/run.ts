@@ -20,6 +20,7 @@ import { hostileDocumentsAlone, loadAverage, measureHostileDocuments, percentile
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadResult, MixedLoadWorld, SwapPair, TimedCall } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
+import { sampleSessions, sessionLine } from "./database-sessions";
 import { webhookBench } from "./webhooks";
 import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
@@ -311,14 +312,23 @@ const MIXED_SERVICE_ENV = {
 };
 
 /** The mixed workload against two service processes at once. */
-async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed: MixedLoadResult[]; generation: string }> {
+async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed: MixedLoadResult[]; generation: string; sessions: string; cpu: string }> {
   const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
   try {
+    const sessions = await sampleSessions(SERVER_URL!, DB_NAME);
+    const cpuBefore = { services: processes.map((p) => cpuSeconds(p.child.pid!)), client: process.cpuUsage(), at: Date.now() };
     // A manager starts a schedule generation, which runs in a service process while the load goes on.
     const headers = { Authorization: `Bearer ${world.managerTokens[0]}`, "Content-Type": "application/json" };
     const queued = await fetch(`${processes[0].url}${world.generation.path}`, { method: "POST", headers, body: JSON.stringify(world.generation.body) });
     const { id } = await queued.json();
     const mixed = await Promise.all(processes.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
+    const seconds = (Date.now() - cpuBefore.at) / 1000;
+    const services = processes.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid!) - cpuBefore.services[i], 0);
+    const client = process.cpuUsage(cpuBefore.client);
+    const cpu =
+      `CPU during the load: the two service processes ${(services / seconds).toFixed(2)} cores, ` +
+      `the load's own client ${((client.user + client.system) / 1e6 / seconds).toFixed(2)} cores (of 2)`;
+    const states = sessionLine(await sessions.stop());
     const read = async () => (await fetch(`${processes[0].url}/api/organizations/${world.organizationId}/schedule-generations/${id}`, { headers })).json();
     let status = await read();
     for (let waited = 0; ["QUEUED", "RUNNING"].includes(status.status) && waited < 120; waited++) {
@@ -327,6 +337,8 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
     }
     return {
       mixed,
+      sessions: states,
+      cpu,
       generation: `schedule generation in the background: ${queued.status} then ${status.status}, ${status.result?.draftIds?.length ?? 0} drafts`,
     };
   } finally {
@@ -334,7 +346,18 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
   }
 }
 
-function mixedLoadLines({ mixed, generation }: { mixed: MixedLoadResult[]; generation: string }): string {
+/** A process's CPU time so far (user and system), in seconds, from /proc: Linux only, 0 elsewhere. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s
+  } catch {
+    return 0;
+  }
+}
+
+function mixedLoadLines({ mixed, generation, sessions, cpu }: { mixed: MixedLoadResult[]; generation: string; sessions: string; cpu: string }): string {
   const lines = [
     `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads and ` +
       `open shifts' eligible staff by ${MIXED_MANAGERS} managers, ` +
@@ -355,6 +378,7 @@ function mixedLoadLines({ mixed, generation }: { mixed: MixedLoadResult[]; gener
     0,
   );
   lines.push(`  5xx answers: ${serverErrors} (goal 0); ${generation}`);
+  lines.push(`  where the time goes: ${cpu}; ${sessions}`);
   for (const name of Object.keys(mixed[0].calls) as TimedCall[]) {
     const times = mixed.flatMap((m) => m.calls[name].ms);
     const succeeded = mixed.reduce((n, m) => n + m.calls[name].succeeded, 0);
