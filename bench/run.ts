@@ -21,6 +21,7 @@ import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadResult, MixedLoadWorld, SwapPair, TimedCall } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { sampleSessions, sessionLine } from "./database-sessions";
+import type { ProcessHealth } from "../src/http/process-health";
 import { webhookBench } from "./webhooks";
 import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
@@ -329,6 +330,13 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
       `CPU during the load: the two service processes ${(services / seconds).toFixed(2)} cores, ` +
       `the load's own client ${((client.user + client.system) / 1e6 / seconds).toFixed(2)} cores (of 2)`;
     const states = sessionLine(await sessions.stop());
+    const kept = await Promise.all(processes.map(async (p) => (await (await fetch(`${p.url}/healthz`)).json()).process as ProcessHealth));
+    const loops = kept
+      .map(
+        (h, i) =>
+          `process ${i + 1} event loop delay p50 ${h.eventLoopDelayMs.p50} ms, p99 ${h.eventLoopDelayMs.p99} ms, garbage collection ${h.garbageCollectionPercent}%`,
+      )
+      .join("; ");
     const read = async () => (await fetch(`${processes[0].url}/api/organizations/${world.organizationId}/schedule-generations/${id}`, { headers })).json();
     let status = await read();
     for (let waited = 0; ["QUEUED", "RUNNING"].includes(status.status) && waited < 120; waited++) {
@@ -337,7 +345,7 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
     }
     return {
       mixed,
-      sessions: states,
+      sessions: `${states}; ${loops} of the time since start`,
       cpu,
       generation: `schedule generation in the background: ${queued.status} then ${status.status}, ${status.result?.draftIds?.length ?? 0} drafts`,
     };

@@ -27,6 +27,7 @@ import { CompiledRoute, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
 import { loggableUrl } from "./logger";
+import { watchProcessHealth } from "./process-health";
 import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limits";
 import { mcpCallCost, mcpHandler } from "../mcp/server";
 import { ReadRouting } from "../database/read-routing";
@@ -146,8 +147,10 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     next();
   });
 
+  const health = watchProcessHealth();
+  server.on("close", () => health.stop());
   app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
+    res.json({ status: "ok", process: health.read() });
   });
   // Ready while the primary answers; each replica's state is shown (a replica down or behind only sends its reads to the primary).
   app.get("/readyz", async (req, res) => {

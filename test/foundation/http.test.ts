@@ -29,6 +29,23 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
     expect(invalidUtf8.body.error.message).toMatch(/UTF-8/);
   });
 
+  it("says in /healthz how the process keeps up: its event loop's delay and the time garbage collection takes", async () => {
+    // The service runs in this process: holding its event loop for 60 ms makes a timer at least that late.
+    const until = Date.now() + 60;
+    while (Date.now() < until);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const res = await t.http.get("/healthz");
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("ok");
+    const { eventLoopDelayMs, garbageCollectionPercent, uptimeSeconds } = res.body.process;
+    expect(eventLoopDelayMs.max).toBeGreaterThanOrEqual(40);
+    expect(eventLoopDelayMs.p99).toBeGreaterThanOrEqual(eventLoopDelayMs.p50);
+    expect(eventLoopDelayMs.max).toBeGreaterThanOrEqual(eventLoopDelayMs.p99);
+    expect(garbageCollectionPercent).toBeGreaterThanOrEqual(0);
+    expect(garbageCollectionPercent).toBeLessThan(100);
+    expect(uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+
   it("answers unknown API paths with the error body", async () => {
     const res = await t.as(org.token).get("/api/nothing-here");
     expect(res.status).toBe(404);

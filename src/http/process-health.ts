@@ -1,0 +1,37 @@
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+
+/** How the process has kept up since it started: its event loop's delay and the time garbage collection took. */
+export interface ProcessHealth {
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Share of the time since start spent collecting garbage, in percent. */
+  garbageCollectionPercent: number;
+  uptimeSeconds: number;
+}
+
+/**
+ * Watches the event loop's delay (how late a timer fires: the time a ready answer waits behind
+ * other work in this process) and garbage collection, for /healthz: what a slow answer spent its
+ * time on when the database was not the cause.
+ */
+export function watchProcessHealth(): { read(): ProcessHealth; stop(): void } {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let collecting = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collecting += entry.duration;
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  const started = performance.now();
+  const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+  return {
+    read: () => ({
+      eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
+      garbageCollectionPercent: Math.round((1000 * collecting) / (performance.now() - started)) / 10,
+      uptimeSeconds: Math.round(process.uptime()),
+    }),
+    stop: () => {
+      delay.disable();
+      gc.disconnect();
+    },
+  };
+}
