@@ -42,8 +42,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * only the hostile GraphQL documents, on an in-memory database (no DATABASE_URL needed); BENCH_ONLY=rostering
  * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
  * BENCH_ONLY=calendar the calendar feeds, and BENCH_ONLY=eligibility the eligibility of 200 staff for
- * one shift (bench/eligibility.ts), on an in-memory database too; BENCH_ONLY=mixed seeds and
- * runs only the mixed workload.
+ * one shift (bench/eligibility.ts), on an in-memory database too; BENCH_ONLY=start only `npm start` to its
+ * first answer and the idle service's memory; BENCH_ONLY=mixed seeds and runs only the mixed workload.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -405,7 +405,7 @@ async function webhooksAlone(): Promise<string[]> {
   return [`${await webhookBench(SERVER_URL)}; ${loadAverage()}`];
 }
 
-/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`, `attendance`, `eligibility`. */
+/** Parts that run alone without the seeded database: `BENCH_ONLY=hostile`, `webhooks`, `rostering`, `calendar`, `attendance`, `eligibility`, `start`. */
 const ALONE: Record<string, () => Promise<string[]>> = {
   hostile: hostileDocumentsAlone,
   webhooks: webhooksAlone,
@@ -413,6 +413,7 @@ const ALONE: Record<string, () => Promise<string[]>> = {
   calendar: calendarFeedsAlone,
   attendance: () => attendanceBench(SERVER_URL),
   eligibility: eligibilityAlone,
+  start: async () => [await measureFirstAnswer()],
 };
 
 async function main(): Promise<void> {

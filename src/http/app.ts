@@ -48,7 +48,7 @@ export interface AppParts {
   db: DataSource;
   unitOfWork: UnitOfWork;
   services: Services;
-  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts), compiled once at start. */
+  /** What the modules serve: the GraphQL schema and the REST paths (src/app/modules.ts), validated once at start. */
   api: { schema: GraphQLSchema; compiled: CompiledRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;

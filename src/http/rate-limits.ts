@@ -1,5 +1,4 @@
 import { NextFunction, Request, RequestHandler, Response } from "express";
-import Redis from "ioredis";
 import { Pool } from "pg";
 import type { Actor } from "../auth/actor";
 import type { RequestContext } from "../graphql/context";
@@ -61,6 +60,9 @@ export class RateLimits {
       );
     if (config.redisUrl) {
       // Commands wait for a connection no longer than this; then the memory limiter answers for the store.
+      // Required here: a process without Redis does not load its client.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { default: Redis } = require("ioredis") as typeof import("ioredis");
       const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
       // A lost connection is retried by the client; unheard, its error would end the process.
       client.on("error", () => undefined);

@@ -1,5 +1,3 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Request, RequestHandler, Response } from "express";
 import { GraphQLSchema } from "graphql";
 import { getVariableValues } from "graphql/execution/values";
@@ -14,6 +12,13 @@ const INSTRUCTIONS =
   "Workforce scheduling and time off for one organization, as the token's holder may see and change it. " +
   "Lists answer pages (pass nextCursor back as cursor). Tools that write take dryRun, true unless set to false: " +
   "describe the dry run's answer to the person and ask before calling again with dryRun false.";
+
+/**
+ * The protocol's SDK, loaded by the first call to /mcp: its message schemas take about 6 MB of
+ * heap that a service nobody asks over MCP would hold for nothing.
+ */
+const loadSdk = () => Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/server/streamableHttp.js")]);
+let sdk: ReturnType<typeof loadSdk> | undefined;
 
 /** The version of the tool set a client sees: raised when a tool changes incompatibly. */
 const TOOLS_VERSION = "1.0.0";
@@ -89,6 +94,7 @@ export function mcpHandler(options: McpOptions): RequestHandler {
       res.setHeader("Allow", "POST");
       return res.status(405).json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST a JSON-RPC message" }, id: null });
     }
+    const [{ McpServer }, { StreamableHTTPServerTransport }] = await (sdk ??= loadSdk());
     const server = new McpServer({ name: "workforce", version: TOOLS_VERSION }, { instructions: INSTRUCTIONS });
     for (const tool of MCP_TOOLS) {
       const operations = compiled.get(tool.name)!;

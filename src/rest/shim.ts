@@ -33,14 +33,15 @@ import { checkBody } from "./body-check";
 import { RestRequest, RestRoute } from "./route";
 
 /**
- * One GraphQL operation of a single root field, parsed, validated (with the query limits) and
- * compiled once: what a REST path or an assistant's tool runs, through the same resolvers, guards
- * and validation as a GraphQL request.
+ * One GraphQL operation of a single root field, parsed and validated (with the query limits) at
+ * start and compiled on its first call: what a REST path or an assistant's tool runs, through the
+ * same resolvers, guards and validation as a GraphQL request. Compiled at start, the ~200 paths'
+ * and tools' functions would hold tens of MB in an idle service, for paths it may never serve.
  */
 export interface GuardedOperation {
   /** The permissions guarding the root field (any one suffices); undefined when unguarded. */
   permissions: Permission[] | undefined;
-  /** The operation, compiled once. */
+  /** The operation, compiled on its first call. */
   run: OperationRunner;
   operation: OperationDefinitionNode;
   rootField: string;
@@ -75,7 +76,7 @@ function inPageWords(error: ClientError): ClientError {
   };
 }
 
-/** Parses, validates and compiles an operation of one root field; `where` names its user in the error a broken one stops the start with. */
+/** Parses and validates an operation of one root field, to compile on first call; `where` names its user in the error a broken one stops the start with. */
 export function compileGuardedOperation(schema: GraphQLSchema, text: string, where: string): GuardedOperation {
   const document = parse(text);
   const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
@@ -84,11 +85,12 @@ export function compileGuardedOperation(schema: GraphQLSchema, text: string, whe
   const roots = operation.selectionSet.selections;
   if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`${where}: the operation must select one root field`);
   const root = roots[0];
+  let compiled: OperationRunner | undefined;
   // The operation's name is the document's operationId: one style for all of them.
   if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`${where}: name the operation in camelCase`);
   return {
     permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
-    run: compileOperation(schema, document),
+    run: (context, variables) => (compiled ??= compileOperation(schema, document))(context, variables),
     operation,
     rootField: root.alias?.value ?? root.name.value,
     guardedField: root.name.value,
