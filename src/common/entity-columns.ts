@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
 
 /** When a record was made and last changed. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class Timestamps {
   @Field()
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
@@ -14,7 +14,7 @@ export abstract class Timestamps {
 }
 
 /** The columns every tenant record has: its id, its organization, and when it was made and changed. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class TenantRecord extends Timestamps {
   @Field(() => ID)
   @PrimaryGeneratedColumn("uuid")

@@ -18,7 +18,7 @@ export class PageArgs {
   after?: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PageInfo {
   @Field()
   hasNextPage: boolean;
@@ -34,7 +34,7 @@ export interface Page<T> {
 
 /** A cursor connection of `T`: `nodes` in order and the cursor of the next page. */
 export function Connection<T extends object>(Node: ClassType<T>) {
-  @ObjectType()
+  @ObjectType({ simpleResolvers: true })
   abstract class ConnectionClass implements Page<T> {
     @Field(() => [Node])
     nodes: T[];

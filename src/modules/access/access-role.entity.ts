@@ -2,7 +2,7 @@ import { Field, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../common/entity-columns";
 
-@ObjectType({ description: "A named set of permissions; every staff member has one" })
+@ObjectType({ simpleResolvers: true, description: "A named set of permissions; every staff member has one" })
 @Entity("access_roles")
 export class AccessRole extends TenantRecord {
   @Field()

@@ -38,7 +38,7 @@ export class CreateApiKeyInput {
   name: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CreatedApiKey {
   @Field(() => ApiKey)
   apiKey: ApiKey;
@@ -57,7 +57,7 @@ export class TokenExchangeInput {
   staffId?: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AccessToken {
   @Field()
   accessToken: string;
@@ -69,7 +69,7 @@ export class AccessToken {
   expiresIn: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PermissionInfo {
   @Field()
   name: string;

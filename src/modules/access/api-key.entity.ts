@@ -2,7 +2,7 @@ import { Field, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../common/entity-columns";
 
-@ObjectType({ description: "A credential of the organization, exchanged for access tokens. The secret itself is never stored" })
+@ObjectType({ simpleResolvers: true, description: "A credential of the organization, exchanged for access tokens. The secret itself is never stored" })
 @Entity("api_keys")
 export class ApiKey extends TenantRecord {
   @Field()

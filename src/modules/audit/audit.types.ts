@@ -36,7 +36,7 @@ export class AuditEvent {
   after: Record<string, unknown> | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AuditEventConnection extends Connection(AuditEvent) {}
 
 @ArgsType()

@@ -2,7 +2,7 @@ import { Field, ID, Int, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../common/entity-columns";
 
-@ObjectType({ description: "A kind of break a location's staff take (lunch, rest), paid or not" })
+@ObjectType({ simpleResolvers: true, description: "A kind of break a location's staff take (lunch, rest), paid or not" })
 @Entity("break_types")
 export class BreakType extends TenantRecord {
   @Field()

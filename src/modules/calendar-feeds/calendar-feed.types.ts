@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
 
-@ObjectType({ description: "A calendar feed's secret URL, shown once: calendar programs subscribe to it; only its hash is kept" })
+@ObjectType({ simpleResolvers: true, description: "A calendar feed's secret URL, shown once: calendar programs subscribe to it; only its hash is kept" })
 export class CalendarFeedLink {
   @Field(() => ID)
   id: string;

@@ -18,7 +18,7 @@ registerEnumType(ViolationSeverity, {
 const FIGURE_NAMES = Object.keys(NUMERIC_FIGURES) as NumericFigure[];
 const SEVENTH_DAY = "The seventh consecutive workday of a workweek pays its first daily-overtime hours at 1.5x and the rest at 2x";
 
-@ObjectType({ description: "A location's labor rules: its preset and every figure in force (null: the rule is off)" })
+@ObjectType({ simpleResolvers: true, description: "A location's labor rules: its preset and every figure in force (null: the rule is off)" })
 export class ComplianceProfile implements ComplianceFigures {
   @Field(() => ID)
   locationId: string;
@@ -115,7 +115,7 @@ export class ComplianceCheckInput {
   endDate: string;
 }
 
-@ObjectType({ description: "What a violation owes the worker" })
+@ObjectType({ simpleResolvers: true, description: "What a violation owes the worker" })
 export class Premium {
   @Field(() => Float, { description: "Hours the premium is counted on (rounded to 2 decimals)" })
   hours: number;
@@ -124,7 +124,7 @@ export class Premium {
   amount: number;
 }
 
-@ObjectType({ description: "Predictability pay a change to a published entry inside the notice window recorded for its worker" })
+@ObjectType({ simpleResolvers: true, description: "Predictability pay a change to a published entry inside the notice window recorded for its worker" })
 export class RecordedChangePay {
   @Field({ description: "NOTICE_WINDOW: the rule that owes it" })
   ruleId: string;
@@ -142,7 +142,7 @@ export class RecordedChangePay {
   citation: string;
 }
 
-@ObjectType({ description: "A labor rule a planned schedule breaks" })
+@ObjectType({ simpleResolvers: true, description: "A labor rule a planned schedule breaks" })
 export class ComplianceViolation {
   @Field({ description: "REST_BETWEEN_SHIFTS, MAX_SHIFT_LENGTH, MAX_DAILY_HOURS, MAX_WEEKLY_HOURS, MEAL_BREAK, TIME_OFF or NOTICE_WINDOW" })
   ruleId: string;
@@ -150,7 +150,7 @@ export class ComplianceViolation {
   @Field(() => ViolationSeverity)
   severity: ViolationSeverity;
 
-  @Field(() => ID, { name: "workerId" })
+  @Field(() => ID, { name: "workerId", simple: false })
   staffId: string;
 
   @Field(() => [ID], { description: "The entries and drafts concerned" })
@@ -166,7 +166,7 @@ export class ComplianceViolation {
   premium: Premium | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ComplianceCheckResult {
   @Field()
   startDate: string;

@@ -55,7 +55,7 @@ export class CoverageArgs {
   endDate?: string;
 }
 
-@ObjectType({ description: "A coverage requirement with what the planned schedule gives it" })
+@ObjectType({ simpleResolvers: true, description: "A coverage requirement with what the planned schedule gives it" })
 export class CoverageLine {
   @Field()
   date: string;

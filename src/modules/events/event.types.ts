@@ -45,7 +45,7 @@ export class Event {
   data: EventData;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class EventConnection extends Connection(Event) {}
 
 @ArgsType()

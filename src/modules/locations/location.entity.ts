@@ -2,7 +2,7 @@ import { Field, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../common/entity-columns";
 
-@ObjectType({ description: "A place where staff work, with its own time zone" })
+@ObjectType({ simpleResolvers: true, description: "A place where staff work, with its own time zone" })
 @Entity("locations")
 export class Location extends TenantRecord {
   @Field()

@@ -50,5 +50,5 @@ export class UpdateLocationInput {
   address?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class LocationConnection extends Connection(Location) {}

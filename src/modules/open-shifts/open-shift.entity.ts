@@ -22,7 +22,7 @@ registerEnumType(PreferenceStatus, {
   description: "PENDING until a manager accepts (ACCEPTED) or declines (DECLINED) it, the worker retracts it (RETRACTED) or a manager removes it (REMOVED)",
 });
 
-@ObjectType({ description: "A shift nobody has yet, which workers claim or state preferences for" })
+@ObjectType({ simpleResolvers: true, description: "A shift nobody has yet, which workers claim or state preferences for" })
 @Entity("open_shifts")
 export class OpenShift extends PlannedRecord {
   @Field(() => ID)
@@ -39,7 +39,7 @@ export class OpenShift extends PlannedRecord {
   @Column({ name: "end_time", type: "timestamptz" })
   endsAt: Date;
 
-  @Field(() => [String], { name: "breaks", description: "Ids of the location's break types planned for the shift" })
+  @Field(() => [String], { name: "breaks", simple: false, description: "Ids of the location's break types planned for the shift" })
   @Column({ name: "break_type_ids", type: "uuid", array: true })
   breakTypeIds: string[];
 
@@ -94,14 +94,14 @@ export class OpenShift extends PlannedRecord {
   }
 }
 
-@ObjectType({ description: "A worker's claim of, or preference for, an open shift" })
+@ObjectType({ simpleResolvers: true, description: "A worker's claim of, or preference for, an open shift" })
 @Entity("open_shift_preferences")
 export class OpenShiftPreference extends TenantRecord {
   @Field(() => ID)
   @Column({ name: "open_shift_id", type: "uuid" })
   openShiftId: string;
 
-  @Field(() => ID, { name: "workerId" })
+  @Field(() => ID, { name: "workerId", simple: false })
   @Column({ name: "worker_id", type: "uuid" })
   staffId: string;
 
@@ -122,7 +122,7 @@ export class OpenShiftPreference extends TenantRecord {
   scheduleShiftId: string | null;
 }
 
-@ObjectType({ description: "The worker a preference belongs to" })
+@ObjectType({ simpleResolvers: true, description: "The worker a preference belongs to" })
 export class PreferenceWorker {
   @Field(() => ID)
   id: string;
@@ -134,7 +134,7 @@ export class PreferenceWorker {
   name: string;
 }
 
-@ObjectType({ description: "What a draft preference becomes when its open shift is published" })
+@ObjectType({ simpleResolvers: true, description: "What a draft preference becomes when its open shift is published" })
 export class PreferenceDraft {
   @Field(() => PreferenceValue)
   preference: PreferenceValue;

@@ -110,7 +110,7 @@ export class BulkAssignInput {
   preferenceIds: string[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ItemError {
   @Field()
   code: string;
@@ -122,7 +122,7 @@ export class ItemError {
   status: number;
 }
 
-@ObjectType({ description: "The outcome of one preference of a bulk assignment" })
+@ObjectType({ simpleResolvers: true, description: "The outcome of one preference of a bulk assignment" })
 export class BulkAssignItem {
   @Field(() => ID)
   preferenceId: string;
@@ -137,11 +137,11 @@ export class BulkAssignItem {
   error: ItemError | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class BulkAssignResult {
   @Field(() => [BulkAssignItem])
   results: BulkAssignItem[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class OpenShiftConnection extends Connection(OpenShift) {}

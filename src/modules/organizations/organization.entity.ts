@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { Column, Entity, PrimaryGeneratedColumn } from "typeorm";
 import { Timestamps } from "../../common/entity-columns";
 
-@ObjectType({ description: "A business using the service: its staff, places and settings belong to it alone" })
+@ObjectType({ simpleResolvers: true, description: "A business using the service: its staff, places and settings belong to it alone" })
 @Entity("organizations")
 export class Organization extends Timestamps {
   @Field(() => ID)

@@ -27,7 +27,7 @@ export class UpdateOrganizationInput {
   timezone?: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CreateOrganizationPayload {
   @Field(() => Organization)
   organization: Organization;

@@ -17,7 +17,7 @@ registerEnumType(TimesheetStatus, {
   description: "OPEN (not submitted, or reopened), SUBMITTED by the worker, APPROVED by a manager (its shifts frozen)",
 });
 
-@ObjectType({ description: "How the organization's pay periods run" })
+@ObjectType({ simpleResolvers: true, description: "How the organization's pay periods run" })
 export class PayScheduleResult {
   @Field(() => PayFrequency)
   frequency: PayFrequency;
@@ -38,7 +38,7 @@ export class PayScheduleInput {
   anchorDate: string;
 }
 
-@ObjectType({ description: "One pay period" })
+@ObjectType({ simpleResolvers: true, description: "One pay period" })
 export class PayPeriod {
   @Field()
   startDate: string;
@@ -62,7 +62,7 @@ export class PayPeriod {
   notApprovedStaffIds: string[];
 }
 
-@ObjectType({ description: "A staff member's timesheet of a pay period" })
+@ObjectType({ simpleResolvers: true, description: "A staff member's timesheet of a pay period" })
 export class PeriodTimesheet {
   @Field(() => ID)
   staffId: string;

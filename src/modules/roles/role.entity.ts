@@ -2,7 +2,7 @@ import { Field, Float, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { numericColumn, TenantRecord } from "../../common/entity-columns";
 
-@ObjectType({ description: "A job staff members do (cook, cashier, nurse), with its default hourly wage" })
+@ObjectType({ simpleResolvers: true, description: "A job staff members do (cook, cashier, nurse), with its default hourly wage" })
 @Entity("roles")
 export class Role extends TenantRecord {
   @Field()

@@ -35,5 +35,5 @@ export class UpdateRoleInput {
   hourlyWage?: number | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class RoleConnection extends Connection(Role) {}

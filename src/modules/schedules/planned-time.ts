@@ -8,7 +8,7 @@ import { addDays, formatLocal, formatUtc, parseDate, parseDateRange, startOfLoca
  * shift). The service that loads it sets `timezone` from its location, so that its times come out
  * as the location's wall time.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class PlannedRecord extends TenantRecord {
   abstract startsAt: Date;
   abstract endsAt: Date;

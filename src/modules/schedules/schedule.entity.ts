@@ -15,13 +15,13 @@ registerEnumType(DraftAction, {
 });
 
 /** The columns of a planned shift of one worker, published or draft. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class WorkerShiftPlan extends PlannedRecord {
   @Field(() => ID)
   @Column({ name: "location_id", type: "uuid" })
   locationId: string;
 
-  @Field(() => ID, { name: "workerId" })
+  @Field(() => ID, { name: "workerId", simple: false })
   @Column({ name: "worker_id", type: "uuid" })
   staffId: string;
 
@@ -59,7 +59,7 @@ export abstract class WorkerShiftPlan extends PlannedRecord {
   }
 }
 
-@ObjectType({ description: "A published planned shift of one worker at a location" })
+@ObjectType({ simpleResolvers: true, description: "A published planned shift of one worker at a location" })
 @Entity("schedule_entries")
 export class ScheduleEntry extends WorkerShiftPlan {
   @Field(() => ID, { nullable: true, description: "The open shift this entry was claimed or assigned from" })
@@ -73,7 +73,7 @@ export class ScheduleEntry extends WorkerShiftPlan {
   recordedChangePay?: RecordedChangePay[];
 }
 
-@ObjectType({ description: "An unpublished change to a location's schedule: a new entry, a change to a published one, or its removal" })
+@ObjectType({ simpleResolvers: true, description: "An unpublished change to a location's schedule: a new entry, a change to a published one, or its removal" })
 @Entity("schedule_drafts")
 export class ScheduleDraft extends WorkerShiftPlan {
   @Field(() => DraftAction)
@@ -123,7 +123,7 @@ export class ScheduleBreak {
   position: number;
 }
 
-@ObjectType({ description: "A planned break" })
+@ObjectType({ simpleResolvers: true, description: "A planned break" })
 export class PlannedBreak {
   @Field(() => ID)
   id: string;

@@ -149,13 +149,13 @@ export class BulkCopyScheduleInput {
   targetStartDate: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ScheduleEntryConnection extends Connection(ScheduleEntry) {}
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ScheduleDraftConnection extends Connection(ScheduleDraft) {}
 
-@ObjectType({ description: "What publishing changed in the published schedule" })
+@ObjectType({ simpleResolvers: true, description: "What publishing changed in the published schedule" })
 export class PublishResult {
   @Field()
   startDate: string;
@@ -179,7 +179,7 @@ export class PublishResult {
   violations: ComplianceViolation[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class BulkCopyResult {
   @Field(() => [ScheduleDraft], { description: "The new drafts, one per copied entry" })
   drafts: ScheduleDraft[];

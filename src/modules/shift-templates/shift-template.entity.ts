@@ -3,7 +3,7 @@ import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../common/entity-columns";
 import { templateMinutes } from "./shift-template.rules";
 
-@ObjectType({ description: "A planned break of a template: one of the location's break types, at a fixed local time or not" })
+@ObjectType({ simpleResolvers: true, description: "A planned break of a template: one of the location's break types, at a fixed local time or not" })
 @InputType("TemplateBreakInput")
 export class TemplateBreak {
   @Field(() => ID)
@@ -13,7 +13,7 @@ export class TemplateBreak {
   startTime?: string | null;
 }
 
-@ObjectType({ description: "A location's recurring shift: a role from a local start to a local end time, with its breaks" })
+@ObjectType({ simpleResolvers: true, description: "A location's recurring shift: a role from a local start to a local end time, with its breaks" })
 @Entity("shift_templates")
 export class ShiftTemplate extends TenantRecord {
   @Field(() => ID)

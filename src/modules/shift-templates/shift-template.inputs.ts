@@ -66,5 +66,5 @@ export class ShiftTemplateListArgs extends PageArgs {
   locationId: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ShiftTemplateConnection extends Connection(ShiftTemplate) {}

@@ -2,7 +2,7 @@ import { Field, Float, ID, ObjectType } from "type-graphql";
 import { Column, Entity, PrimaryColumn } from "typeorm";
 import { numericColumn, TenantRecord } from "../../common/entity-columns";
 
-@ObjectType({ description: "A person who works for the organization" })
+@ObjectType({ simpleResolvers: true, description: "A person who works for the organization" })
 @Entity("staff_members")
 export class StaffMember extends TenantRecord {
   @Field()
@@ -39,7 +39,7 @@ export class StaffMember extends TenantRecord {
 }
 
 /** A role a staff member may work, with their own wage for it. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity("staff_roles")
 export class StaffRole {
   @Column({ name: "organization_id", type: "uuid" })

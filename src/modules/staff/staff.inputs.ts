@@ -95,5 +95,5 @@ export class StaffFilterArgs extends PageArgs {
   includeInactive?: boolean;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class StaffConnection extends Connection(StaffMember) {}

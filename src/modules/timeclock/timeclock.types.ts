@@ -9,9 +9,9 @@ export enum ClockState {
 }
 registerEnumType(ClockState, { name: "ClockState", description: "Where a worker stands on the time clock" });
 
-@ObjectType({ description: "A worker's time-clock state, with the open shift and running break" })
+@ObjectType({ simpleResolvers: true, description: "A worker's time-clock state, with the open shift and running break" })
 export class ShiftState {
-  @Field(() => ID, { name: "workerId" })
+  @Field(() => ID, { name: "workerId", simple: false })
   staffId: string;
 
   @Field(() => ClockState)

@@ -11,6 +11,7 @@ import { isPublicAddress, publicOnlyLookup } from "./webhook-targets";
 import { storableText } from "../../common/validation";
 import {
   Claimed,
+  anyDeliveryDue,
   claimDeliveries,
   clearFailing,
   disableGone,
@@ -133,6 +134,7 @@ export class WebhookDispatcher {
   }
 
   private async claimAndSend(): Promise<void> {
+    if (!(await anyDeliveryDue(this.deps.db, this.deps.clock.now()))) return;
     for (;;) {
       const room = 2 * this.settings.concurrency - this.total;
       if (room <= 0 || this.stopped) return;

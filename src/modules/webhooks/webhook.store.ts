@@ -232,6 +232,15 @@ export interface OutcomeRecord {
   response: string | null;
 }
 
+/** Whether any delivery is due by `now`: one indexed read, cheaper than a claim's transaction when there is none (the idle poll). */
+export async function anyDeliveryDue(db: Queryable, now: Date): Promise<boolean> {
+  const [row]: { due: boolean }[] = await db.query(
+    "SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1) AS due",
+    [now],
+  );
+  return row.due;
+}
+
 /**
  * Claims up to `room` due deliveries of enabled endpoints under `token` until `leaseUntil`, at most
  * `perEndpoint` less what `busy` already holds per endpoint. One statement, atomic by itself.

@@ -35,7 +35,7 @@ export class WebhookEndpoint {
   secret?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WebhookEndpointConnection extends Connection(WebhookEndpoint) {}
 
 @InputType()
@@ -124,7 +124,7 @@ export class WebhookDelivery {
   createdAt: Date;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WebhookDeliveryConnection extends Connection(WebhookDelivery) {}
 
 @ObjectType({ simpleResolvers: true, description: "One attempt to deliver an event (or a test ping) to an endpoint" })
@@ -166,7 +166,7 @@ export class WebhookAttempt {
   nextAttemptAt: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WebhookAttemptConnection extends Connection(WebhookAttempt) {}
 
 @ArgsType()
@@ -175,7 +175,7 @@ export class WebhookDeliveryArgs extends PageArgs {
   id: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class RecoverResult {
   @Field(() => Int, { description: "Events queued again for delivery" })
   queued: number;

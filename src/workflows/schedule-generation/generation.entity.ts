@@ -17,7 +17,7 @@ export enum GenerationMode {
 }
 registerEnumType(GenerationMode, { name: "GenerationMode", description: "FILL keeps the range's drafts and adds; REPLACE_DRAFTS replaces them" });
 
-@ObjectType({ description: "How far a running generation has come" })
+@ObjectType({ simpleResolvers: true, description: "How far a running generation has come" })
 export class GenerationProgress {
   @Field(() => Float, { description: "Seconds since the search started" })
   elapsedSeconds: number;
@@ -29,7 +29,7 @@ export class GenerationProgress {
   moves: number;
 }
 
-@ObjectType({ description: "The objective and its parts (section 4 of the planning guide)" })
+@ObjectType({ simpleResolvers: true, description: "The objective and its parts (section 4 of the planning guide)" })
 export class ObjectiveBreakdown {
   @Field(() => Float)
   objective: number;
@@ -56,7 +56,7 @@ export class ObjectiveBreakdown {
   premiums: number;
 }
 
-@ObjectType({ description: "A hard rule the best schedule found still breaks" })
+@ObjectType({ simpleResolvers: true, description: "A hard rule the best schedule found still breaks" })
 export class GenerationViolation {
   @Field(() => ID)
   workerId: string;
@@ -74,7 +74,7 @@ export class GenerationViolation {
   message: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ReasonCount {
   @Field({
     description:
@@ -86,7 +86,7 @@ export class ReasonCount {
   count: number;
 }
 
-@ObjectType({ description: "A day and template's coverage in the generated schedule" })
+@ObjectType({ simpleResolvers: true, description: "A day and template's coverage in the generated schedule" })
 export class CoverageOutcome {
   @Field()
   date: string;
@@ -101,7 +101,7 @@ export class CoverageOutcome {
   assigned: number;
 }
 
-@ObjectType({ description: "A day and template left short, and why each staff member who was not put on it was not" })
+@ObjectType({ simpleResolvers: true, description: "A day and template left short, and why each staff member who was not put on it was not" })
 export class UnfilledNeed {
   @Field()
   date: string;
@@ -116,7 +116,7 @@ export class UnfilledNeed {
   reasons: ReasonCount[];
 }
 
-@ObjectType({ description: "One person's planned range against their limits" })
+@ObjectType({ simpleResolvers: true, description: "One person's planned range against their limits" })
 export class PersonOutcome {
   @Field(() => ID)
   workerId: string;
@@ -140,7 +140,7 @@ export class PersonOutcome {
   maxWeekends: number | null;
 }
 
-@ObjectType({ description: "What a generation produced, and why" })
+@ObjectType({ simpleResolvers: true, description: "What a generation produced, and why" })
 export class GenerationResult extends ObjectiveBreakdown {
   @Field(() => [GenerationViolation], { description: "Empty when it succeeded; otherwise the limits that could not all be met (nothing was written)" })
   hardViolations: GenerationViolation[];
@@ -161,7 +161,7 @@ export class GenerationResult extends ObjectiveBreakdown {
   searchSeconds: number;
 }
 
-@ObjectType({ description: "A request to fill a location's date range with drafts, and its outcome" })
+@ObjectType({ simpleResolvers: true, description: "A request to fill a location's date range with drafts, and its outcome" })
 @Entity("schedule_generations")
 export class ScheduleGeneration extends TenantRecord {
   @Field(() => ID)

@@ -27,7 +27,7 @@ registerEnumType(ShiftRequestStatus, { name: "ShiftRequestStatus" });
 /** The statuses a request can still move from. */
 export const LIVE_STATUSES = [ShiftRequestStatus.OPEN, ShiftRequestStatus.PENDING_RECIPIENT, ShiftRequestStatus.PENDING_APPROVAL];
 
-@ObjectType({ description: "A worker's published entry offered to someone else: swapped, covered or dropped, with a manager's say" })
+@ObjectType({ simpleResolvers: true, description: "A worker's published entry offered to someone else: swapped, covered or dropped, with a manager's say" })
 @Entity("shift_requests")
 export class ShiftRequest extends TenantRecord {
   @Field(() => ID)

@@ -44,7 +44,7 @@ export class ShiftRequestListArgs {
   type?: ShiftRequestType;
 }
 
-@ObjectType({ description: "One person the request moves an entry to: whether they may take it, why not, and what it would cost" })
+@ObjectType({ simpleResolvers: true, description: "One person the request moves an entry to: whether they may take it, why not, and what it would cost" })
 export class ShiftRequestPreviewPerson {
   @Field(() => ID)
   staffId: string;
@@ -65,7 +65,7 @@ export class ShiftRequestPreviewPerson {
   premiums: PremiumView[];
 }
 
-@ObjectType({ description: "What approving the request would mean, worked out now" })
+@ObjectType({ simpleResolvers: true, description: "What approving the request would mean, worked out now" })
 export class ShiftRequestPreview {
   @Field(() => [ShiftRequestPreviewPerson])
   people: ShiftRequestPreviewPerson[];
@@ -77,7 +77,7 @@ export class ShiftRequestPreview {
   predictabilityPayExemption: string | null;
 }
 
-@ObjectType({ description: "Whether a location's shift requests need a manager's approval" })
+@ObjectType({ simpleResolvers: true, description: "Whether a location's shift requests need a manager's approval" })
 export class ShiftRequestSettings {
   @Field(() => ID)
   locationId: string;

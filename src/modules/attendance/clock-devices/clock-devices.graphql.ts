@@ -1,7 +1,7 @@
 import { Length } from "class-validator";
 import { Field, ID, InputType, ObjectType } from "type-graphql";
 
-@ObjectType({ description: "A registered time-clock device (a kiosk) of a location; its token is shown once, when registered" })
+@ObjectType({ simpleResolvers: true, description: "A registered time-clock device (a kiosk) of a location; its token is shown once, when registered" })
 export class ClockDevice {
   @Field(() => ID)
   id: string;
@@ -19,7 +19,7 @@ export class ClockDevice {
   revokedAt: Date | null;
 }
 
-@ObjectType({ description: "A device just registered, with its token: shown this once, kept only as a hash" })
+@ObjectType({ simpleResolvers: true, description: "A device just registered, with its token: shown this once, kept only as a hash" })
 export class RegisteredClockDevice {
   @Field(() => ClockDevice)
   device: ClockDevice;

@@ -10,7 +10,10 @@ registerEnumType(ClockEnforcement, {
   description: "BLOCK: a punch that breaks a rule is refused (403 CLOCK_RULE); FLAG: it is taken and leaves a CLOCK_RULE exception",
 });
 
-@ObjectType({ description: "A circle around the location; GPS accuracy is counted in the worker's favour up to the radius (docs/attendance.md)" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "A circle around the location; GPS accuracy is counted in the worker's favour up to the radius (docs/attendance.md)",
+})
 @InputType("GeofenceInput")
 export class Geofence {
   @Field(() => Float)
@@ -29,7 +32,7 @@ export class Geofence {
   radiusMeters: number;
 }
 
-@ObjectType({ description: "Where and when a location's punches may happen" })
+@ObjectType({ simpleResolvers: true, description: "Where and when a location's punches may happen" })
 export class ClockRules {
   @Field(() => ID)
   locationId: string;

@@ -87,7 +87,7 @@ export class AttendanceException {
   updatedAt: Date;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AttendanceExceptionConnection extends Connection(AttendanceException) {}
 
 @ArgsType()

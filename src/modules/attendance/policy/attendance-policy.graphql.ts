@@ -1,7 +1,10 @@
 import { IsOptional, Max, Min } from "class-validator";
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 
-@ObjectType({ description: "When a punch counts as late, early or missing; exceptions are recorded once the organization has saved its policy" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "When a punch counts as late, early or missing; exceptions are recorded once the organization has saved its policy",
+})
 export class AttendancePolicy {
   @Field(() => Int, { description: "A clock-in later than the scheduled start by more than this is LATE_IN" })
   lateGraceMinutes: number;

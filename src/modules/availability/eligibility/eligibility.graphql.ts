@@ -24,7 +24,7 @@ export class EligibilityInput {
   templateId?: string;
 }
 
-@ObjectType({ description: "Why a person cannot take a shift (a reason) or what taking it means (a warning)" })
+@ObjectType({ simpleResolvers: true, description: "Why a person cannot take a shift (a reason) or what taking it means (a warning)" })
 export class EligibilityFindingView {
   @Field({
     description:
@@ -51,7 +51,7 @@ export class EligibilityFindingView {
   amount: number | null;
 }
 
-@ObjectType({ description: "Pay the law adds for the change" })
+@ObjectType({ simpleResolvers: true, description: "Pay the law adds for the change" })
 export class PremiumView {
   @Field()
   ruleId: string;
@@ -66,7 +66,7 @@ export class PremiumView {
   citation: string;
 }
 
-@ObjectType({ description: "Whether one staff member can take the shift, why not, and what it would cost" })
+@ObjectType({ simpleResolvers: true, description: "Whether one staff member can take the shift, why not, and what it would cost" })
 export class StaffEligibilityView {
   @Field(() => ID)
   staffId: string;

@@ -31,7 +31,10 @@ export enum WeekdayValue {
 }
 registerEnumType(WeekdayValue, { name: "WeekdayCode", description: "A weekday as rules name it: MON … SUN" });
 
-@ObjectType({ description: "When a staff member cannot or would rather (not) work: one day or weekly, the whole day or a window of local time" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "When a staff member cannot or would rather (not) work: one day or weekly, the whole day or a window of local time",
+})
 @Entity("availability_rules")
 export class AvailabilityRule extends TenantRecord {
   @Field(() => ID)
@@ -103,7 +106,7 @@ export class AvailabilityRule extends TenantRecord {
   createdBy: string | null;
 }
 
-@ObjectType({ description: "How the organization handles availability" })
+@ObjectType({ simpleResolvers: true, description: "How the organization handles availability" })
 @Entity("availability_settings")
 export class AvailabilitySettings {
   @Field(() => ID)

@@ -106,7 +106,7 @@ export class ResolvedAvailabilityArgs {
   staffId?: string;
 }
 
-@ObjectType({ description: "A stretch of a day a rule or approved time off covers" })
+@ObjectType({ simpleResolvers: true, description: "A stretch of a day a rule or approved time off covers" })
 export class AvailabilityWindowView {
   @Field(() => AvailabilityKindValue)
   kind: AvailabilityKindValue;
@@ -133,7 +133,7 @@ export class AvailabilityWindowView {
   templateId: string | null;
 }
 
-@ObjectType({ description: "One staff member's day: when they cannot work and what they prefer" })
+@ObjectType({ simpleResolvers: true, description: "One staff member's day: when they cannot work and what they prefer" })
 export class StaffDayAvailability {
   @Field(() => ID)
   staffId: string;

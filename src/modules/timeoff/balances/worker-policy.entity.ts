@@ -3,14 +3,14 @@ import { Column, Entity, PrimaryGeneratedColumn } from "typeorm";
 import { numericColumn, TenantRecord } from "../../../common/entity-columns";
 
 /** One worker's place in one policy; the balance is the sum of its ledger. */
-@ObjectType({ description: "A worker's membership of a time-off policy, with the balance its ledger adds up to" })
+@ObjectType({ simpleResolvers: true, description: "A worker's membership of a time-off policy, with the balance its ledger adds up to" })
 @Entity("worker_policies")
 export class WorkerPolicy extends TenantRecord {
   @Field(() => ID)
   @Column({ name: "policy_id", type: "uuid" })
   policyId: string;
 
-  @Field(() => ID, { name: "workerId" })
+  @Field(() => ID, { name: "workerId", simple: false })
   @Column({ name: "worker_id", type: "uuid" })
   staffId: string;
 
@@ -31,7 +31,7 @@ export class WorkerPolicy extends TenantRecord {
 export const LEDGER_KINDS = ["grant", "accrual", "use", "give_back", "adjustment", "carryover_forfeit"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
-@ObjectType({ description: "One movement of a balance: who, when, why and how much" })
+@ObjectType({ simpleResolvers: true, description: "One movement of a balance: who, when, why and how much" })
 @Entity("time_off_ledger")
 export class LedgerEntry {
   @Field(() => ID)

@@ -53,13 +53,13 @@ export class WorkerPolicyFilterArgs extends PageArgs {
   workerId?: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WorkerPolicyConnection extends Connection(WorkerPolicy) {}
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class LedgerConnection extends Connection(LedgerEntry) {}
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AccrualSummaryView {
   @Field(() => Int)
   workerPolicies: number;

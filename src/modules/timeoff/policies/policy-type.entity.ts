@@ -5,7 +5,7 @@ import { TenantRecord } from "../../../common/entity-columns";
 /** The kinds of time off; each organization starts with one policy type of each. */
 export const POLICY_TYPE_KINDS = ["Vacation", "Sick", "Personal", "Bereavement", "Holiday", "Unpaid", "Other"] as const;
 
-@ObjectType({ description: "A kind of time off (Vacation, Sick, …) that policies belong to" })
+@ObjectType({ simpleResolvers: true, description: "A kind of time off (Vacation, Sick, …) that policies belong to" })
 @Entity("time_off_policy_types")
 export class TimeOffPolicyType extends TenantRecord {
   @Field()

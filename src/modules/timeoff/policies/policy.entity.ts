@@ -13,7 +13,7 @@ export const ACCRUAL_DATE = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/;
 /** More hours than a leap year has is a typing mistake, not a policy. */
 export const MAX_POLICY_HOURS = 8784;
 
-@ObjectType("FixedAmountSettings")
+@ObjectType("FixedAmountSettings", { simpleResolvers: true })
 @InputType("FixedAmountSettingsInput")
 export class FixedAmountSettings {
   @Field(() => Float, { nullable: true, description: "Hours granted per year" })
@@ -49,7 +49,7 @@ export class FixedAmountSettings {
   accrualDate?: string | null;
 }
 
-@ObjectType("PerHourEarnings")
+@ObjectType("PerHourEarnings", { simpleResolvers: true })
 @InputType("PerHourEarningsInput")
 export class PerHourEarnings {
   @Field(() => Float, { nullable: true, description: "Hours earned for every hoursWorked payable hours" })
@@ -76,7 +76,7 @@ export class PerHourEarnings {
   maximumHoursBalance?: number | null;
 }
 
-@ObjectType("LimitSettings")
+@ObjectType("LimitSettings", { simpleResolvers: true })
 @InputType("LimitSettingsInput")
 export class LimitSettings {
   @Field({ description: "True: a fixed amount per year; false: earned per hour worked" })
@@ -96,7 +96,7 @@ export class LimitSettings {
   perHourEarnings?: PerHourEarnings | null;
 }
 
-@ObjectType("AssignedStaff")
+@ObjectType("AssignedStaff", { simpleResolvers: true })
 @InputType("AssignedStaffInput")
 export class AssignedStaff {
   @Field({ description: "All, Role, Location or Staff" })
@@ -109,7 +109,7 @@ export class AssignedStaff {
   value?: string | null;
 }
 
-@ObjectType("DefaultSettings")
+@ObjectType("DefaultSettings", { simpleResolvers: true })
 @InputType("DefaultSettingsInput")
 export class DefaultSettings {
   @Field(() => AssignedStaff, { nullable: true, description: "Which staff the policy includes by default, now and when they join later" })
@@ -118,7 +118,7 @@ export class DefaultSettings {
   assignedStaff?: AssignedStaff | null;
 }
 
-@ObjectType({ description: "A time-off policy: what kind of time off, how it is earned, and who has it" })
+@ObjectType({ simpleResolvers: true, description: "A time-off policy: what kind of time off, how it is earned, and who has it" })
 @Entity("time_off_policies")
 export class TimeOffPolicy extends TenantRecord {
   @Field()

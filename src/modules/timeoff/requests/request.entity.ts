@@ -11,10 +11,10 @@ export interface DayHours {
   hours: number;
 }
 
-@ObjectType({ description: "A worker's request for time off against a policy" })
+@ObjectType({ simpleResolvers: true, description: "A worker's request for time off against a policy" })
 @Entity("time_off_requests")
 export class TimeOffRequest extends TenantRecord {
-  @Field(() => ID, { name: "workerId" })
+  @Field(() => ID, { name: "workerId", simple: false })
   @Column({ name: "worker_id", type: "uuid" })
   staffId: string;
 

@@ -16,7 +16,7 @@ export class DayHoursInput {
   hours: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class DayHoursView {
   @Field()
   date: string;
@@ -136,5 +136,5 @@ export class ApprovedTimeOffArgs extends PageArgs {
   endTime?: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class TimeOffRequestConnection extends Connection(TimeOffRequest) {}

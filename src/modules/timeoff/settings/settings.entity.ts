@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, Entity, PrimaryColumn } from "typeorm";
 import { numericColumn, Timestamps } from "../../../common/entity-columns";
 
-@ObjectType({ description: "How an organization handles time off" })
+@ObjectType({ simpleResolvers: true, description: "How an organization handles time off" })
 @Entity("time_off_settings")
 export class TimeOffSettings extends Timestamps {
   @Field(() => ID)

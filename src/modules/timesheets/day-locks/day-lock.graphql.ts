@@ -9,7 +9,7 @@ export class DayLockInput {
   date: string;
 }
 
-@ObjectType({ description: "A day of a location locked (or unlocked) for payroll" })
+@ObjectType({ simpleResolvers: true, description: "A day of a location locked (or unlocked) for payroll" })
 export class DayLock {
   @Field(() => ID)
   locationId: string;

@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { Column, Entity } from "typeorm";
 import { TenantRecord } from "../../../common/entity-columns";
 
-@ObjectType({ description: "A note on a shift, by a staff member (or by an organization-wide key: no author)" })
+@ObjectType({ simpleResolvers: true, description: "A note on a shift, by a staff member (or by an organization-wide key: no author)" })
 @Entity("shift_notes")
 export class ShiftNote extends TenantRecord {
   @Field(() => ID)

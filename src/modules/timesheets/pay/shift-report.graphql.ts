@@ -91,7 +91,7 @@ export class ReportGroup extends ReportFigures {
   label: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ShiftReport {
   @Field(() => ReportGrouping)
   groupBy: ReportGrouping;

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from "typeorm";
 import { numericColumn } from "../../../common/entity-columns";
 import { Weekday } from "../../../common/weekday";
 
-@ObjectType({ description: "How an organization counts overtime" })
+@ObjectType({ simpleResolvers: true, description: "How an organization counts overtime" })
 @Entity("timesheet_settings")
 export class TimesheetSettings {
   @PrimaryColumn({ name: "organization_id", type: "uuid" })

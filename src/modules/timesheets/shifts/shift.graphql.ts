@@ -235,7 +235,7 @@ export class ShiftList {
   totals: ShiftTotals;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class DeletedShifts {
   @Field(() => Int)
   deleted: number;
