@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import { readTogether } from "../../database/read-together";
 import { Actor, can } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
@@ -209,16 +210,21 @@ export class ShiftRequestService {
     const manager = this.deps.db.manager;
     const live = (r: ShiftRequest) => LIVE_STATUSES.includes(r.status) || r.status === APPROVED;
     const evaluated = requests.filter(live);
-    const checks = await this.evaluate(
+    const [checks, rulesAt] = await readTogether(
       manager,
-      evaluated.map((request) => ({ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] })),
+      () =>
+        this.evaluate(
+          manager,
+          evaluated.map((request) => ({ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] })),
+        ),
+      () =>
+        rulesOfLocations(
+          manager,
+          actor.organizationId,
+          requests.map((r) => r.locationId),
+        ),
     );
     const checksOf = new Map(evaluated.map((request, i) => [request, checks[i]]));
-    const rulesAt = await rulesOfLocations(
-      manager,
-      actor.organizationId,
-      requests.map((r) => r.locationId),
-    );
     const now = this.deps.clock.now().getTime();
     return requests.map((request) => {
       const { rules } = rulesAt.get(request.locationId)!;

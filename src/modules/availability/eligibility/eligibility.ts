@@ -7,6 +7,7 @@ import { availabilityWindows, availabilityWindowsOf } from "../rules/availabilit
 import { selectTimeZone } from "../rules/availability-rule.store";
 import { evaluateEligibility, ShiftInQuestion, StaffEligibility } from "./eligibility.rules";
 import { selectCandidates, selectEntriesAround } from "./eligibility.store";
+import { readTogether } from "../../../database/read-together";
 
 const DAY_MS = 86_400_000;
 /** Entries this far around the shift count: rest between shifts, and every workweek it touches. */
@@ -45,22 +46,28 @@ export async function evaluateShiftsEligibility(manager: EntityManager, queries:
   const staffOf = candidates.map((found) => found.map((c) => c.staffId));
   // Asked about everyone, the reads take the whole organization rather than a list of all its people.
   const everyone = queries.some((q) => q.staffIds === null);
-  const windows = await availabilityWindowsOf(
-    manager,
-    queries.map((q, i) => ({ organizationId: org, staffIds: q.staffIds === null ? null : staffOf[i], from: q.start, until: q.end, timeZone: q.timeZone })),
-  );
   const around = (q: EligibilityQuery) => ({ from: new Date(q.start.getTime() - CONTEXT_MS), until: new Date(q.end.getTime() + CONTEXT_MS) });
-  const entries = await selectEntriesAround(
+  const [windows, entries, rulesAt] = await readTogether(
     manager,
-    org,
-    everyone ? null : [...new Set(staffOf.flat())],
-    new Date(Math.min(...queries.map((q) => around(q).from.getTime()))),
-    new Date(Math.max(...queries.map((q) => around(q).until.getTime()))),
-  );
-  const rulesAt = await rulesOfLocations(
-    manager,
-    org,
-    queries.map((q) => q.locationId),
+    () =>
+      availabilityWindowsOf(
+        manager,
+        queries.map((q, i) => ({ organizationId: org, staffIds: q.staffIds === null ? null : staffOf[i], from: q.start, until: q.end, timeZone: q.timeZone })),
+      ),
+    () =>
+      selectEntriesAround(
+        manager,
+        org,
+        everyone ? null : [...new Set(staffOf.flat())],
+        new Date(Math.min(...queries.map((q) => around(q).from.getTime()))),
+        new Date(Math.max(...queries.map((q) => around(q).until.getTime()))),
+      ),
+    () =>
+      rulesOfLocations(
+        manager,
+        org,
+        queries.map((q) => q.locationId),
+      ),
   );
   return queries.map((q, i) => {
     const { from, until } = around(q);

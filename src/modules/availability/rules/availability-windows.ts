@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { EntityManager } from "typeorm";
 import { addDays } from "../../../common/time";
+import { readTogether } from "../../../database/read-together";
 import { approvedTimeOff } from "../../timeoff";
 import { AvailabilityWindow, expandRules } from "./availability-rule.rules";
 import { selectApprovedRules } from "./availability-rule.store";
@@ -21,7 +22,7 @@ export interface AvailabilityQuery {
  * (approved PREFER_ON and PREFER_OFF rules) of the staff members that overlaps [from, until), as
  * plain data: two statements whatever the number of staff. Pending and declined rules do not count.
  */
-export async function availabilityWindows(db: Pick<EntityManager, "query">, query: AvailabilityQuery): Promise<AvailabilityWindow[]> {
+export async function availabilityWindows(db: Pick<EntityManager, "query" | "queryRunner">, query: AvailabilityQuery): Promise<AvailabilityWindow[]> {
   return (await availabilityWindowsOf(db, [query]))[0];
 }
 
@@ -30,7 +31,10 @@ export async function availabilityWindows(db: Pick<EntityManager, "query">, quer
  * the queries' order: the same two statements for all of them, over the union of their staff and
  * ranges, then resolved per query in memory.
  */
-export async function availabilityWindowsOf(db: Pick<EntityManager, "query">, queries: readonly AvailabilityQuery[]): Promise<AvailabilityWindow[][]> {
+export async function availabilityWindowsOf(
+  db: Pick<EntityManager, "query" | "queryRunner">,
+  queries: readonly AvailabilityQuery[],
+): Promise<AvailabilityWindow[][]> {
   if (queries.length === 0) return [];
   const staffIds = queries.some((q) => q.staffIds === null) ? null : [...new Set(queries.flatMap((q) => q.staffIds!))];
   const localDate = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).toISODate()!;
@@ -38,8 +42,11 @@ export async function availabilityWindowsOf(db: Pick<EntityManager, "query">, qu
   const lastDate = queries.map((q) => localDate(q.until, q.timeZone)).reduce((a, b) => (b > a ? b : a));
   const from = new Date(Math.min(...queries.map((q) => q.from.getTime())));
   const until = new Date(Math.max(...queries.map((q) => q.until.getTime())));
-  const rules = await selectApprovedRules(db, queries[0].organizationId, staffIds, firstDate, lastDate);
-  const timeOff = await approvedTimeOff(db as EntityManager, queries[0].organizationId, staffIds, from, until);
+  const [rules, timeOff] = await readTogether(
+    db,
+    () => selectApprovedRules(db, queries[0].organizationId, staffIds, firstDate, lastDate),
+    () => approvedTimeOff(db as EntityManager, queries[0].organizationId, staffIds, from, until),
+  );
   return queries.map(({ staffIds, from, until, timeZone }) => {
     const whose = staffIds && new Set(staffIds);
     const windows = expandRules(whose ? rules.filter((r) => whose.has(r.staffId)) : rules, from, until, timeZone);
