@@ -149,7 +149,13 @@ async function benchInstance(url: string, scorer: Scorer, n: number, best: Recor
       rule: { kind: "PREFER_OFF", date: dateOf(r.day), templateId: templates.get(r.shift), weight: r.weight },
     })),
   ];
-  await inParallel(rules, 4, ({ s, rule }) => api.call("POST", `${org}/staff/${staff.get(s)}/availability`, rule));
+  let loaded = 0;
+  await inParallel(rules, 4, async ({ s, rule }) => {
+    await api.call("POST", `${org}/staff/${staff.get(s)}/availability`, rule);
+    // A year of requests is tens of thousands of calls: the load shows how it goes.
+    if (++loaded % 2000 === 0 || loaded === rules.length)
+      console.error(`Instance${n}: ${loaded} of ${rules.length} availability rules in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s`);
+  });
   // Four weeks per PUT: a year of a few dozen shift types would pass the body limit in one.
   for (let from = 0; from < instance.horizon; from += 28) {
     const to = Math.min(instance.horizon, from + 28) - 1;

@@ -55,6 +55,19 @@ describe("rebuilding one person's row", () => {
     expect(few.violations([more])).toEqual([]);
   });
 
+  it("keeps a per-template maximum, and hands the person's prices on to the next rebuild", () => {
+    // Early pays on most days: unlimited, the row would be Early throughout.
+    const early = (d: number, v: number) => (v === OFF ? 0 : v === 0 ? -20 : -10 - (d % 3));
+    const rules = new RosterRules(problem({ maxShifts: [2, null], maxConsecutiveShifts: 4 }));
+    const prices = { template: new Float64Array(2), minute: 0 };
+    const row = rebuildRow(rules, 0, new Int16Array(10).fill(OFF), early, prices)!;
+    expect(rules.violations([row])).toEqual([]);
+    expect(Array.from(row).filter((v) => v === 0).length).toBeLessThanOrEqual(2);
+    expect(prices.template[0]).toBeGreaterThan(0);
+    const again = rebuildRow(rules, 0, row, early, prices)!;
+    expect(rules.violations([again])).toEqual([]);
+  });
+
   it("answers null when the kept days themselves break a rule", () => {
     const kept = problem({});
     // A kept Night then a kept Early: nothing can make that row right.

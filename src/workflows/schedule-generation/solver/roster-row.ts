@@ -1,64 +1,184 @@
 import { BUSY, OFF } from "./roster-problem";
 import { RosterRules } from "./roster-rules";
 
+/** A person's prices from one rebuild to the next: per shift of each template, and per minute. */
+export interface RowPrices {
+  template: Float64Array;
+  minute: number;
+}
+
 /**
  * One person's whole row rebuilt optimally against everyone else's, by dynamic programming over
  * their days. A state is the value of the last day (a template, a kept shift of no template, or
  * off), the length of the current run of shifts or days off, whether that run began on day 0
  * (exempt from the minimums), and the weekends used so far: the rules on runs, on what may follow
  * what, on days off and on weekends are kept by construction. The minute limits are kept by a price
- * per minute searched by bisection; the per-template maximums and weekly minutes are left to the
+ * per minute searched by bisection; the per-template maximums by a price per shift of each template
+ * worked too often, raised until the row keeps them (`prices`: the person's, kept by the caller from
+ * one rebuild to the next, so a later rebuild starts where the last one ended), then by moving the
+ * cheapest surplus days to other templates (keepMaximums). The weekly minutes are left to the
  * caller's scan. `stepCost(d, v)` is the soft cost of the value v (template index, or -1 off) on day d;
  * the person's `followCost` is added where one template follows another.
  * Answers null when no row keeps the rules kept by construction (the kept days may break one);
  * when no price makes the minutes fit, the last row tried.
  */
-export function rebuildRow(rules: RosterRules, i: number, current: Int16Array, stepCost: (d: number, v: number) => number): Int16Array | null {
+export function rebuildRow(
+  rules: RosterRules,
+  i: number,
+  current: Int16Array,
+  stepCost: (d: number, v: number) => number,
+  prices: RowPrices = { template: new Float64Array(rules.templateCount), minute: 0 },
+): Int16Array | null {
   const limits = rules.problem.staff[i].limits;
   const minMinutes = limits.minMinutes ?? 0;
   const maxMinutes = limits.maxMinutes ?? Infinity;
   const h = rules.days;
   const T = rules.templateCount;
+  // Each day's costs get a fixed jitter below a hundredth: days that cost the same (a year of covered
+  // needs, each shift one over) would otherwise all be worked or none, and no minute price could fit
+  // a narrow range of minutes between.
+  const steps = new Float64Array(h * (T + 1));
+  for (let d = 0; d < h; d++) for (let v = -1; v < T; v++) steps[d * (T + 1) + v + 1] = stepCost(d, v) + jitter(d * (T + 1) + v + 1);
   const costs = new Float64Array(h * (T + 1));
-  for (let d = 0; d < h; d++) for (let v = -1; v < T; v++) costs[d * (T + 1) + v + 1] = stepCost(d, v);
+  const max = limits.maxShifts;
+  const count = new Int32Array(T);
   const minutesOf = (row: Int16Array) => {
     let m = 0;
     for (let d = 0; d < h; d++) m += row[d] >= 0 ? rules.minutes[row[d]] : row[d] === BUSY ? rules.busyMinutes[i][d] : 0;
     return m;
   };
-  let row = bestRow(rules, i, current, costs, 0);
-  if (!row) return null;
-  let m = minutesOf(row);
-  if (m >= minMinutes && m <= maxMinutes) return row;
-  // Too many minutes: a positive price; too few: a negative one. Bisect until the row fits.
-  const sign = m > maxMinutes ? 1 : -1;
-  let low = 0;
-  let high = 1 / 60;
-  let fitting: Int16Array | null = null;
-  for (let k = 0; k < 30 && !fitting; k++, high *= 4) {
-    row = bestRow(rules, i, current, costs, sign * high);
-    if (!row) return null;
-    m = minutesOf(row);
-    if (m >= minMinutes && m <= maxMinutes) fitting = row;
-    else if (sign > 0 ? m > maxMinutes : m < minMinutes) low = high;
-    else break;
+  const template = prices.template;
+  let fitted: Int16Array | null = null;
+  for (let round = 0; round < PRICE_ROUNDS; round++) {
+    for (let d = 0; d < h; d++) for (let t = 0; t < T; t++) costs[d * (T + 1) + t + 1] = steps[d * (T + 1) + t + 1] + template[t];
+    for (let d = 0; d < h; d++) costs[d * (T + 1)] = steps[d * (T + 1)];
+    const found = fitMinutes(rules, i, current, costs, minMinutes, maxMinutes, minutesOf, prices.minute);
+    if (!found) return null;
+    const row = (fitted = found.row);
+    prices.minute = found.price;
+    if (!max) break;
+    count.fill(0);
+    for (let d = 0; d < h; d++) if (row[d] >= 0) count[row[d]]++;
+    let over = false;
+    for (let t = 0; t < T; t++) {
+      const cap = max[t];
+      if (cap === null || cap === undefined) continue;
+      // Doubled while worked too often; eased when well under, so a price set by other days' needs does not stay.
+      if (count[t] > cap) {
+        over = true;
+        template[t] = Math.max(PRICE_STEP, template[t] * 2);
+      } else if (count[t] < cap - 1) template[t] *= 0.75;
+    }
+    if (!over) break;
   }
-  if (fitting) return fitting;
-  // `high` overshoots: narrow down to the smallest price that fits.
-  let last: Int16Array | null = row;
-  for (let k = 0; k < 12; k++) {
-    const price = (low + high) / 2;
-    const candidate = bestRow(rules, i, current, costs, sign * price);
-    if (!candidate) return null;
-    const cm = minutesOf(candidate);
-    if (cm >= minMinutes && cm <= maxMinutes) return candidate;
-    if (sign > 0 ? cm > maxMinutes : cm < minMinutes) low = price;
-    else {
-      high = price;
-      last = candidate;
+  if (fitted) keepMaximums(rules, i, fitted, steps, minMinutes, maxMinutes, minutesOf(fitted));
+  return fitted;
+}
+
+/** A fixed number in [0, 0.01) for each cell (a multiplicative hash). */
+function jitter(k: number): number {
+  return ((Math.imul(k + 1, 0x9e3779b1) >>> 0) / 4294967296) * 0.01;
+}
+
+/** Rounds of the per-template prices in one rebuild, and the first price (in the objective's units). */
+const PRICE_ROUNDS = 6;
+const PRICE_STEP = 4;
+
+/**
+ * The cheapest row (bestRow) whose minutes fit the limits, by a price per minute: from `start`
+ * (the price that fitted last time), moved up while the row has too many minutes or down while
+ * too few, by steps growing fourfold, then bisected between the last price on each side.
+ */
+function fitMinutes(
+  rules: RosterRules,
+  i: number,
+  current: Int16Array,
+  costs: Float64Array,
+  minMinutes: number,
+  maxMinutes: number,
+  minutesOf: (row: Int16Array) => number,
+  start: number,
+): { row: Int16Array; price: number } | null {
+  const at = (price: number) => {
+    const row = bestRow(rules, i, current, costs, price);
+    return row && { row, price, minutes: minutesOf(row) };
+  };
+  const fits = (m: number) => m >= minMinutes && m <= maxMinutes;
+  const first = at(start);
+  if (!first || fits(first.minutes)) return first;
+  const up = first.minutes > maxMinutes;
+  const short = (m: number) => (up ? m > maxMinutes : m < minMinutes);
+  let near = first;
+  let far: { row: Int16Array; price: number; minutes: number } | null = null;
+  for (let k = 0, step = 1 / 60; k < 30 && !far; k++, step *= 4) {
+    const probe = at(start + (up ? step : -step));
+    if (!probe || fits(probe.minutes)) return probe;
+    if (short(probe.minutes)) near = probe;
+    else far = probe;
+  }
+  // No price fits (kept days may decide): the row closest from the side it came.
+  if (!far) return near;
+  for (let k = 0; k < 16; k++) {
+    const probe = at((near.price + far.price) / 2);
+    if (!probe || fits(probe.minutes)) return probe;
+    if (short(probe.minutes)) near = probe;
+    else far = probe;
+  }
+  return far;
+}
+
+/**
+ * A template worked more often than its maximum gives up its cheapest surplus days to other
+ * templates: each such day takes the cheapest template the person may work there that is under its
+ * own maximum, may follow the day before and be followed by the day after, and keeps the minutes
+ * within the limits. Runs, days off and weekends stay as they are; what cannot move stays over.
+ */
+function keepMaximums(rules: RosterRules, i: number, row: Int16Array, costs: Float64Array, minMinutes: number, maxMinutes: number, minutes: number): void {
+  const max = rules.problem.staff[i].limits.maxShifts;
+  if (!max) return;
+  const h = rules.days;
+  const T = rules.templateCount;
+  const follow = rules.problem.staff[i].followCost;
+  const fixed = rules.fixed[i];
+  const allowed = rules.allowed[i];
+  const count = new Int32Array(T);
+  for (let d = 0; d < h; d++) if (row[d] >= 0) count[row[d]]++;
+  const capOf = (t: number) => max[t] ?? Infinity;
+  /** The cheapest other template for day d and what it costs more than the one held, or -1. */
+  const replacement = (d: number): [number, number] => {
+    const t = row[d];
+    const before = d > 0 ? row[d - 1] : -1;
+    const after = d + 1 < h ? row[d + 1] : -1;
+    const costOf = (v: number) =>
+      costs[d * (T + 1) + v + 1] + (follow && before >= 0 ? follow[before * T + v] : 0) + (follow && after >= 0 ? follow[v * T + after] : 0);
+    let found = -1;
+    let delta = Infinity;
+    for (let u = 0; u < T; u++) {
+      if (u === t || count[u] >= capOf(u) || !allowed[d * T + u]) continue;
+      if ((before >= 0 && rules.forbiddenNext[before * T + u]) || (after >= 0 && rules.forbiddenNext[u * T + after])) continue;
+      const m = minutes - rules.minutes[t] + rules.minutes[u];
+      if (m < minMinutes || m > maxMinutes) continue;
+      const c = costOf(u) - costOf(t);
+      if (c < delta) [found, delta] = [u, c];
+    }
+    return [found, delta];
+  };
+  for (let t = 0; t < T; t++) {
+    if (count[t] <= capOf(t)) continue;
+    const days: { d: number; delta: number }[] = [];
+    for (let d = 0; d < h; d++) if (row[d] === t && !fixed[d]) days.push({ d, delta: replacement(d)[1] });
+    days.sort((a, b) => a.delta - b.delta);
+    for (const { d } of days) {
+      if (count[t] <= capOf(t)) break;
+      // Earlier changes may have closed the template first found: look again.
+      const [u] = replacement(d);
+      if (u < 0) continue;
+      minutes += rules.minutes[u] - rules.minutes[t];
+      count[t]--;
+      count[u]++;
+      row[d] = u;
     }
   }
-  return last;
 }
 
 /**
@@ -167,29 +287,39 @@ function bestRow(rules: RosterRules, i: number, current: Int16Array, costs: Floa
         relax(index(v, 1, 1, w), costOf(OFF_V, v), -1, template);
       }
     } else {
-      for (let s = 0; s < S; s++) {
-        const base = cost[s];
-        if (base === Infinity) continue;
-        const w = s % W;
-        const e = Math.floor(s / W) % 2;
-        const r = Math.floor(s / (W * 2)) % R;
-        const u = Math.floor(s / (W * 2 * R));
+      // Loops over the last value, the next value and the run before the weekends: all but the
+      // weekend count decide whether the step is allowed and where it leads, so the innermost loop is plain arithmetic.
+      for (let u = 0; u < V; u++) {
         const wasWorking = u !== OFF_V;
         for (const v of choices) {
-          const works = v !== OFF_V;
-          let to: number;
-          if (works) {
-            if (wasWorking && r + 1 > maxRun) continue;
-            if (!wasWorking && e === 0 && r < minOff) continue;
-            const weekends = w + (weekendDay && !(sameWeekendAsYesterday && wasWorking) ? 1 : 0);
-            if (weekends > maxWeekends) continue;
-            to = wasWorking ? index(v, Math.min(r + 1, R - 1), e, weekends) : index(v, 1, 0, weekends);
-          } else {
-            if (wasWorking && e === 0 && r < minRun) continue;
-            to = wasWorking ? index(v, 1, 0, w) : index(v, Math.min(r + 1, R - 1), e, w);
-          }
           const template = templateOf(u, v);
-          if (template !== -3) relax(to, base + costOf(u, v), s, template);
+          if (template === -3) continue;
+          const step = costOf(u, v);
+          const works = v !== OFF_V;
+          const added = works && weekendDay && !(sameWeekendAsYesterday && wasWorking) ? 1 : 0;
+          for (let r = 1; r < R; r++) {
+            for (let e = 0; e < 2; e++) {
+              let to: number;
+              if (works) {
+                if (wasWorking && r + 1 > maxRun) continue;
+                if (!wasWorking && e === 0 && r < minOff) continue;
+                to = wasWorking ? index(v, Math.min(r + 1, R - 1), e, added) : index(v, 1, 0, added);
+              } else {
+                if (wasWorking && e === 0 && r < minRun) continue;
+                to = wasWorking ? index(v, 1, 0, 0) : index(v, Math.min(r + 1, R - 1), e, 0);
+              }
+              const from = index(u, r, e, 0);
+              const at = d * S;
+              for (let w = 0; w + added < W; w++, to++) {
+                const value = cost[from + w] + step;
+                if (value < next[to]) {
+                  next[to] = value;
+                  back[at + to] = from + w;
+                  taken[at + to] = template;
+                }
+              }
+            }
+          }
         }
       }
     }
