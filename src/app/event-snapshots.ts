@@ -49,17 +49,18 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
   const renderAll = async (manager: EntityManager, events: PendingEvent[]): Promise<{ id: string; resource: EventResource }[]> => {
     const named = events.flatMap((event) => {
       const read = resourceOf(event.source_table, event.object);
-      return read ? [{ event, read, key: resourceKey(read) }] : [];
+      if (!read) return [];
+      const key = resourceKey(read);
+      return [{ event, read, key, id: `${event.organization_id} ${key}` }];
     });
-    const pairs = new Map(named.map(({ event, key }) => [`${event.organization_id} ${key}`, { organizationId: event.organization_id, key }]));
+    const pairs = new Map(named.map(({ event, key, id }) => [id, { organizationId: event.organization_id, key }]));
     /** Each resource's last rendering: committed, then this transaction's. */
     const last: Map<string, Record<string, unknown> | undefined> = await lastCommittedResources(manager, [...pairs.values()]);
     const now = new Map<string, Record<string, unknown> | undefined>();
     // Loaders serve one organization, as they do a request.
     const loaders = new Map<string, Loaders>();
     const kept: { id: string; resource: EventResource }[] = [];
-    for (const { event, read, key } of named) {
-      const id = `${event.organization_id} ${key}`;
+    for (const { event, read, key, id } of named) {
       const before = last.get(id);
       let resource: Record<string, unknown> | undefined;
       if (event.type.endsWith(".deleted")) {

@@ -39,7 +39,6 @@ export function selectPendingEvents(manager: EntityManager): Promise<PendingEven
   );
 }
 
-/** The resource's last committed rendering (this transaction's events are numbered only at its commit). */
 /** Each (organization, resource key)'s last committed rendering, by `${organizationId} ${key}`: one statement for all. */
 export async function selectLastCommittedResources(
   manager: EntityManager,
