@@ -1,7 +1,8 @@
 import "reflect-metadata";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
+import { cpus } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { PostgresQueryRunner } from "typeorm/driver/postgres/PostgresQueryRunner";
@@ -317,7 +318,13 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
   const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
   try {
     const sessions = await sampleSessions(SERVER_URL!, DB_NAME);
-    const cpuBefore = { services: processes.map((p) => cpuSeconds(p.child.pid!)), client: process.cpuUsage(), at: Date.now() };
+    const cpuBefore = {
+      services: processes.map((p) => cpuSeconds(p.child.pid!)),
+      client: process.cpuUsage(),
+      database: databaseServerSeconds(),
+      machine: machineTicks(),
+      at: Date.now(),
+    };
     // A manager starts a schedule generation, which runs in a service process while the load goes on.
     const headers = { Authorization: `Bearer ${world.managerTokens[0]}`, "Content-Type": "application/json" };
     const queued = await fetch(`${processes[0].url}${world.generation.path}`, { method: "POST", headers, body: JSON.stringify(world.generation.body) });
@@ -326,9 +333,14 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed
     const seconds = (Date.now() - cpuBefore.at) / 1000;
     const services = processes.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid!) - cpuBefore.services[i], 0);
     const client = process.cpuUsage(cpuBefore.client);
+    const database = databaseServerSeconds() - cpuBefore.database;
+    const machine = machineTicks();
+    const share = (ticks: number) => `${Math.round((100 * ticks) / Math.max(1, machine.all - cpuBefore.machine.all))}%`;
     const cpu =
       `CPU during the load: the two service processes ${(services / seconds).toFixed(2)} cores, ` +
-      `the load's own client ${((client.user + client.system) / 1e6 / seconds).toFixed(2)} cores (of 2)`;
+      `the load's own client ${((client.user + client.system) / 1e6 / seconds).toFixed(2)} cores, ` +
+      `the database server's processes on this machine ${(database / seconds).toFixed(2)} cores (of ${cpus().length}); ` +
+      `the machine busy ${share(machine.busy - cpuBefore.machine.busy)} of the time, ${share(machine.lowPriority - cpuBefore.machine.lowPriority)} at low priority (the generation's search)`;
     const states = sessionLine(await sessions.stop());
     const kept = await Promise.all(processes.map(async (p) => (await (await fetch(`${p.url}/healthz`)).json()).process as ProcessHealth));
     const loops = kept
@@ -362,6 +374,30 @@ function cpuSeconds(pid: number): number {
     return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s
   } catch {
     return 0;
+  }
+}
+
+/** CPU seconds so far of this machine's processes named postgres (a local database server; sessions that ended are not counted). */
+function databaseServerSeconds(): number {
+  let seconds = 0;
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (readFileSync(`/proc/${entry}/stat`, "utf8").includes(" (postgres) ")) seconds += cpuSeconds(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return seconds;
+}
+
+/** The machine's CPU time so far from /proc/stat, in clock ticks: all, busy (not idle or waiting on disk), and at low priority (nice). */
+function machineTicks(): { all: number; busy: number; lowPriority: number } {
+  try {
+    const [user, nice, system, idle, iowait, ...rest] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const all = user + nice + system + idle + iowait + rest.reduce((sum, t) => sum + t, 0);
+    return { all, busy: all - idle - iowait, lowPriority: nice };
+  } catch {
+    return { all: 0, busy: 0, lowPriority: 0 };
   }
 }
 

@@ -53,9 +53,24 @@ describe("shift requests", () => {
     expect((await t.as(bob.token).post(`${org}/shift-requests/${created.body.id}/approve`, {})).status).toBe(403);
     const payRows = () => t.runtime.db.query("SELECT count(*)::int AS n FROM predictability_pay WHERE entry_id = ANY($1::uuid[])", [[annEntry, bobEntry]]);
     const payBefore = await payRows();
+    const statements = countStatements();
     const approved = await t.as(w.manager).post(`${org}/shift-requests/${created.body.id}/approve`, {});
+    const sql = statements.sql;
+    statements.stop();
     expect(approved.body).toMatchObject({ status: "APPROVED", decidedAt: "2026-03-06T17:00:00.000Z" });
     expect([await workerOf(annEntry), await workerOf(bobEntry)]).toEqual([bob.id, ann.id]);
+    // The entries are read once, locked, for both the check and the move.
+    const hookStarts = sql.indexOf("SAVEPOINT event_resources");
+    expect(hookStarts).toBeGreaterThan(0);
+    expect(sql.slice(0, hookStarts).filter((q) => /FROM schedule_entries e JOIN locations l/.test(q))).toHaveLength(1);
+    // The answer's preview is the evaluation the approval made in its transaction: nobody's eligibility is read again after it.
+    const committed = sql.indexOf("COMMIT", hookStarts);
+    expect(sql.slice(0, committed).filter((q) => /AS q\(idx, location_id, role_id, staff_id\)/.test(q))).toHaveLength(1);
+    expect(sql.slice(committed).filter((q) => /AS q\(idx, location_id, role_id, staff_id\)/.test(q))).toHaveLength(0);
+    expect(approved.body.preview.people).toEqual([
+      expect.objectContaining({ staffId: bob.id, entryId: annEntry, eligible: true, premiums: [] }),
+      expect.objectContaining({ staffId: ann.id, entryId: bobEntry, eligible: true, premiums: [] }),
+    ]);
     const events = await t.runtime.db.query(
       "SELECT type FROM events WHERE organization_id = $1 AND type LIKE 'shift_request.%' AND object->>'id' = $2 ORDER BY sequence",
       [w.org.id, created.body.id],

@@ -54,6 +54,12 @@ function exemption(type: ShiftRequestType, rules: ComplianceRules): string {
  * and moves the entries in the same transaction.
  */
 export class ShiftRequestService {
+  /**
+   * The evaluation an acceptance or approval made of the request it answers with: its answer's
+   * preview is that evaluation, made in the change's own transaction, not a second one after it.
+   */
+  private readonly evaluatedBy = new WeakMap<ShiftRequest, Check[]>();
+
   constructor(private readonly deps: ServiceDeps) {}
 
   /** A manager's list is everything; a worker's, their own requests and the open covers they may take. */
@@ -90,7 +96,8 @@ export class ShiftRequestService {
     if (input.type === ShiftRequestType.DROP && recipientId) throw invalidField("recipientStaffId", "A drop has no recipient");
     return this.change(org, async (manager) => {
       const now = this.deps.clock.now();
-      const [entry] = await selectEntries(manager, org, [entryId], false);
+      const read = await selectEntries(manager, org, recipientEntryId ? [entryId, recipientEntryId] : [entryId], false);
+      const entry = read.find((e) => e.id === entryId);
       if (!entry) throw unknownReference("entryId", `No published entry has id "${input.entryId}"`);
       if (!can(actor, "shiftrequests:manage") && entry.staffId !== actor.staffId) throw forbidden("A worker asks for their own entries only");
       if (entry.start <= now) throw conflict("The entry has started; it can no longer be offered");
@@ -104,7 +111,7 @@ export class ShiftRequestService {
       }
       let recipientEntry: EntryRow | null = null;
       if (recipientEntryId) {
-        [recipientEntry] = await selectEntries(manager, org, [recipientEntryId], false);
+        recipientEntry = read.find((e) => e.id === recipientEntryId) ?? null;
         if (!recipientEntry) throw unknownReference("recipientEntryId", `No published entry has id "${input.recipientEntryId}"`);
         if (recipientId && recipientId !== recipientEntry.staffId)
           throw invalidField("recipientStaffId", "recipientStaffId must be the worker of recipientEntryId");
@@ -139,7 +146,7 @@ export class ShiftRequestService {
       );
       // A drop asks nobody: where the location needs no approval it goes through at once.
       if (status === PENDING_APPROVAL && !(await selectRequiresApproval(manager, org, entry.locationId)))
-        await this.complete(manager, actor, saved, {}, [PENDING_APPROVAL]);
+        return this.answer(manager, actor, saved.id, await this.complete(manager, actor, saved, {}, [PENDING_APPROVAL]));
       return this.find(manager, actor, saved.id);
     });
   }
@@ -159,7 +166,8 @@ export class ShiftRequestService {
       if (request.status === OPEN && actor.staffId === request.requesterStaffId) throw conflict("The requester cannot take their own entry");
       if (request.status !== OPEN && request.status !== PENDING_RECIPIENT) throw this.notFrom(request, "accepted");
       // Facts refuse the taker now; labor-rule errors wait for the manager, who may acknowledge them.
-      const [[check]] = await this.evaluate(manager, [{ request, recipients: taker ? [taker] : [] }]);
+      const [checks] = await this.evaluate(manager, [{ request, recipients: taker ? [taker] : [] }]);
+      const check = checks[0];
       const hard = check?.result.reasons.filter((r) => HARD_CODES.has(r.code)) ?? [];
       if (hard.length) throw notEligible({ ...check.result, reasons: hard });
       const next = (await selectRequiresApproval(manager, org, request.locationId)) ? PENDING_APPROVAL : APPROVED;
@@ -168,8 +176,14 @@ export class ShiftRequestService {
       ) {
         throw conflict("The request was taken or changed meanwhile");
       }
-      if (next === APPROVED) await this.complete(manager, actor, await this.find(manager, actor, request.id), {}, [PENDING_APPROVAL]);
-      return this.find(manager, actor, request.id);
+      if (next === APPROVED)
+        return this.answer(
+          manager,
+          actor,
+          request.id,
+          await this.complete(manager, actor, await this.find(manager, actor, request.id), {}, [PENDING_APPROVAL]),
+        );
+      return this.answer(manager, actor, request.id, checks);
     });
   }
 
@@ -196,8 +210,7 @@ export class ShiftRequestService {
     return this.change(actor.organizationId, async (manager) => {
       const request = await this.find(manager, actor, id);
       if (request.status !== PENDING_APPROVAL) throw this.notFrom(request, "approved");
-      await this.complete(manager, actor, request, input, [PENDING_APPROVAL]);
-      return this.find(manager, actor, request.id);
+      return this.answer(manager, actor, request.id, await this.complete(manager, actor, request, input, [PENDING_APPROVAL]));
     });
   }
 
@@ -209,7 +222,7 @@ export class ShiftRequestService {
   async previews(actor: Actor, requests: readonly ShiftRequest[]): Promise<ShiftRequestPreview[]> {
     const manager = this.deps.db.manager;
     const live = (r: ShiftRequest) => LIVE_STATUSES.includes(r.status) || r.status === APPROVED;
-    const evaluated = requests.filter(live);
+    const evaluated = requests.filter((r) => live(r) && !this.evaluatedBy.has(r));
     const [checks, rulesAt] = await readTogether(
       manager,
       () =>
@@ -225,6 +238,7 @@ export class ShiftRequestService {
         ),
     );
     const checksOf = new Map(evaluated.map((request, i) => [request, checks[i]]));
+    for (const request of requests) if (this.evaluatedBy.has(request)) checksOf.set(request, this.evaluatedBy.get(request)!);
     const now = this.deps.clock.now().getTime();
     return requests.map((request) => {
       const { rules } = rulesAt.get(request.locationId)!;
@@ -278,7 +292,7 @@ export class ShiftRequestService {
     request: ShiftRequest,
     ack: ApproveShiftRequestInput,
     from: ShiftRequestStatus[],
-  ): Promise<void> {
+  ): Promise<Check[]> {
     const org = actor.organizationId;
     const now = this.deps.clock.now();
     const ids = [request.entryId, ...(request.recipientEntryId ? [request.recipientEntryId] : [])];
@@ -291,7 +305,7 @@ export class ShiftRequestService {
       same(request.entryId, request.requesterStaffId, request.entryStart, request.entryEnd) &&
       (!request.recipientEntryId || same(request.recipientEntryId, request.recipientStaffId, request.recipientEntryStart, request.recipientEntryEnd));
     if (!unchanged) throw conflict("The entry changed, went away or started since the request was made: the request has expired", "REQUEST_EXPIRED");
-    const [checks] = await this.evaluate(manager, [{ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] }]);
+    const [checks] = await this.evaluate(manager, [{ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] }], entries);
     for (const { result } of checks) {
       const hard = result.reasons.filter((r) => HARD_CODES.has(r.code));
       if (hard.length) throw notEligible({ ...result, reasons: hard });
@@ -338,17 +352,31 @@ export class ShiftRequestService {
     if (!(await moveRequestStatus(manager, org, request.id, from, APPROVED, { decidedBy: actor.staffId, decidedAt: now, openShiftId, ...acknowledged }, now))) {
       throw conflict("The request changed meanwhile");
     }
+    return checks;
+  }
+
+  /** The request as the change left it, with the evaluation the change made of it for its preview. */
+  private async answer(manager: EntityManager, actor: Actor, id: string, checks: Check[]): Promise<ShiftRequest> {
+    const request = await this.find(manager, actor, id);
+    this.evaluatedBy.set(request, checks);
+    return request;
   }
 
   /**
    * For each request, each person it moves an entry to, with their eligibility for it (the
    * request's entries set aside, no predictability pay: the worker asked). One read of the entries
-   * and one eligibility evaluation for all the requests.
+   * and one eligibility evaluation for all the requests; `lockedEntries`, when the caller has just
+   * read and locked the requests' entries, spares the read.
    */
-  private async evaluate(manager: EntityManager, asked: readonly { request: ShiftRequest; recipients: string[] }[]): Promise<Check[][]> {
+  private async evaluate(
+    manager: EntityManager,
+    asked: readonly { request: ShiftRequest; recipients: string[] }[],
+    lockedEntries?: EntryRow[],
+  ): Promise<Check[][]> {
     if (asked.length === 0) return [];
     const idsOf = (r: ShiftRequest) => [r.entryId, ...(r.recipientEntryId ? [r.recipientEntryId] : [])];
-    const entries = await selectEntries(manager, asked[0].request.organizationId, [...new Set(asked.flatMap(({ request }) => idsOf(request)))], false);
+    const entries =
+      lockedEntries ?? (await selectEntries(manager, asked[0].request.organizationId, [...new Set(asked.flatMap(({ request }) => idsOf(request)))], false));
     const byId = new Map(entries.map((e) => [e.id, e]));
     const movesOf = asked.map(({ request, recipients }) => {
       const moves: Move[] = [];
