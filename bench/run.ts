@@ -313,8 +313,16 @@ const MIXED_SERVICE_ENV = {
   RATE_LIMIT_WINDOW_SECONDS: String(loadConfig({}).rateLimitWindowSeconds),
 };
 
+/** What a mixed load printed: each process's figures, the background generation's outcome, and where the time went. */
+interface MixedLoadRun {
+  mixed: MixedLoadResult[];
+  generation: string;
+  sessions: string;
+  cpu: string;
+}
+
 /** The mixed workload against two service processes at once. */
-async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<{ mixed: MixedLoadResult[]; generation: string; sessions: string; cpu: string }> {
+async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLoadRun> {
   const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
   try {
     const sessions = await sampleSessions(SERVER_URL!, DB_NAME);
@@ -401,7 +409,7 @@ function machineTicks(): { all: number; busy: number; lowPriority: number } {
   }
 }
 
-function mixedLoadLines({ mixed, generation, sessions, cpu }: { mixed: MixedLoadResult[]; generation: string; sessions: string; cpu: string }): string {
+function mixedLoadLines({ mixed, generation, sessions, cpu }: MixedLoadRun): string {
   const lines = [
     `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads and ` +
       `open shifts' eligible staff by ${MIXED_MANAGERS} managers, ` +
