@@ -85,7 +85,8 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
 
   unitOfWork.beforeCommit(async (manager) => {
     const events = await pendingEvents(manager);
-    if (!events.length) return;
+    // Events of records without a GET of their own (a shift request's steps) have nothing to render.
+    if (!events.some((event) => resourceOf(event.source_table, event.object))) return;
     // A read that fails in the database must not take the change with it: it is undone alone.
     await manager.query("SAVEPOINT event_resources");
     try {

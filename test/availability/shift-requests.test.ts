@@ -48,8 +48,12 @@ describe("shift requests", () => {
       expect.objectContaining({ staffId: ann.id, entryId: bobEntry, eligible: true, premiums: [] }),
     ]);
     expect((await t.as(ann.token).post(`${org}/shift-requests/${created.body.id}/accept`)).status).toBe(403);
+    const acceptance = countStatements();
     const accepted = await t.as(bob.token).post(`${org}/shift-requests/${created.body.id}/accept`);
+    acceptance.stop();
     expect(accepted.body.status).toBe("PENDING_APPROVAL");
+    // Its one event is the request's step, which no GET renders: no savepoint is taken for it.
+    expect(acceptance.sql.filter((q) => /SAVEPOINT/.test(q))).toEqual([]);
     expect((await t.as(bob.token).post(`${org}/shift-requests/${created.body.id}/approve`, {})).status).toBe(403);
     const payRows = () => t.runtime.db.query("SELECT count(*)::int AS n FROM predictability_pay WHERE entry_id = ANY($1::uuid[])", [[annEntry, bobEntry]]);
     const payBefore = await payRows();
