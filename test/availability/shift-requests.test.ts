@@ -63,7 +63,8 @@ describe("shift requests", () => {
     statements.stop();
     expect(approved.body).toMatchObject({ status: "APPROVED", decidedAt: "2026-03-06T17:00:00.000Z" });
     expect([await workerOf(annEntry), await workerOf(bobEntry)]).toEqual([bob.id, ann.id]);
-    // The entries are read once, locked, for both the check and the move.
+    // The entries are read once, locked, for both the check and the move, and change hands in one statement.
+    expect(sql.filter((q) => /UPDATE schedule_entries/.test(q))).toHaveLength(1);
     const hookStarts = sql.indexOf("SAVEPOINT event_resources");
     expect(hookStarts).toBeGreaterThan(0);
     expect(sql.slice(0, hookStarts).filter((q) => /FROM schedule_entries e JOIN locations l/.test(q))).toHaveLength(1);

@@ -18,12 +18,12 @@ import {
   locationEntries,
   lockOpenShifts,
   lowerAcceptedCounts,
-  reassignEntry,
   releaseAcceptedPreferences,
   replaceBreaks,
   selectEntry,
   ShiftPlan,
   softDeleteEntries,
+  updateEntryWorkers,
   whereStaffAndRole,
 } from "./schedule.store";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
@@ -50,7 +50,7 @@ export async function removeEntries(manager: EntityManager, organizationId: stri
 /** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds once all have moved. */
 export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
   await deferOverlapCheck(manager);
-  for (const move of moves) await reassignEntry(manager, organizationId, move.entryId, move.staffId, now);
+  await updateEntryWorkers(manager, organizationId, moves, now);
   await checkOverlapNow(manager);
 }
 

@@ -306,14 +306,19 @@ export async function deleteDraftsWithin(manager: EntityManager, organizationId:
   ]);
 }
 
-/** Hands a published entry to another worker (half of a swap, or a cover). */
-export async function reassignEntry(manager: EntityManager, organizationId: string, entryId: string, staffId: string, now: Date): Promise<void> {
-  await manager.query("UPDATE schedule_entries SET worker_id = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL", [
-    organizationId,
-    entryId,
-    staffId,
-    now,
-  ]);
+/** Gives each entry to its new worker in one statement (a swap moves two). */
+export async function updateEntryWorkers(
+  manager: EntityManager,
+  organizationId: string,
+  moves: { entryId: string; staffId: string }[],
+  now: Date,
+): Promise<void> {
+  await manager.query(
+    `UPDATE schedule_entries e SET worker_id = m.staff_id, updated_at = $4
+       FROM unnest($2::uuid[], $3::uuid[]) AS m(entry_id, staff_id)
+      WHERE e.organization_id = $1 AND e.id = m.entry_id AND e.deleted_at IS NULL`,
+    [organizationId, moves.map((m) => m.entryId), moves.map((m) => m.staffId), now],
+  );
 }
 
 /** A shift of one of the people, planned anywhere: a published entry or a draft that adds or changes one. */
