@@ -28,6 +28,8 @@ export interface Runtime extends RunningApp {
   clock: Clock;
   events: EventDelivery;
   subscriptions: LiveSubscriptions;
+  /** Where reads that may lag go: a healthy replica, or the primary. */
+  reads: ReadRouting;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -90,7 +92,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
         await reads.close();
         await db.destroy();
       })());
-    return { ...running, config, db, unitOfWork, services, logger, clock, events, subscriptions, close };
+    return { ...running, config, db, unitOfWork, services, logger, clock, events, subscriptions, reads, close };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -81,8 +81,11 @@ type Connected = (err: Error | undefined, client: PoolClient | undefined, releas
  */
 function replicaDriver(primaryPool: () => pg.Pool, down: () => void) {
   class ReplicaPool extends pg.Pool {
-    connectToReplica(): Promise<PoolClient> {
-      return super.connect();
+    /** A replica connection for the checks, listened to while it is out (see `lend`). */
+    async connectToReplica(): Promise<PoolClient> {
+      const client = await super.connect();
+      const release = lend(client, client.release.bind(client));
+      return Object.assign(client, { release });
     }
 
     override connect(): Promise<PoolClient>;
@@ -97,6 +100,25 @@ function replicaDriver(primaryPool: () => pg.Pool, down: () => void) {
     }
   }
   return { ...pg, Pool: ReplicaPool };
+}
+
+/**
+ * Listens to a lent connection for its server going away. A replica that stops right after answering
+ * a check sends its termination in the same packet as the answer: the connection reports it as an
+ * `error` event before the check gives it back, and pg-pool listens only to idle connections
+ * (TypeORM listens to those it lends itself), so unheard it would end the process. Heard, the
+ * connection is given back broken and the pool drops it.
+ */
+function lend(client: PoolClient, release: (err?: Error | boolean) => void): (err?: Error | boolean) => void {
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on("error", onError);
+  return (err) => {
+    client.off("error", onError);
+    release(err ?? lost);
+  };
 }
 
 type ReplicaPool = InstanceType<ReturnType<typeof replicaDriver>["Pool"]>;

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { Client } from "pg";
+import { Client, PoolClient } from "pg";
 import { TestOrganization, TestService } from "../support/harness";
 
 /** The primary's server (possibly through PgBouncer) and a streaming replica of it (`.ci/scale-parts` makes one). */
@@ -188,6 +188,24 @@ if (!PRIMARY || !REPLICA)
     } finally {
       await lagging.stop();
     }
+  });
+
+  it("lives through the replica ending a connection a check has out, and checks it again on a new one", async () => {
+    await until(async () => (await readyz(t)).some((d) => d.role === "replica" && d.status === "ok"));
+    // The pool the replica checks run on (not a public part of the routing).
+    const [replica] = (t.runtime.reads as unknown as { replicas: { pool?: { connectToReplica(): Promise<PoolClient> } }[] }).replicas;
+    const client = await replica.pool!.connectToReplica();
+    const ended = new Promise((resolve) => client.once("end", resolve));
+    const [{ pid }] = (await client.query("SELECT pg_backend_pid() AS pid")).rows;
+    // As a replica that stops does: the server ends the session while the connection is out.
+    await queryOn(REPLICA!, "SELECT pg_terminate_backend($1)", [pid]);
+    await ended;
+    await expect(client.query("SELECT 1")).rejects.toThrow();
+    client.release();
+    const again = await replica.pool!.connectToReplica();
+    expect((await again.query("SELECT pg_is_in_recovery() AS recovering")).rows).toEqual([{ recovering: true }]);
+    again.release();
+    expect((await t.as(reader).get(`/api/timesheets/reports/employees?${range}`)).status).toBe(200);
   });
 
   (REPLICA_CLUSTER ? it : it.skip)("answers every read with the replica stopped, and uses it again once it is back", async () => {
