@@ -10,6 +10,14 @@ import type { EventResource, PendingEvent, ResourceRead } from "../modules/event
 import { CompiledRoute } from "../rest/shim";
 import type { Services } from "./services";
 
+/** An event whose record a GET reads: that read, the resource's key, and `${organizationId} ${key}`. */
+interface NamedEvent {
+  event: PendingEvent;
+  read: ResourceRead;
+  key: string;
+  id: string;
+}
+
 /** No API key stands behind the service's own reads. */
 const SERVICE_KEY = "00000000-0000-0000-0000-000000000000";
 
@@ -46,13 +54,7 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
    * transaction's work, so a resource several events name reads the same each time: it is read once,
    * with one set of loaders per organization, and the earlier renderings are read in one statement.
    */
-  const renderAll = async (manager: EntityManager, events: PendingEvent[]): Promise<{ id: string; resource: EventResource }[]> => {
-    const named = events.flatMap((event) => {
-      const read = resourceOf(event.source_table, event.object);
-      if (!read) return [];
-      const key = resourceKey(read);
-      return [{ event, read, key, id: `${event.organization_id} ${key}` }];
-    });
+  const renderAll = async (manager: EntityManager, named: NamedEvent[]): Promise<{ id: string; resource: EventResource }[]> => {
     const pairs = new Map(named.map(({ event, key, id }) => [id, { organizationId: event.organization_id, key }]));
     /** Each resource's last rendering: committed, then this transaction's. */
     const last: Map<string, Record<string, unknown> | undefined> = await lastCommittedResources(manager, [...pairs.values()]);
@@ -84,14 +86,19 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
   };
 
   unitOfWork.beforeCommit(async (manager) => {
-    const events = await pendingEvents(manager);
+    const named = (await pendingEvents(manager)).flatMap((event): NamedEvent[] => {
+      const read = resourceOf(event.source_table, event.object);
+      if (!read) return [];
+      const key = resourceKey(read);
+      return [{ event, read, key, id: `${event.organization_id} ${key}` }];
+    });
     // Events of records without a GET of their own (a shift request's steps) have nothing to render.
-    if (!events.some((event) => resourceOf(event.source_table, event.object))) return;
+    if (!named.length) return;
     // A read that fails in the database must not take the change with it: it is undone alone.
     await manager.query("SAVEPOINT event_resources");
     try {
       // No RELEASE: the commit that follows keeps the savepoint's work, and a statement fewer is sent.
-      await keepEventResources(manager, await renderAll(manager, events));
+      await keepEventResources(manager, await renderAll(manager, named));
     } catch (err) {
       parts.logger.warn({ err }, "event resources: reading failed; the stored rows stand in");
       await manager.query("ROLLBACK TO SAVEPOINT event_resources");
