@@ -44,7 +44,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
  * runs the Employee Shift Scheduling Benchmark and a location-week through the API (bench/rostering.ts);
  * BENCH_ONLY=calendar the calendar feeds, and BENCH_ONLY=eligibility the eligibility of 200 staff for
  * one shift (bench/eligibility.ts), on an in-memory database too; BENCH_ONLY=start only `npm start` to its
- * first answer and the idle service's memory; BENCH_ONLY=mixed seeds and runs only the mixed workload.
+ * first answer and the idle service's memory; BENCH_ONLY=mixed seeds and runs only the mixed workload, BENCH_ONLY=lists only the
+ * location-week list against its ceiling.
  */
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
@@ -460,12 +461,52 @@ const ALONE: Record<string, () => Promise<string[]>> = {
   start: async () => [await measureFirstAnswer()],
 };
 
+/**
+ * The location-week list through REST and GraphQL against the hand-written ceiling, in the same run:
+ * rounds alternate the three so that a slow spell of a shared machine does not fall on one of them.
+ */
+async function listFigures(
+  service: ServiceProcess,
+  url: string,
+  list: { ceilingQuery: string; restPath: string; gqlBody: string; token: string; weekSize: number },
+): Promise<string[]> {
+  const ceiling = await startCeiling(url);
+  const auth = { Authorization: `Bearer ${list.token}` };
+  const runs: Record<"rest" | "graphql" | "ceiling", LoadResult[]> = { rest: [], graphql: [], ceiling: [] };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.ceiling.push(await load(ceiling.child.pid!, { url: `${ceiling.url}/?${list.ceilingQuery}` }));
+      runs.rest.push(await load(service.child.pid!, { url: `${service.url}${list.restPath}`, headers: auth }));
+      runs.graphql.push(
+        await load(service.child.pid!, {
+          url: `${service.url}/graphql`,
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json" },
+          body: list.gqlBody,
+        }),
+      );
+    }
+  } finally {
+    ceiling.child.kill("SIGTERM");
+  }
+  const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
+  const versus = (r: LoadResult, target: string) =>
+    `${(r.rps / ceilingResult.rps).toFixed(2)}× ceiling (goal ≥ ${target}; by CPU per request ${(ceilingResult.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)}×)`;
+  return [
+    `\nlocation-week list (${list.weekSize} shifts with breaks), median of ${ROUNDS} rounds of ${SECONDS} s, 10 connections; all rounds (req/s): ` +
+      `ceiling ${runs.ceiling.map((r) => r.rps).join(" ")}, REST ${runs.rest.map((r) => r.rps).join(" ")}, GraphQL ${runs.graphql.map((r) => r.rps).join(" ")}`,
+    loadLine("hand-written SQL + JSON.stringify", ceilingResult),
+    `${loadLine("REST GET /api/timesheets", rest)}   ${versus(rest, "1.0")}`,
+    `${loadLine("GraphQL timesheets", graphql)}   ${versus(graphql, "1.0")}`,
+  ];
+}
+
 async function main(): Promise<void> {
   if (ONLY && ALONE[ONLY]) {
     console.log((await ALONE[ONLY]()).join("\n"));
     return;
   }
-  if (ONLY !== undefined && !["compliance", "export", "scale", "mixed"].includes(ONLY)) {
+  if (ONLY !== undefined && !["compliance", "export", "scale", "mixed", "lists"].includes(ONLY)) {
     throw new Error(
       `BENCH_ONLY=${ONLY}: only ${["compliance", "export", "scale", "mixed", ...Object.keys(ALONE)].map((p) => `"${p}"`).join(", ")} can run alone`,
     );
@@ -542,7 +583,7 @@ async function main(): Promise<void> {
     console.log(`\n${await rateLimiterFigures(url, restPath, token)}`);
     return;
   }
-  if (ONLY !== "mixed") console.log(`\n${await benchComplianceCheck(runtime, organization.id, complianceLocation)}`);
+  if (ONLY === undefined) console.log(`\n${await benchComplianceCheck(runtime, organization.id, complianceLocation)}`);
   const world = await mixedLoadWorld(runtime, organization.id, apiKey, bench.locationIds.slice(0, 5), bench.locationIds[5]);
   await runtime.close();
   if (ONLY === "mixed") {
@@ -550,65 +591,48 @@ async function main(): Promise<void> {
     return;
   }
 
+  const listed = {
+    ceilingQuery: `organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}`,
+    restPath,
+    gqlBody,
+    token,
+    weekSize,
+  };
   const service = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
-  const ceiling = await startCeiling(url);
+  let lists: string[];
+  let documents: string[] = [];
   try {
-    // Rounds alternate the three so that a slow spell of a shared machine does not fall on one of them.
-    const runs: Record<"rest" | "graphql" | "ceiling", LoadResult[]> = { rest: [], graphql: [], ceiling: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      runs.ceiling.push(
-        await load(ceiling.child.pid!, {
-          url: `${ceiling.url}/?organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}`,
-        }),
-      );
-      runs.rest.push(await load(service.child.pid!, { url: `${service.url}${restPath}`, headers: auth }));
-      runs.graphql.push(
-        await load(service.child.pid!, {
-          url: `${service.url}/graphql`,
-          method: "POST",
-          headers: { ...auth, "Content-Type": "application/json" },
-          body: gqlBody,
-        }),
-      );
-    }
-    const [rest, graphql, ceilingResult] = [median(runs.rest), median(runs.graphql), median(runs.ceiling)];
-    const documents = await measureHostileDocuments(service, token);
-    const documentsLoad = loadAverage();
-    await service.stop();
-
-    const exported = await exportFigures(url, token);
-
-    const limiter = await rateLimiterFigures(url, restPath, token);
-    const throughReplica = REPLICA_SERVER_URL
-      ? await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag)
-      : "reads through a replica: not measured (BENCH_REPLICA_URL not set)";
-
-    const mixed = await runMixedLoad(url, world);
-
-    const line = loadLine;
-    const versus = (r: LoadResult, target: string) =>
-      `${(r.rps / ceilingResult.rps).toFixed(2)}× ceiling (goal ≥ ${target}; by CPU per request ${(ceilingResult.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)}×)`;
-    console.log(
-      `\nlocation-week list (${weekSize} shifts with breaks), median of ${ROUNDS} rounds of ${SECONDS} s, 10 connections; all rounds (req/s): ` +
-        `ceiling ${runs.ceiling.map((r) => r.rps).join(" ")}, REST ${runs.rest.map((r) => r.rps).join(" ")}, GraphQL ${runs.graphql.map((r) => r.rps).join(" ")}`,
-    );
-    console.log(line("hand-written SQL + JSON.stringify", ceilingResult));
-    console.log(`${line("REST GET /api/timesheets", rest)}   ${versus(rest, "1.0")}`);
-    console.log(`${line("GraphQL timesheets", graphql)}   ${versus(graphql, "1.0")}`);
-    console.log(
-      `\nSQL statements per request: REST list of 10 shifts ${statements.rest10}, of 1000 shifts ${statements.rest1000}; ` +
-        `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`,
-    );
-    console.log(`\n${exported}`);
-    console.log(`\n${limiter}`);
-    console.log(`\n${throughReplica}`);
-    console.log(`\n${mixedLoadLines(mixed)}`);
-    console.log(`\n${await webhookBench(SERVER_URL)}`);
-    console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
-    for (const documentLine of documents) console.log(documentLine);
+    lists = await listFigures(service, url, listed);
+    if (ONLY !== "lists") documents = await measureHostileDocuments(service, token);
   } finally {
-    ceiling.child.kill("SIGTERM");
+    await service.stop();
   }
+  if (ONLY === "lists") {
+    for (const listLine of lists) console.log(listLine);
+    return;
+  }
+  const documentsLoad = loadAverage();
+  const exported = await exportFigures(url, token);
+
+  const limiter = await rateLimiterFigures(url, restPath, token);
+  const throughReplica = REPLICA_SERVER_URL
+    ? await replicaReads(url, REPLICA_SERVER_URL, BENCH_SERVICE_ENV, token, mayLag)
+    : "reads through a replica: not measured (BENCH_REPLICA_URL not set)";
+
+  const mixed = await runMixedLoad(url, world);
+
+  for (const listLine of lists) console.log(listLine);
+  console.log(
+    `\nSQL statements per request: REST list of 10 shifts ${statements.rest10}, of 1000 shifts ${statements.rest1000}; ` +
+      `GraphQL nested (employee, role, location, notes) of 40 shifts ${statements.gqlNested10}, of 1000 shifts ${statements.gqlNested1000}`,
+  );
+  console.log(`\n${exported}`);
+  console.log(`\n${limiter}`);
+  console.log(`\n${throughReplica}`);
+  console.log(`\n${mixedLoadLines(mixed)}`);
+  console.log(`\n${await webhookBench(SERVER_URL)}`);
+  console.log(`\nGraphQL documents up to the 1 MiB body limit (status, server CPU per request; ${documentsLoad} at the end):`);
+  for (const documentLine of documents) console.log(documentLine);
 }
 
 main().catch((error) => {

@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { GraphQLSchema } from "graphql";
 import { buildSchemaSync, NonEmptyArray, PubSub } from "type-graphql";
 import { authChecker } from "./authorization";
+import { DateTimeISO } from "./date-time-scalar";
 
 /**
  * Subscriptions read committed events from the database's notifications (EventStream), each with
@@ -24,5 +25,6 @@ export function buildGraphqlSchema(resolvers: NonEmptyArray<Function>): GraphQLS
     authMode: "error",
     pubSub: noTopics,
     validate: { forbidUnknownValues: false },
+    scalarsMap: [{ type: Date, scalar: DateTimeISO }],
   });
 }

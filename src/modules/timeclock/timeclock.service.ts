@@ -5,7 +5,7 @@ import { parseTimestamp } from "../../common/time";
 import { ServiceDeps } from "../../common/services";
 import { conflict, invalidField, unknownReference } from "../../errors/app-error";
 import type { Punch, PunchCheckService } from "../attendance";
-import { BreakRow, Shift, ShiftRow, ShiftService } from "../timesheets";
+import { Shift, ShiftRow, ShiftService } from "../timesheets";
 import { staffMemberExists } from "./timeclock.store";
 import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } from "./timeclock.types";
 
@@ -14,7 +14,8 @@ export type PunchSource = Pick<Punch, "clientAddress" | "deviceToken">;
 
 interface OpenShift {
   row: ShiftRow;
-  openBreak: BreakRow | undefined;
+  /** The break running now, if any. */
+  openBreak: { id: string; startMs: number } | undefined;
 }
 
 /**
@@ -73,7 +74,7 @@ export class TimeClockService {
       const types = await this.shifts.breakTypesOf(manager, actor.organizationId, open.row.location_id, [input.typeId], () => "typeId");
       const type = types.get(input.typeId.toLowerCase())!;
       if (!type.enabled) throw invalidField("typeId", `Break type "${type.name}" is switched off`);
-      const lastEnd = open.row.breaks.reduce((latest, b) => Math.max(latest, b.end_ms ?? 0), open.row.start_time.getTime());
+      const lastEnd = open.row.breaks.reduce((latest, [, endMs]) => Math.max(latest, endMs ?? 0), open.row.start_time.getTime());
       if (at.getTime() < lastEnd) throw invalidField("time", "A break cannot start before the shift or a previous break ended");
       await this.shifts.insertBreaks(manager, actor.organizationId, open.row.id, [
         {
@@ -134,8 +135,8 @@ export class TimeClockService {
     return this.shifts.get(actor, id);
   }
 
-  private async closeBreak(manager: EntityManager, organizationId: string, open: BreakRow, at: Date): Promise<void> {
-    if (at.getTime() <= open.start_ms) throw invalidField("time", "A break must end after it starts");
+  private async closeBreak(manager: EntityManager, organizationId: string, open: { id: string; startMs: number }, at: Date): Promise<void> {
+    if (at.getTime() <= open.startMs) throw invalidField("time", "A break must end after it starts");
     await this.shifts.endBreak(manager, organizationId, open.id, at);
   }
 
@@ -156,6 +157,10 @@ export class TimeClockService {
 
   private async openShift(manager: EntityManager, organizationId: string, staffId: string, lock: boolean): Promise<OpenShift | undefined> {
     const row = await this.shifts.openShiftOf(manager, organizationId, staffId, lock);
-    return row && { row, openBreak: row.breaks.find((b) => b.end_ms === null) };
+    if (!row) return undefined;
+    const running = row.breaks.find(([, endMs]) => endMs === null);
+    if (!running) return { row, openBreak: undefined };
+    const [startMs, , , id] = running;
+    return { row, openBreak: { id, startMs } };
   }
 }

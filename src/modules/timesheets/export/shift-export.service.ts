@@ -4,7 +4,7 @@ import { parseDateRange } from "../../../common/time";
 import { ServiceDeps } from "../../../common/services";
 import { invalidField } from "../../../errors/app-error";
 import { timestamptzMs } from "../../../database/timestamp-parser";
-import { localTimeAt } from "../shifts/local-time";
+import { localTimeAt } from "../../../common/local-time";
 import { exactAmount, exactCents, payCents } from "../../../common/money";
 import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../../compliance";
 import { payContextStart, ShiftPay, ShiftPayCalculator } from "../pay/shift-pay";

@@ -42,7 +42,7 @@ describeConstraint("ex_shifts_no_overlap", "The staff member already has a shift
 describeConstraint("ck_shifts_end_after_start", "endTime must be after startTime");
 describeConstraint("ck_shift_breaks_end_after_start", "A break must end after it starts");
 
-export type { BreakRow, ShiftRow } from "./shift.store";
+export type { ShiftRow } from "./shift.store";
 
 export const SHIFT_LOCKED = "SHIFT_LOCKED";
 

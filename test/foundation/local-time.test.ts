@@ -1,5 +1,5 @@
 import { formatLocal, utcOffsetMinutes } from "../../src/common/time";
-import { localTime, utcTimeAt, zoneOffsetMinutes } from "../../src/modules/timesheets/shifts/local-time";
+import { localTime, utcTimeAt, zoneOffsetMinutes } from "../../src/common/local-time";
 
 const ZONES = [
   "America/New_York",

@@ -1,5 +1,5 @@
 import { Info, Zone } from "luxon";
-import { formatLocal } from "../../../common/time";
+import { formatLocal } from "./time";
 
 /**
  * Local times of shifts, exactly as `formatLocal` writes them (`2026-03-02T09:00:00.000-05:00`)
