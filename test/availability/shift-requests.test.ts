@@ -90,6 +90,24 @@ describe("shift requests", () => {
     expect(await payRows()).toEqual(payBefore);
   });
 
+  it("swaps two entries at the same hours in one statement: the no-double-booking check waits for its end", async () => {
+    const [eve, fay] = [await w.worker(), await w.worker()];
+    const eveEntry = await entry(eve.id, "2026-03-13", "09:00", "17:00");
+    const fayEntry = await entry(fay.id, "2026-03-13", "09:00", "17:00");
+    const created = await t.as(eve.token).post(`${org}/shift-requests`, { type: "SWAP", entryId: eveEntry, recipientEntryId: fayEntry });
+    expect(created.status).toBe(201);
+    expect((await t.as(fay.token).post(`${org}/shift-requests/${created.body.id}/accept`)).body.status).toBe("PENDING_APPROVAL");
+    const statements = countStatements();
+    const approved = await t.as(w.manager).post(`${org}/shift-requests/${created.body.id}/approve`, {});
+    const sql = statements.sql;
+    statements.stop();
+    expect(approved.body).toMatchObject({ status: "APPROVED" });
+    expect([await workerOf(eveEntry), await workerOf(fayEntry)]).toEqual([fay.id, eve.id]);
+    // Each entry overlaps the other's worker until both have moved: one UPDATE, checked at its end, no deferral needed.
+    expect(sql.filter((q) => /UPDATE schedule_entries/.test(q))).toHaveLength(1);
+    expect(sql.filter((q) => /SET CONSTRAINTS/.test(q))).toEqual([]);
+  });
+
   it("keeps a worker out of another's requests", async () => {
     const [cy, dee] = [await w.worker(), await w.worker()];
     const cyEntry = await entry(cy.id, "2026-03-12", "09:00", "17:00");

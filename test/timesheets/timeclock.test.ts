@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "../support/workplace";
 
 describe("time clock and shift notes", () => {
@@ -28,8 +29,18 @@ describe("time clock and shift notes", () => {
     expect((await me.post("/api/time-tracking/clock-out", {})).body.error.code).toBe("NOT_CLOCKED_IN");
     expect((await me.post("/api/time-tracking/breaks/start", { typeId: breakTypeId })).body.error.code).toBe("NOT_CLOCKED_IN");
 
+    const unknownRole = await me.post("/api/time-tracking/clock-in", { locationId: w.locationId, roleId: "00000000-0000-4000-8000-000000000001" });
+    expect([unknownRole.status, unknownRole.body.error.details]).toEqual([404, [expect.objectContaining({ field: "roleId" })]]);
+    const badLocation = await me.post("/api/time-tracking/clock-in", { locationId: "nowhere", roleId: "neither" });
+    expect([badLocation.status, badLocation.body.error.details]).toEqual([400, [expect.objectContaining({ field: "locationId" })]]);
+    const statements = countStatements();
     const clockIn = await me.post("/api/time-tracking/clock-in", { locationId: w.locationId, roleId: w.roleId });
+    const sql = statements.sql;
+    statements.stop();
     expect(clockIn.status).toBe(201);
+    // The location, the role and the worker's wage for it are one read.
+    expect(sql.filter((q) => /LEFT JOIN locations l/.test(q) && /LEFT JOIN roles r/.test(q))).toHaveLength(1);
+    expect(sql.filter((q) => /FROM (locations|roles) WHERE/.test(q))).toEqual([]);
     expect(clockIn.body).toMatchObject({
       employeeId: w.workerId,
       active: true,

@@ -11,8 +11,6 @@ import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
   breaksOf,
-  checkOverlapNow,
-  deferOverlapCheck,
   deleteDraftsOfEntries,
   insertEntry,
   locationEntries,
@@ -47,11 +45,13 @@ export async function removeEntries(manager: EntityManager, organizationId: stri
   await deleteDraftsOfEntries(manager, organizationId, ids);
 }
 
-/** Hands published entries to other workers (a swap or a cover), in the caller's transaction; the overlap constraint holds once all have moved. */
+/**
+ * Hands published entries to other workers (a swap or a cover), in the caller's transaction. One
+ * statement moves them all, and the no-double-booking constraint (deferrable, so checked at the end of
+ * a statement) holds once all have moved: two entries at the same hours can trade workers.
+ */
 export async function reassignEntries(manager: EntityManager, organizationId: string, moves: { entryId: string; staffId: string }[], now: Date): Promise<void> {
-  await deferOverlapCheck(manager);
   await updateEntryWorkers(manager, organizationId, moves, now);
-  await checkOverlapNow(manager);
 }
 
 /** The published schedule: a location's entries, read by managers and by each worker for themselves. */

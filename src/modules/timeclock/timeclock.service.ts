@@ -46,11 +46,9 @@ export class TimeClockService {
     const id = await this.deps.unitOfWork.run(async (manager) => {
       await this.requireStaffMember(manager, org, staffId, true);
       if (await this.openShift(manager, org, staffId, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
-      const location = await this.shifts.zonedLocation(manager, org, input.locationId);
-      const roleId = await this.shifts.requireRole(manager, org, input.roleId);
+      const { location, roleId, wage } = await this.shifts.placeOfWork(manager, org, staffId, input.locationId, input.roleId);
       const at = this.when(actor, input.time, location.timezone);
       await this.shifts.assertUnlocked(manager, org, location, [at], [staffId]);
-      const wage = await this.shifts.defaultWage(manager, org, staffId, roleId);
       const shiftId = await this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
       await this.punchChecks.checkInTransaction(manager, org, {
         ...input,

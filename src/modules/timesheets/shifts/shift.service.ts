@@ -23,12 +23,12 @@ import {
   presentShift,
   presentShifts,
   selectBreakTypes,
-  selectDefaultWage,
   selectListedShifts,
   selectLocation,
   selectLockedDays,
   selectOpenShift,
   selectOverlappingShift,
+  selectPlaceOfWork,
   selectShift,
   selectShifts,
   ShiftFilter,
@@ -134,15 +134,15 @@ export class ShiftService {
     let attempt: ShiftTime | undefined;
     const id = await this.deps.unitOfWork
       .run(async (manager) => {
-        const location = await this.zonedLocation(manager, org, input.locationId);
+        const place = await this.placeOfWork(manager, org, input.employeeId, input.locationId, input.roleId);
+        const { location, roleId } = place;
         const staffId = await this.requireStaffMember(manager, org, input.employeeId, "employeeId");
-        const roleId = await this.requireRole(manager, org, input.roleId);
         const start = parseTimestamp(input.startTime, location.timezone, "startTime");
         const end = input.endTime == null ? null : parseTimestamp(input.endTime, location.timezone, "endTime");
         checkOrder(start, end);
         await this.assertUnlocked(manager, org, location, [start], [staffId]);
         const breaks = await this.resolveBreaks(manager, org, location, input.breaks ?? [], start, end);
-        const wage = input.hourlyWage ?? (await this.defaultWage(manager, org, staffId, roleId));
+        const wage = input.hourlyWage ?? place.wage;
         attempt = { staffId, start, end };
         return this.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start, end, wage }, breaks);
       })
@@ -242,14 +242,33 @@ export class ShiftService {
     return id;
   }
 
-  async requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<string> {
+  private async requireRole(manager: EntityManager, organizationId: string, roleId: string): Promise<string> {
     const [id] = await requireInOrganization(manager, "roles", organizationId, [roleId], "roleId", { message: () => `Unknown role ${roleId}` });
     return id;
   }
 
-  /** The staff member's wage for the role, else the role's wage, else the staff member's own default. */
-  defaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
-    return selectDefaultWage(manager, organizationId, staffId, roleId);
+  /**
+   * The location (with its zone), the role, and the staff member's default wage for the role (their
+   * wage for it, else the role's, else their own), in one read: what a new shift needs. Refuses an
+   * unknown location, then an unknown role; the staff member is the caller's to check.
+   */
+  async placeOfWork(
+    manager: EntityManager,
+    organizationId: string,
+    staffId: string,
+    locationId: string,
+    roleId: string,
+  ): Promise<{ location: ZonedLocation; roleId: string; wage: string }> {
+    if (!isUuid(locationId)) throw invalidField("locationId", `Unknown location ${locationId}`);
+    const place = await selectPlaceOfWork(manager, organizationId, {
+      staffId: isUuid(staffId) ? staffId : null,
+      locationId,
+      roleId: isUuid(roleId) ? roleId : null,
+    });
+    if (!place.location) throw unknownReference("locationId", `Unknown location ${locationId}`);
+    if (!isUuid(roleId)) throw invalidField("roleId", `Unknown role ${roleId}`);
+    if (!place.roleId) throw unknownReference("roleId", `Unknown role ${roleId}`);
+    return { location: place.location, roleId: place.roleId, wage: place.wage };
   }
 
   /**

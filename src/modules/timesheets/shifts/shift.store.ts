@@ -230,16 +230,31 @@ export async function selectLocation(
   return row && { locationId: row.id, timezone: row.timezone };
 }
 
-/** The staff member's wage for the role, else the role's wage, else the staff member's own default. */
-export async function selectDefaultWage(manager: EntityManager, organizationId: string, staffId: string, roleId: string): Promise<string> {
-  const rows: { wage: string | null }[] = await manager.query(
-    `SELECT COALESCE(
-       (SELECT hourly_wage FROM staff_roles WHERE organization_id = $1 AND staff_id = $2 AND role_id = $3),
-       (SELECT hourly_wage FROM roles WHERE organization_id = $1 AND id = $3),
-       (SELECT hourly_wage FROM staff_members WHERE organization_id = $1 AND id = $2)) AS wage`,
-    [organizationId, staffId, roleId],
+/**
+ * Where a new shift is worked, read at once: the location with its time zone, the role, and the staff
+ * member's wage for the role (else the role's wage, else the staff member's own default). Undefined
+ * for a location or role the organization does not have; a null id is not looked up.
+ */
+export async function selectPlaceOfWork(
+  manager: EntityManager,
+  organizationId: string,
+  ids: { staffId: string | null; locationId: string; roleId: string | null },
+): Promise<{ location: { locationId: string; timezone: string } | undefined; roleId: string | undefined; wage: string }> {
+  const [row]: { location_id: string | null; timezone: string | null; role_id: string | null; wage: string | null }[] = await manager.query(
+    `SELECT l.id AS location_id, l.timezone, r.id AS role_id,
+            COALESCE((SELECT hourly_wage FROM staff_roles WHERE organization_id = $1 AND staff_id = $2 AND role_id = r.id),
+                     r.hourly_wage,
+                     (SELECT hourly_wage FROM staff_members WHERE organization_id = $1 AND id = $2)) AS wage
+       FROM (SELECT 1) AS one
+       LEFT JOIN locations l ON l.organization_id = $1 AND l.id = $3
+       LEFT JOIN roles r ON r.organization_id = $1 AND r.id = $4`,
+    [organizationId, ids.staffId, ids.locationId, ids.roleId],
   );
-  return rows[0]?.wage ?? "0";
+  return {
+    location: row.location_id === null ? undefined : { locationId: row.location_id, timezone: row.timezone! },
+    roleId: row.role_id ?? undefined,
+    wage: row.wage ?? "0",
+  };
 }
 
 /** The first live shift of the staff member overlapping a time span, other than `shiftId`. */
