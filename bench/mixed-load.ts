@@ -1,3 +1,4 @@
+import http from "node:http";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 
@@ -55,11 +56,19 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
  * 5xx never is.
  */
 export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: number): Promise<MixedLoadResult> {
+  const { requests, calls } = mixOf(world);
+  const result = await autocannon({ url, connections: 10, duration: seconds, headers: { "Content-Type": "application/json" }, requests });
+  const byStatus: Record<string, number> = {};
+  for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) byStatus[code] = (count as { count: number }).count;
+  return { requests: result.requests.total, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, byStatus, calls };
+}
+
+/** The calls of the mix, in the order each connection sends them, and the latencies of the timed ones as they are answered. */
+function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: MixedLoadResult["calls"] } {
   const as = (token: string) => ({ Authorization: `Bearer ${token}`, "Content-Type": "application/json" });
   const manager = () => as(pick(world.managerTokens));
   const base = `/api/organizations/${world.organizationId}`;
   const clockedIn = new Set<string>();
-  const byStatus: Record<string, number> = {};
   const weekOf = () => {
     const day = 1 + Math.floor(Math.random() * 20);
     const start = `2026-06-${String(day).padStart(2, "0")}`;
@@ -98,11 +107,8 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
     context.pair = undefined;
     context.requestId = undefined;
   };
-  const result = await autocannon({
-    url,
-    connections: 10,
-    duration: seconds,
-    headers: { "Content-Type": "application/json" },
+  return {
+    calls,
     requests: [
       {
         method: "GET",
@@ -213,7 +219,77 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
         },
       ),
     ],
+  };
+}
+
+/**
+ * The same mix at a fixed rate instead of as fast as 10 connections go: calls arrive at random
+ * (Poisson) at `perSecond` whether or not earlier ones were answered, each on a sequence of its own
+ * (taken from those that are idle, or a new one), and each latency counts from when the call was due.
+ * This is the latency users see at that throughput; the closed loop measures the most the service does.
+ */
+export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds: number, perSecond: number): Promise<MixedLoadResult> {
+  const { requests, calls } = mixOf(world);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const idle: { index: number; context: object }[] = [];
+  const latencies: number[] = [];
+  const byStatus: Record<string, number> = {};
+  let inFlight = 0;
+  let allSent: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (allSent = resolve));
+  let sending = true;
+  /** Builds a sequence's next call as autocannon does: a call that builds nothing starts the sequence again. */
+  const build = (lane: { index: number; context: object }) => {
+    const call = requests[lane.index];
+    const plain = { method: call.method, path: call.path ?? "/", headers: { "Content-Type": "application/json" }, body: call.body };
+    const setup = call.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request | undefined) | undefined;
+    const built = setup ? setup(plain as autocannon.Request, lane.context) : plain;
+    if (built || lane.index === 0) return { call, built: built ?? plain };
+    lane.index = 0;
+    lane.context = {};
+    return build(lane);
+  };
+  const send = (due: number) => {
+    const lane = idle.pop() ?? { index: 0, context: {} };
+    const { call, built } = build(lane);
+    inFlight++;
+    const req = http.request(new URL(built.path ?? "/", url), { method: built.method, headers: built.headers as http.OutgoingHttpHeaders, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const status = res.statusCode ?? 0;
+        latencies.push(performance.now() - due);
+        byStatus[status] = (byStatus[status] ?? 0) + 1;
+        const answered = call.onResponse as ((status: number, body: string, context: object) => void) | undefined;
+        answered?.(status, Buffer.concat(chunks).toString(), lane.context);
+        lane.index = (lane.index + 1) % requests.length;
+        if (lane.index === 0) lane.context = {};
+        idle.push(lane);
+        if (--inFlight === 0 && !sending) allSent();
+      });
+    });
+    req.on("error", () => {
+      byStatus.error = (byStatus.error ?? 0) + 1;
+      if (--inFlight === 0 && !sending) allSent();
+    });
+    req.end(built.body);
+  };
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let due = start;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      for (; due <= now && due < end; due += (-Math.log(1 - Math.random()) * 1000) / perSecond) send(due);
+      if (due < end) setTimeout(tick, Math.max(0, due - performance.now()));
+      else resolve();
+    };
+    tick();
   });
-  for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) byStatus[code] = (count as { count: number }).count;
-  return { requests: result.requests.total, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, byStatus, calls };
+  sending = false;
+  if (inFlight > 0) await done;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  return { requests: latencies.length, rps: Math.round(latencies.length / ((performance.now() - start) / 1000)), p50: at(50), p99: at(99), byStatus, calls };
 }

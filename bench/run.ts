@@ -19,7 +19,7 @@ import { eligibilityAlone } from "./eligibility";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments, percentile } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
-import { mixedLoad, MixedLoadResult, MixedLoadWorld, SwapPair, TimedCall } from "./mixed-load";
+import { mixedLoad, MixedLoadResult, MixedLoadWorld, pacedMixedLoad, SwapPair, TimedCall } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { sampleSessions, sessionLine } from "./database-sessions";
 import type { ProcessHealth } from "../src/http/process-health";
@@ -50,6 +50,8 @@ import { rateLimiterOverhead, replicaReads } from "./scale";
 const SERVER_URL = process.env.DATABASE_URL;
 const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
+/** The rate of the mix's paced pass, as a share of the throughput its closed loop reached (BENCH_PACED_SHARE). */
+const PACED_SHARE = Number(process.env.BENCH_PACED_SHARE ?? 0.7);
 const FIRST_DAY = "2026-01-05";
 /** A streaming replica of DATABASE_URL's server (`.ci/scale-parts` makes one): reads that may lag are measured through it. */
 const REPLICA_SERVER_URL = process.env.BENCH_REPLICA_URL;
@@ -317,6 +319,8 @@ const MIXED_SERVICE_ENV = {
 /** What a mixed load printed: each process's figures, the background generation's outcome, and where the time went. */
 interface MixedLoadRun {
   mixed: MixedLoadResult[];
+  /** The same mix at a fixed rate, a share of the most the closed loop reached. */
+  paced: { rate: number; results: MixedLoadResult[] };
   generation: string;
   sessions: string;
   cpu: string;
@@ -364,8 +368,11 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
       await new Promise((resolve) => setTimeout(resolve, 1000));
       status = await read();
     }
+    const rate = Math.round(PACED_SHARE * mixed.reduce((sum, m) => sum + m.rps, 0));
+    const paced = await Promise.all(processes.map((p) => pacedMixedLoad(p.url, world, MIXED_SECONDS, rate / processes.length)));
     return {
       mixed,
+      paced: { rate, results: paced },
       sessions: `${states}; ${loops} of the time since start`,
       cpu,
       generation: `schedule generation in the background: ${queued.status} then ${status.status}, ${status.result?.draftIds?.length ?? 0} drafts`,
@@ -410,7 +417,7 @@ function machineTicks(): { all: number; busy: number; lowPriority: number } {
   }
 }
 
-function mixedLoadLines({ mixed, generation, sessions, cpu }: MixedLoadRun): string {
+function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRun): string {
   const lines = [
     `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads and ` +
       `open shifts' eligible staff by ${MIXED_MANAGERS} managers, ` +
@@ -422,7 +429,25 @@ function mixedLoadLines({ mixed, generation, sessions, cpu }: MixedLoadRun): str
       `  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`,
     );
   }
-  const serverErrors = mixed.reduce(
+  lines.push(`  5xx answers: ${serverErrors(mixed)} (goal 0); ${generation}`);
+  lines.push(`  where the time goes: ${cpu}; ${sessions}`);
+  lines.push(...timedCallLines(mixed));
+  lines.push(
+    `then the same mix paced: calls arriving at random at ${paced.rate} req/s in all (${Math.round(PACED_SHARE * 100)} % of the above), ` +
+      `each latency from when the call was due, ${MIXED_SECONDS} s:`,
+  );
+  for (const [i, m] of paced.results.entries()) {
+    lines.push(
+      `  process ${i + 1}: ${m.requests} answers, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`,
+    );
+  }
+  lines.push(`  5xx answers: ${serverErrors(paced.results)} (goal 0)`);
+  lines.push(...timedCallLines(paced.results));
+  return lines.join("\n");
+}
+
+function serverErrors(results: MixedLoadResult[]): number {
+  return results.reduce(
     (n, m) =>
       n +
       Object.entries(m.byStatus)
@@ -430,18 +455,17 @@ function mixedLoadLines({ mixed, generation, sessions, cpu }: MixedLoadRun): str
         .reduce((k, [, c]) => k + c, 0),
     0,
   );
-  lines.push(`  5xx answers: ${serverErrors} (goal 0); ${generation}`);
-  lines.push(`  where the time goes: ${cpu}; ${sessions}`);
-  for (const name of Object.keys(mixed[0].calls) as TimedCall[]) {
-    const times = mixed.flatMap((m) => m.calls[name].ms);
-    const succeeded = mixed.reduce((n, m) => n + m.calls[name].succeeded, 0);
-    lines.push(
-      times.length
-        ? `  ${name}: ${times.length} calls (${succeeded} 2xx), p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${percentile(times, 99).toFixed(0)} ms (goal < 300 ms)`
-        : `  ${name}: no calls`,
-    );
-  }
-  return lines.join("\n");
+}
+
+/** The latencies of the new features' calls, over the processes. */
+function timedCallLines(results: MixedLoadResult[]): string[] {
+  return (Object.keys(results[0].calls) as TimedCall[]).map((name) => {
+    const times = results.flatMap((m) => m.calls[name].ms);
+    const succeeded = results.reduce((n, m) => n + m.calls[name].succeeded, 0);
+    return times.length
+      ? `  ${name}: ${times.length} calls (${succeeded} 2xx), p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${percentile(times, 99).toFixed(0)} ms (goal < 300 ms)`
+      : `  ${name}: no calls`;
+  });
 }
 
 /** BENCH_ONLY=webhooks: what events cost a write and how fast webhooks go out. */
