@@ -230,7 +230,8 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
  */
 export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds: number, perSecond: number): Promise<MixedLoadResult> {
   const { requests, calls } = mixOf(world);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  // Idle sockets close before the service's keep-alive timeout (5 s) would, so no call is sent on one it is closing.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 4000 });
   const idle: { index: number; context: object }[] = [];
   const latencies: number[] = [];
   const byStatus: Record<string, number> = {};
