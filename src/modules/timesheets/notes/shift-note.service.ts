@@ -35,7 +35,7 @@ export class ShiftNoteService {
 
   async add(actor: Actor, shiftId: string, input: ShiftNoteInput): Promise<ShiftNote> {
     const shift = await this.shifts.get(actor, shiftId);
-    if (!can(actor, "timesheets:write") && shift.staffId !== actor.staffId) throw forbidden("Only managers write notes on other staff members' shifts");
+    if (!can(actor, "timesheets:write") && shift.employeeId !== actor.staffId) throw forbidden("Only managers write notes on other staff members' shifts");
     const note = this.repo.create({ organizationId: actor.organizationId, shiftId: shift.id, authorId: actor.staffId, text: input.text.trim() });
     return this.deps.unitOfWork.run((manager) => manager.save(note));
   }

@@ -146,9 +146,9 @@ export class Shift {
   @Field(() => ID)
   id: string;
 
-  // Not a simple field: the property is named apart from the field.
-  @Field(() => ID, { name: "employeeId", simple: false })
-  staffId: string;
+  /** The staff member's id, under the field's own name: a renamed property would cost a resolver call per shift. */
+  @Field(() => ID)
+  employeeId: string;
 
   @Field(() => ID)
   locationId: string;

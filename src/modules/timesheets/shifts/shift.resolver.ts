@@ -67,7 +67,7 @@ export class ShiftResolver {
 
   @FieldResolver(() => StaffMember, { nullable: true })
   employee(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<StaffMember | null> {
-    return staffLoader(ctx).load(shift.staffId);
+    return staffLoader(ctx).load(shift.employeeId);
   }
 
   @FieldResolver(() => Role, { nullable: true })

@@ -98,7 +98,7 @@ export class ShiftService {
     const allowed = only === null ? staffIds : staffIds.filter((id) => id === only);
     const filter: ShiftFilter = { organizationId: actor.organizationId, startDate: range.start, endDate: range.end, staffIds: allowed };
     const shifts = presentShifts(await selectListedShifts(this.deps.db.manager, filter, this.deps.config.maxListedShifts), this.deps.clock.now());
-    return groupByKeys(staffIds, shifts, (s) => s.staffId);
+    return groupByKeys(staffIds, shifts, (s) => s.employeeId);
   }
 
   /** One shift; a worker reading another's shift is told it does not exist. */

@@ -153,7 +153,7 @@ export function presentShift(row: ShiftRow, nowMs: number): Shift {
   const minutes = spanMinutes(row.start_time.getTime(), row.end_time === null ? null : row.end_time.getTime(), breaks, nowMs);
   return {
     id: row.id,
-    staffId: row.staff_id,
+    employeeId: row.staff_id,
     locationId: row.location_id,
     roleId: row.role_id,
     startTime: localTime(row.start_time, zone),
