@@ -3,6 +3,7 @@ import { Client } from "pg";
 import { FixedClock } from "../src/common/clock";
 import { loadConfig } from "../src/config";
 import { startRuntime } from "../src/app/runtime";
+import { percentile } from "./load";
 import { seedBenchOrganization } from "./seed";
 
 const NOW = "2026-06-15T12:00:00.000Z";
@@ -109,15 +110,10 @@ export async function attendanceBench(serverUrl: string | undefined): Promise<st
     const first = await timed();
     const second = await timed();
     return [
-      `attendance (${databaseUrl ? "PostgreSQL" : "PGlite"}): clock-in with every clock rule on, p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms over ${PUNCHES} punches`,
+      `attendance (${databaseUrl ? "PostgreSQL" : "PGlite"}): clock-in with every clock rule on, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms over ${PUNCHES} punches`,
       `attendance: no-show job over ${entries} scheduled entries: first run ${first.ms.toFixed(0)} ms (${first.result.noShows} no-shows written), second run ${second.ms.toFixed(0)} ms (${second.result.noShows} new)`,
     ];
   } finally {
     await runtime.close();
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }

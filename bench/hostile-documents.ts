@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { getIntrospectionQuery } from "graphql";
 import { PLATFORM_KEY } from "../test/support/harness";
 import { ServiceProcess } from "../test/support/service-process";
+import { percentile } from "./load";
 
 /** Documents an attacker can send within the 1 MiB body limit, and one large document a client really sends. */
 function documents(): Record<string, string> {
@@ -100,10 +101,6 @@ async function post(url: string, body: string, token: string | null): Promise<nu
   await res.arrayBuffer();
   return res.status;
 }
-
-/** The p-th percentile (0–100) of the values. */
-export const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
 /**
  * For each document: the status, and the server's CPU time per request (the mean of `repeats`

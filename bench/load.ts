@@ -35,6 +35,10 @@ export async function load(serverPid: number, options: autocannon.Options): Prom
   };
 }
 
+/** The p-th percentile (0–100) of the values. */
+export const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+
 /** The run with the median requests per second of several. */
 export function median(runs: LoadResult[]): LoadResult {
   return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];

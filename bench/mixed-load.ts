@@ -1,6 +1,7 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
+import { percentile } from "./load";
 
 export interface MixedLoadWorld {
   organizationId: string;
@@ -235,10 +236,8 @@ export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds
   const idle: { index: number; context: object }[] = [];
   const latencies: number[] = [];
   const byStatus: Record<string, number> = {};
-  let inFlight = 0;
-  let allSent: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (allSent = resolve));
-  let sending = true;
+  /** The calls sent and not yet answered. */
+  const unanswered = new Set<Promise<void>>();
   /** Builds a sequence's next call as autocannon does: a call that builds nothing starts the sequence again. */
   const build = (lane: { index: number; context: object }) => {
     const call = requests[lane.index];
@@ -253,27 +252,30 @@ export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds
   const send = (due: number) => {
     const lane = idle.pop() ?? { index: 0, context: {} };
     const { call, built } = build(lane);
-    inFlight++;
-    const req = http.request(new URL(built.path ?? "/", url), { method: built.method, headers: built.headers as http.OutgoingHttpHeaders, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        latencies.push(performance.now() - due);
-        byStatus[status] = (byStatus[status] ?? 0) + 1;
-        const answered = call.onResponse as ((status: number, body: string, context: object) => void) | undefined;
-        answered?.(status, Buffer.concat(chunks).toString(), lane.context);
-        lane.index = (lane.index + 1) % requests.length;
-        if (lane.index === 0) lane.context = {};
-        idle.push(lane);
-        if (--inFlight === 0 && !sending) allSent();
+    const answer = new Promise<void>((resolve) => {
+      const req = http.request(new URL(built.path ?? "/", url), { method: built.method, headers: built.headers as http.OutgoingHttpHeaders, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          latencies.push(performance.now() - due);
+          byStatus[status] = (byStatus[status] ?? 0) + 1;
+          const onAnswer = call.onResponse as ((status: number, body: string, context: object) => void) | undefined;
+          onAnswer?.(status, Buffer.concat(chunks).toString(), lane.context);
+          lane.index = (lane.index + 1) % requests.length;
+          if (lane.index === 0) lane.context = {};
+          idle.push(lane);
+          resolve();
+        });
       });
+      req.on("error", () => {
+        byStatus.error = (byStatus.error ?? 0) + 1;
+        resolve();
+      });
+      req.end(built.body);
     });
-    req.on("error", () => {
-      byStatus.error = (byStatus.error ?? 0) + 1;
-      if (--inFlight === 0 && !sending) allSent();
-    });
-    req.end(built.body);
+    unanswered.add(answer);
+    void answer.then(() => unanswered.delete(answer));
   };
   const start = performance.now();
   const end = start + seconds * 1000;
@@ -287,10 +289,8 @@ export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds
     };
     tick();
   });
-  sending = false;
-  if (inFlight > 0) await done;
+  await Promise.all(unanswered);
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  const at = (p: number) => Math.round(percentile(latencies, p) ?? 0);
   return { requests: latencies.length, rps: Math.round(latencies.length / ((performance.now() - start) / 1000)), p50: at(50), p99: at(99), byStatus, calls };
 }

@@ -17,7 +17,7 @@ import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
 import { eligibilityAlone } from "./eligibility";
 import { benchComplianceCheck } from "./compliance-check";
-import { hostileDocumentsAlone, loadAverage, measureHostileDocuments, percentile } from "./hostile-documents";
+import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
 import { mixedLoad, MixedLoadResult, MixedLoadWorld, pacedMixedLoad, SwapPair, TimedCall } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
@@ -25,7 +25,7 @@ import { sampleSessions, sessionLine } from "./database-sessions";
 import type { ProcessHealth } from "../src/http/process-health";
 import { webhookBench } from "./webhooks";
 import { rosteringBench } from "./rostering";
-import { load, loadLine, median, LoadResult, ROUNDS, SECONDS } from "./load";
+import { load, loadLine, median, LoadResult, percentile, ROUNDS, SECONDS } from "./load";
 import { rateLimiterOverhead, replicaReads } from "./scale";
 
 /**
@@ -424,11 +424,7 @@ function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRu
       `clock-ins and -outs under clock rules, time-off requests, open-shift claims, calendar feeds and swaps asked, accepted and approved by a manager, ` +
       `each with their own token; a schedule generation running meanwhile); ${loadAverage()}:`,
   ];
-  for (const [i, m] of mixed.entries()) {
-    lines.push(
-      `  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`,
-    );
-  }
+  lines.push(...processLines(mixed));
   lines.push(`  5xx answers: ${serverErrors(mixed)} (goal 0); ${generation}`);
   lines.push(`  where the time goes: ${cpu}; ${sessions}`);
   lines.push(...timedCallLines(mixed));
@@ -436,14 +432,18 @@ function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRu
     `then the same mix paced: calls arriving at random at ${paced.rate} req/s in all (${Math.round(PACED_SHARE * 100)} % of the above), ` +
       `each latency from when the call was due, ${MIXED_SECONDS} s:`,
   );
-  for (const [i, m] of paced.results.entries()) {
-    lines.push(
-      `  process ${i + 1}: ${m.requests} answers, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`,
-    );
-  }
+  lines.push(...processLines(paced.results));
   lines.push(`  5xx answers: ${serverErrors(paced.results)} (goal 0)`);
   lines.push(...timedCallLines(paced.results));
   return lines.join("\n");
+}
+
+/** Each service process's share of a pass: how many calls were answered, how fast, and with what. */
+function processLines(results: MixedLoadResult[]): string[] {
+  return results.map(
+    (m, i) =>
+      `  process ${i + 1}: ${m.requests} requests, ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (goal < 300 ms), answers ${JSON.stringify(m.byStatus)}`,
+  );
 }
 
 function serverErrors(results: MixedLoadResult[]): number {
@@ -607,14 +607,6 @@ async function main(): Promise<void> {
     console.log(`\n${await rateLimiterFigures(url, restPath, token)}`);
     return;
   }
-  if (ONLY === undefined) console.log(`\n${await benchComplianceCheck(runtime, organization.id, complianceLocation)}`);
-  const world = await mixedLoadWorld(runtime, organization.id, apiKey, bench.locationIds.slice(0, 5), bench.locationIds[5]);
-  await runtime.close();
-  if (ONLY === "mixed") {
-    console.log(`\n${mixedLoadLines(await runMixedLoad(url, world))}`);
-    return;
-  }
-
   const listed = {
     ceilingQuery: `organizationId=${organization.id}&locationId=${location}&startDate=${week.startDate}&endDate=${week.endDate}`,
     restPath,
@@ -622,20 +614,35 @@ async function main(): Promise<void> {
     token,
     weekSize,
   };
+  if (ONLY === "lists") {
+    await runtime.close();
+    const service = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
+    try {
+      console.log((await listFigures(service, url, listed)).join("\n"));
+    } finally {
+      await service.stop();
+    }
+    return;
+  }
+  if (ONLY !== "mixed") console.log(`\n${await benchComplianceCheck(runtime, organization.id, complianceLocation)}`);
+  const world = await mixedLoadWorld(runtime, organization.id, apiKey, bench.locationIds.slice(0, 5), bench.locationIds[5]);
+  await runtime.close();
+  if (ONLY === "mixed") {
+    console.log(`\n${mixedLoadLines(await runMixedLoad(url, world))}`);
+    return;
+  }
+
   const service = await ServiceProcess.start(url, BENCH_SERVICE_ENV);
   let lists: string[];
-  let documents: string[] = [];
+  let documents: string[];
+  let documentsLoad: string;
   try {
     lists = await listFigures(service, url, listed);
-    if (ONLY !== "lists") documents = await measureHostileDocuments(service, token);
+    documents = await measureHostileDocuments(service, token);
+    documentsLoad = loadAverage();
   } finally {
     await service.stop();
   }
-  if (ONLY === "lists") {
-    for (const listLine of lists) console.log(listLine);
-    return;
-  }
-  const documentsLoad = loadAverage();
   const exported = await exportFigures(url, token);
 
   const limiter = await rateLimiterFigures(url, restPath, token);

@@ -12,10 +12,15 @@ import { BreakStartInput, ClockInInput, ClockOutInput, ClockState, ShiftState } 
 /** Where a punch comes from, as the request tells it. */
 export type PunchSource = Pick<Punch, "clientAddress" | "deviceToken">;
 
+/** A break running now: its id and when it started (epoch milliseconds). */
+interface RunningBreak {
+  id: string;
+  startMs: number;
+}
+
 interface OpenShift {
   row: ShiftRow;
-  /** The break running now, if any. */
-  openBreak: { id: string; startMs: number } | undefined;
+  openBreak: RunningBreak | undefined;
 }
 
 /**
@@ -133,7 +138,7 @@ export class TimeClockService {
     return this.shifts.get(actor, id);
   }
 
-  private async closeBreak(manager: EntityManager, organizationId: string, open: { id: string; startMs: number }, at: Date): Promise<void> {
+  private async closeBreak(manager: EntityManager, organizationId: string, open: RunningBreak, at: Date): Promise<void> {
     if (at.getTime() <= open.startMs) throw invalidField("time", "A break must end after it starts");
     await this.shifts.endBreak(manager, organizationId, open.id, at);
   }
