@@ -419,7 +419,8 @@ function machineTicks(): { all: number; busy: number; lowPriority: number } {
 
 function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRun): string {
   const lines = [
-    `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, default rate limits on (timesheet and schedule reads and ` +
+    `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, each process working on ` +
+      `${loadConfig(process.env).concurrentRequests || "all its"} calls at once (CONCURRENT_REQUESTS), default rate limits on (timesheet and schedule reads and ` +
       `open shifts' eligible staff by ${MIXED_MANAGERS} managers, ` +
       `clock-ins and -outs under clock rules, time-off requests, open-shift claims, calendar feeds and swaps asked, accepted and approved by a manager, ` +
       `each with their own token; a schedule generation running meanwhile); ${loadAverage()}:`,

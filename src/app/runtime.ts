@@ -63,6 +63,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
       rateLimits,
       reads,
       timeouts: config,
+      concurrentRequests: config.concurrentRequests,
       trustProxy: config.trustProxy,
     });
     const events = await startEventDelivery(deps, services, logger);

@@ -26,6 +26,7 @@ import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
 import { CompiledRoute, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
+import { requestAdmission } from "./request-admission";
 import { loggableUrl } from "./logger";
 import { watchProcessHealth } from "./process-health";
 import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limits";
@@ -52,6 +53,8 @@ export interface AppParts {
   api: { schema: GraphQLSchema; compiled: CompiledRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
+  /** Requests worked on at once (CONCURRENT_REQUESTS); the rest wait in line. */
+  concurrentRequests: number;
   /** Which proxies may name the client (TRUST_PROXY): `req.ip` is the client's address everywhere. */
   trustProxy: Config["trustProxy"];
   rateLimits: RateLimits;
@@ -147,7 +150,9 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     next();
   });
 
-  const health = watchProcessHealth();
+  // The API's calls take their turn once their request is whole (a slow sender holds no place); health checks never wait.
+  const admission = requestAdmission(parts.concurrentRequests);
+  const health = watchProcessHealth(admission.inProcess);
   server.on("close", () => health.stop());
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", process: health.read() });
@@ -169,6 +174,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // secret like any anonymous call (per address, against guessing).
   app.get(
     "/calendar/:file",
+    admission.admit,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const secret = /^(.+)\.ics$/.exec(req.params.file as string)?.[1];
@@ -210,6 +216,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       },
     }),
   );
+
+  app.use(["/graphql", "/api", "/mcp"], admission.admit);
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
 
@@ -359,7 +367,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   app.use("/mcp", mcpHandler({ schema, onInternalError }));
 
   // Before the GraphQL-backed routes: a fixed path such as /api/timesheets/export must win over /api/timesheets/{id}.
-  app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError }));
+  // A download goes at its reader's pace: it does not keep others waiting meanwhile.
+  app.use(rawRestRouter(rawRestRoutes, { sendError, onInternalError, streaming: admission.leave }));
   app.use(restRouter(compiled, { schema, sendError, onInternalError }));
 
   app.use("/api", restFallback([...compiled.map((c) => c.route), ...rawRestRoutes], sendError));

@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import type { RequestsInProcess } from "./request-admission";
 
 /** How the process has kept up since it started: its event loop's delay and the time garbage collection took. */
 export interface ProcessHealth {
@@ -6,6 +7,8 @@ export interface ProcessHealth {
   /** Share of the time since start spent collecting garbage, in percent. */
   garbageCollectionPercent: number;
   uptimeSeconds: number;
+  /** The API's requests this process is working on now, and those waiting for their turn (CONCURRENT_REQUESTS). */
+  requests: RequestsInProcess;
 }
 
 /**
@@ -13,7 +16,7 @@ export interface ProcessHealth {
  * other work in this process) and garbage collection, for /healthz: what a slow answer spent its
  * time on when the database was not the cause.
  */
-export function watchProcessHealth(): { read(): ProcessHealth; stop(): void } {
+export function watchProcessHealth(requests: () => RequestsInProcess): { read(): ProcessHealth; stop(): void } {
   const resolutionMs = 10;
   const delay = monitorEventLoopDelay({ resolution: resolutionMs });
   delay.enable();
@@ -31,6 +34,7 @@ export function watchProcessHealth(): { read(): ProcessHealth; stop(): void } {
       eventLoopDelayMs: { p50: late(delay.percentile(50)), p99: late(delay.percentile(99)), max: late(delay.max) },
       garbageCollectionPercent: Math.round((1000 * collecting) / (performance.now() - started)) / 10,
       uptimeSeconds: Math.round(process.uptime()),
+      requests: requests(),
     }),
     stop: () => {
       delay.disable();

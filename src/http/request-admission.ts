@@ -1,0 +1,93 @@
+import type { NextFunction, Request, Response } from "express";
+
+/** The requests a process is working on, and those waiting for their turn. */
+export interface RequestsInProcess {
+  running: number;
+  waiting: number;
+}
+
+/**
+ * Lets at most `limit` requests of this process run at once; the others wait their turn, in the
+ * order they came, before any of their work starts (so holding no connection and no lock).
+ *
+ * Why: a request's transaction sends its statements one after another, one turn of the event loop
+ * each, and every turn waits behind the synchronous work of all the other requests in the process
+ * (a 280-shift list, a 2,200-person eligibility answer). Let in all at once under a burst, a write
+ * of 25 statements waits behind 25 rounds of everyone's work and holds its row locks meanwhile; let
+ * in a few at a time, it runs almost as fast as on an idle process, and the waiting is done once,
+ * in line, before it starts. `limit` 0 lets every request in at once.
+ */
+export function requestAdmission(limit: number): {
+  admit: (req: Request, res: Response, next: NextFunction) => void;
+  /** Gives up the request's place before its answer is whole: for an answer streamed at its reader's pace. */
+  leave: (res: Response) => void;
+  inProcess: () => RequestsInProcess;
+} {
+  const most = limit > 0 ? limit : Infinity;
+  let running = 0;
+  let waiting = 0;
+  /** Requests in line, the first at `head` (a moving head: no array shift per admission); true when one starts. */
+  let line: (() => boolean)[] = [];
+  let head = 0;
+  /** A request left its place: it goes to the first in line whose client is still there. */
+  const admitNext = () => {
+    while (head < line.length) {
+      const next = line[head++];
+      if (head >= 1024 && head * 2 >= line.length) {
+        line = line.slice(head);
+        head = 0;
+      }
+      if (next()) return;
+    }
+    line = [];
+    head = 0;
+    running--;
+  };
+  /** How each request at work gives up its place. */
+  const places = new WeakMap<Response, () => void>();
+  /**
+   * Starts a request's work. Its place is given up once its answer is whole (`prefinish`: handed
+   * to the socket, whether or not the client reads it, so a client that does not read holds none),
+   * when its client leaves, or by `leave`.
+   */
+  const enter = (res: Response, next: NextFunction) => {
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      res.off("prefinish", leave);
+      res.off("close", leave);
+      places.delete(res);
+      admitNext();
+    };
+    res.once("prefinish", leave);
+    res.once("close", leave);
+    places.set(res, leave);
+    next();
+  };
+  return {
+    admit: (_req, res, next) => {
+      if (running < most) {
+        running++;
+        return enter(res, next);
+      }
+      waiting++;
+      let gone = false;
+      // A client that leaves while in line is passed over when its turn comes.
+      const leave = () => {
+        gone = true;
+        waiting--;
+      };
+      res.once("close", leave);
+      line.push(() => {
+        if (gone) return false;
+        res.off("close", leave);
+        waiting--;
+        enter(res, next);
+        return true;
+      });
+    },
+    leave: (res) => places.get(res)?.(),
+    inProcess: () => ({ running, waiting }),
+  };
+}

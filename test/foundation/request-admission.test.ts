@@ -1,0 +1,174 @@
+import http from "node:http";
+import net, { AddressInfo } from "node:net";
+import express from "express";
+import { Client } from "pg";
+import { requestAdmission } from "../../src/http/request-admission";
+import { TestService } from "../support/harness";
+
+const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
+
+/** Waits until `condition` holds, looking again every few milliseconds. */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer(handler);
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port })));
+}
+
+/** A GET whose answer is read whole; `answered` records the order answers came in. */
+function get(port: number, path: string, answered: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          answered.push(path);
+          resolve(res.statusCode!);
+        });
+      })
+      .on("error", reject);
+  });
+}
+
+describe("requests in line", () => {
+  const admission = requestAdmission(2);
+  /** Requests whose handlers started, and how to answer each. */
+  const started: string[] = [];
+  const answer = new Map<string, () => void>();
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    const app = express();
+    app.use(admission.admit);
+    app.get("/hold/:name", (req, res) => {
+      started.push(req.params.name);
+      answer.set(req.params.name, () => res.send(req.params.name));
+    });
+    // 16 MB: more than the sockets' buffers take, so the answer is not all sent until the client reads.
+    app.get("/big", (_req, res) => {
+      res.send("x".repeat(16 * 1024 * 1024));
+      started.push("big");
+    });
+    app.get("/download", (_req, res) => {
+      admission.leave(res);
+      res.write("first rows");
+      answer.set("download", () => res.end());
+    });
+    ({ server, port } = await listen(app));
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  const idle = () => until(() => admission.inProcess().running === 0 && admission.inProcess().waiting === 0);
+
+  it("works on `limit` requests at once and lets the others in as places free, in the order they came", async () => {
+    const answered: string[] = [];
+    const calls = [get(port, "/hold/a", answered), get(port, "/hold/b", answered)];
+    await until(() => started.length === 2);
+    calls.push(get(port, "/hold/c", answered));
+    await until(() => admission.inProcess().waiting === 1);
+    calls.push(get(port, "/hold/d", answered));
+    await until(() => admission.inProcess().waiting === 2);
+    expect(admission.inProcess()).toEqual({ running: 2, waiting: 2 });
+    expect(started.sort()).toEqual(["a", "b"]);
+
+    answer.get("b")!();
+    await until(() => started.length === 3);
+    expect(started[2]).toBe("c");
+    answer.get("a")!();
+    await until(() => started.length === 4);
+    expect(started[3]).toBe("d");
+    answer.get("c")!();
+    answer.get("d")!();
+    expect(await Promise.all(calls)).toEqual([200, 200, 200, 200]);
+    expect(answered.slice(0, 2)).toEqual(["/hold/b", "/hold/a"]);
+    await idle();
+    started.length = 0;
+  });
+
+  it("passes over a client that left while in line", async () => {
+    const answered: string[] = [];
+    const calls = [get(port, "/hold/e", answered), get(port, "/hold/f", answered)];
+    await until(() => started.length === 2);
+    const leaving = http.get({ host: "127.0.0.1", port, path: "/hold/gone", agent: false });
+    leaving.on("error", () => undefined);
+    await until(() => admission.inProcess().waiting === 1);
+    leaving.destroy();
+    await until(() => admission.inProcess().waiting === 0);
+    calls.push(get(port, "/hold/g", answered));
+    await until(() => admission.inProcess().waiting === 1);
+    answer.get("e")!();
+    await until(() => started.length === 3);
+    expect(started).toEqual(["e", "f", "g"]);
+    answer.get("f")!();
+    answer.get("g")!();
+    expect(await Promise.all(calls)).toEqual([200, 200, 200]);
+    await idle();
+    started.length = 0;
+  });
+
+  it("holds no place for a client that does not read its answer, nor for a download", async () => {
+    const unread = net.connect(port, "127.0.0.1");
+    unread.write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
+    unread.pause();
+    await until(() => started.includes("big"));
+    const downloaded = new Promise((resolve) =>
+      http.get({ host: "127.0.0.1", port, path: "/download", agent: false }, (res) => res.resume().on("end", resolve)),
+    );
+    await until(() => answer.has("download"));
+    // Both are still being sent, and neither keeps a place: two others go at once.
+    expect(admission.inProcess()).toEqual({ running: 0, waiting: 0 });
+    started.length = 0;
+    const answered: string[] = [];
+    const calls = [get(port, "/hold/h", answered), get(port, "/hold/i", answered)];
+    await until(() => started.length === 2);
+    answer.get("h")!();
+    answer.get("i")!();
+    expect(await Promise.all(calls)).toEqual([200, 200]);
+    unread.destroy();
+    answer.get("download")!();
+    await downloaded;
+    await idle();
+  });
+});
+
+/** The service's API calls take their turn (CONCURRENT_REQUESTS); its health checks never wait. */
+describe("the service's line", () => {
+  let t: TestService;
+  let port: number;
+  let server: http.Server;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { CONCURRENT_REQUESTS: "1" } });
+    ({ server, port } = await listen(t.runtime.app));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await t.stop();
+  });
+  const inProcess = async (): Promise<{ running: number; waiting: number }> => (await t.http.get("/healthz")).body.process.requests;
+
+  onPostgres("lets one call in at a time and tells /healthz how many wait", async () => {
+    // A token exchange waits for the API keys, which another session holds locked: it keeps the one place.
+    const locker = new Client({ connectionString: t.databaseUrl });
+    await locker.connect();
+    await locker.query("BEGIN");
+    await locker.query("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE");
+    const answered: string[] = [];
+    const exchange = t.http.post("/api/auth/token-exchange").send({ apiKey: "wf_not_a_key" });
+    const exchanged = exchange.then((res) => {
+      answered.push("exchange");
+      return res.status;
+    });
+    await until(async () => (await inProcess()).running === 1);
+    const unauthenticated = get(port, "/api/timesheets", answered);
+    await until(async () => (await inProcess()).waiting === 1);
+    expect(answered).toEqual([]);
+
+    await locker.query("COMMIT");
+    await locker.end();
+    expect(await exchanged).toBe(401);
+    expect(await unauthenticated).toBe(401);
+    expect(answered).toEqual(["exchange", "/api/timesheets"]);
+    await until(async () => (await inProcess()).running === 0);
+  });
+});
