@@ -150,7 +150,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     next();
   });
 
-  // The API's calls take their turn once their request is whole (a slow sender holds no place); health checks never wait.
+  // The API's calls take their turn (see where `admission.admit` is used); health checks never wait.
   const admission = requestAdmission(parts.concurrentRequests);
   const health = watchProcessHealth(admission.inProcess);
   server.on("close", () => health.stop());
@@ -174,7 +174,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   // secret like any anonymous call (per address, against guessing).
   app.get(
     "/calendar/:file",
-    admission.admit,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const secret = /^(.+)\.ics$/.exec(req.params.file as string)?.[1];
@@ -190,6 +189,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       sendError,
       (_req, res) => (res.locals.calendarFeed ? `calendar:${res.locals.calendarFeed.id}` : undefined),
     ),
+    admission.admit,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const feed = res.locals.calendarFeed;
@@ -216,8 +216,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       },
     }),
   );
-
-  app.use(["/graphql", "/api", "/mcp"], admission.admit);
 
   const onInternalError = (req: Request, error: unknown) => logger.error({ reqId: req.id, err: error }, "internal error");
 
@@ -336,6 +334,9 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     return (res.locals.cost as number | undefined) ?? 1;
   };
   app.use(["/graphql", "/api", "/mcp"], rateLimiting(rateLimits, requestCost, sendError));
+  // Calls take their turn once they are known to be allowed: a caller over its budget or without
+  // standing is answered at once and never keeps others waiting.
+  app.use(["/graphql", "/api", "/mcp"], admission.admit);
   app.use(
     idempotency({
       db,

@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
 
 /** The requests a process is working on, and those waiting for their turn. */
@@ -8,7 +9,7 @@ export interface RequestsInProcess {
 
 /**
  * Lets at most `limit` requests of this process run at once; the others wait their turn, in the
- * order they came, before any of their work starts (so holding no connection and no lock).
+ * order they came, before any of their work starts (so holding no transaction and no lock).
  *
  * Why: a request's transaction sends its statements one after another, one turn of the event loop
  * each, and every turn waits behind the synchronous work of all the other requests in the process
@@ -79,13 +80,16 @@ export function requestAdmission(limit: number): {
         waiting--;
       };
       res.once("close", leave);
-      line.push(() => {
-        if (gone) return false;
-        res.off("close", leave);
-        waiting--;
-        enter(res, next);
-        return true;
-      });
+      // Let in when another call ends, it runs in its own asynchronous context (its actor, its request id), not that call's.
+      line.push(
+        AsyncResource.bind(() => {
+          if (gone) return false;
+          res.off("close", leave);
+          waiting--;
+          enter(res, next);
+          return true;
+        }),
+      );
     },
     leave: (res) => places.get(res)?.(),
     inProcess: () => ({ running, waiting }),

@@ -1,9 +1,10 @@
 import http from "node:http";
+import { AsyncLocalStorage } from "node:async_hooks";
 import net, { AddressInfo } from "node:net";
 import express from "express";
 import { Client } from "pg";
 import { requestAdmission } from "../../src/http/request-admission";
-import { TestService } from "../support/harness";
+import { TestOrganization, TestService } from "../support/harness";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 
@@ -37,12 +38,17 @@ describe("requests in line", () => {
   /** Requests whose handlers started, and how to answer each. */
   const started: string[] = [];
   const answer = new Map<string, () => void>();
+  /** Which call the work runs for, as a request's actor is kept (AsyncLocalStorage). */
+  const caller = new AsyncLocalStorage<string>();
+  const ranAs: [string, string | undefined][] = [];
   let server: http.Server;
   let port: number;
   beforeAll(async () => {
     const app = express();
+    app.use((req, _res, next) => caller.run(req.path, next));
     app.use(admission.admit);
     app.get("/hold/:name", (req, res) => {
+      ranAs.push([req.path, caller.getStore()]);
       started.push(req.params.name);
       answer.set(req.params.name, () => res.send(req.params.name));
     });
@@ -82,6 +88,9 @@ describe("requests in line", () => {
     answer.get("d")!();
     expect(await Promise.all(calls)).toEqual([200, 200, 200, 200]);
     expect(answered.slice(0, 2)).toEqual(["/hold/b", "/hold/a"]);
+    // Let in when another call ended, each ran in its own call's context.
+    expect(ranAs).toHaveLength(4);
+    expect(ranAs.filter(([path, store]) => path !== store)).toEqual([]);
     await idle();
     started.length = 0;
   });
@@ -132,43 +141,44 @@ describe("requests in line", () => {
   });
 });
 
-/** The service's API calls take their turn (CONCURRENT_REQUESTS); its health checks never wait. */
+/** The service's API calls take their turn (CONCURRENT_REQUESTS) once allowed; its health checks never wait. */
 describe("the service's line", () => {
   let t: TestService;
-  let port: number;
-  let server: http.Server;
+  let org: TestOrganization;
   beforeAll(async () => {
     t = await TestService.start({ env: { CONCURRENT_REQUESTS: "1" } });
-    ({ server, port } = await listen(t.runtime.app));
+    org = await t.organization();
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await t.stop();
-  });
+  afterAll(() => t.stop());
   const inProcess = async (): Promise<{ running: number; waiting: number }> => (await t.http.get("/healthz")).body.process.requests;
 
-  onPostgres("lets one call in at a time and tells /healthz how many wait", async () => {
-    // A token exchange waits for the API keys, which another session holds locked: it keeps the one place.
+  onPostgres("lets one call in at a time, answers a refused caller at once, and tells /healthz how many wait", async () => {
+    // A list of locations waits for the table, which another session holds locked: it keeps the one place.
     const locker = new Client({ connectionString: t.databaseUrl });
     await locker.connect();
     await locker.query("BEGIN");
-    await locker.query("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE");
+    await locker.query("LOCK TABLE locations IN ACCESS EXCLUSIVE MODE");
     const answered: string[] = [];
-    const exchange = t.http.post("/api/auth/token-exchange").send({ apiKey: "wf_not_a_key" });
-    const exchanged = exchange.then((res) => {
-      answered.push("exchange");
-      return res.status;
-    });
+    const call = (path: string) =>
+      t
+        .as(org.token)
+        .get(path)
+        .then((res) => {
+          answered.push(path);
+          return res.status;
+        });
+    const locations = call(`/api/organizations/${org.id}/locations`);
     await until(async () => (await inProcess()).running === 1);
-    const unauthenticated = get(port, "/api/timesheets", answered);
+    const roles = call(`/api/organizations/${org.id}/roles`);
     await until(async () => (await inProcess()).waiting === 1);
+    // A token that is not valid is refused before the line.
+    expect((await t.as("not.a.token").get(`/api/organizations/${org.id}/roles`)).status).toBe(401);
     expect(answered).toEqual([]);
 
     await locker.query("COMMIT");
     await locker.end();
-    expect(await exchanged).toBe(401);
-    expect(await unauthenticated).toBe(401);
-    expect(answered).toEqual(["exchange", "/api/timesheets"]);
+    expect(await Promise.all([locations, roles])).toEqual([200, 200]);
+    expect(answered).toEqual([`/api/organizations/${org.id}/locations`, `/api/organizations/${org.id}/roles`]);
     await until(async () => (await inProcess()).running === 0);
   });
 });
