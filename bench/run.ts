@@ -52,6 +52,8 @@ const SHIFTS_PER_STAFF = Number(process.env.BENCH_SHIFTS_PER_STAFF ?? 250);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 /** The rate of the mix's paced pass, as a share of the throughput its closed loop reached (BENCH_PACED_SHARE). */
 const PACED_SHARE = Number(process.env.BENCH_PACED_SHARE ?? 0.7);
+/** Or a rate of its own in calls per second (BENCH_PACED_RATE), the same from run to run: to compare code, or machines, at one throughput. */
+const PACED_RATE = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : undefined;
 const FIRST_DAY = "2026-01-05";
 /** A streaming replica of DATABASE_URL's server (`.ci/scale-parts` makes one): reads that may lag are measured through it. */
 const REPLICA_SERVER_URL = process.env.BENCH_REPLICA_URL;
@@ -368,7 +370,7 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
       await new Promise((resolve) => setTimeout(resolve, 1000));
       status = await read();
     }
-    const rate = Math.round(PACED_SHARE * mixed.reduce((sum, m) => sum + m.rps, 0));
+    const rate = PACED_RATE ?? Math.round(PACED_SHARE * mixed.reduce((sum, m) => sum + m.rps, 0));
     const paced = await Promise.all(processes.map((p) => pacedMixedLoad(p.url, world, MIXED_SECONDS, rate / processes.length)));
     return {
       mixed,
@@ -430,7 +432,8 @@ function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRu
   lines.push(`  where the time goes: ${cpu}; ${sessions}`);
   lines.push(...timedCallLines(mixed));
   lines.push(
-    `then the same mix paced: calls arriving at random at ${paced.rate} req/s in all (${Math.round(PACED_SHARE * 100)} % of the above), ` +
+    `then the same mix paced: calls arriving at random at ${paced.rate} req/s in all ` +
+      `(${PACED_RATE ? "BENCH_PACED_RATE" : `${Math.round(PACED_SHARE * 100)} % of the above`}), ` +
       `each latency from when the call was due, ${MIXED_SECONDS} s:`,
   );
   lines.push(...processLines(paced.results));
