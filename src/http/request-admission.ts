@@ -52,10 +52,8 @@ export function requestAdmission(limit: number): {
    * when its client leaves, or by `leave`.
    */
   const enter = (res: Response, next: NextFunction) => {
-    let left = false;
+    // Once called, nothing holds it any more: neither event, nor `places`.
     const leave = () => {
-      if (left) return;
-      left = true;
       res.off("prefinish", leave);
       res.off("close", leave);
       places.delete(res);

@@ -40,7 +40,7 @@ interface RawRouterOptions {
   sendError: SendError;
   onInternalError: (req: Request, error: unknown) => void;
   /** Called before a route writes its answer, which may stream at its reader's pace (a download). */
-  streaming?: (res: Response) => void;
+  streaming: (res: Response) => void;
 }
 
 function readQuery(route: RawRestRoute, raw: Record<string, unknown>): Record<string, string> {
@@ -66,7 +66,7 @@ export function rawRestRouter(routes: RawRestRoute[], options: RawRouterOptions)
       try {
         const context = res.locals.context as RequestContext;
         if (!context.actor) throw unauthenticated();
-        options.streaming?.(res);
+        options.streaming(res);
         await route.handle({ ...context, actor: context.actor }, readQuery(route, req.query as Record<string, unknown>), res);
       } catch (error) {
         const clientError = toClientError(error as Error);

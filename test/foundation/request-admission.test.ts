@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import net, { AddressInfo } from "node:net";
 import express from "express";
 import { Client } from "pg";
-import { requestAdmission } from "../../src/http/request-admission";
+import { requestAdmission, RequestsInProcess } from "../../src/http/request-admission";
 import { TestOrganization, TestService } from "../support/harness";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
@@ -150,7 +150,7 @@ describe("the service's line", () => {
     org = await t.organization();
   });
   afterAll(() => t.stop());
-  const inProcess = async (): Promise<{ running: number; waiting: number }> => (await t.http.get("/healthz")).body.process.requests;
+  const inProcess = async (): Promise<RequestsInProcess> => (await t.http.get("/healthz")).body.process.requests;
 
   onPostgres("lets one call in at a time, answers a refused caller at once, and tells /healthz how many wait", async () => {
     // A list of locations waits for the table, which another session holds locked: it keeps the one place.
