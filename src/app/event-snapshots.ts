@@ -50,26 +50,38 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
   };
 
   /**
-   * Each event's resource and the changed fields' old values. The hook runs after all the
-   * transaction's work, so a resource several events name reads the same each time: it is read once,
-   * with one set of loaders per organization, and the earlier renderings are read in one statement.
+   * Every resource that events other than deletions name, as its GET answers it now. The hook runs
+   * after all the transaction's work, so a resource several events name reads the same each time:
+   * it is read once. All are read at once, with one set of loaders per organization (as a request
+   * has), so that the GETs' loads of one kind become one statement whatever the number of
+   * resources (a publish names every entry it wrote); the lent runner sends them in turn. A failed
+   * read fails the whole, once every read has ended: none is left running when the hook rolls back.
    */
+  const renderCurrent = async (named: NamedEvent[]): Promise<Map<string, Record<string, unknown> | undefined>> => {
+    const toRender = new Map(named.filter(({ event }) => !event.type.endsWith(".deleted")).map((n) => [n.id, n]));
+    const loaders = new Map<string, Loaders>();
+    const loadersOf = (organizationId: string) => loaders.get(organizationId) ?? loaders.set(organizationId, new Loaders()).get(organizationId)!;
+    const settled = await Promise.allSettled(
+      [...toRender.values()].map(async ({ event, read, id }) => [id, await renderNow(event, read, loadersOf(event.organization_id))] as const),
+    );
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    return new Map(settled.map((s) => (s as PromiseFulfilledResult<readonly [string, Record<string, unknown> | undefined]>).value));
+  };
+
+  /** Each event's resource and the changed fields' old values; the earlier renderings are read in one statement. */
   const renderAll = async (manager: EntityManager, named: NamedEvent[]): Promise<{ id: string; resource: EventResource }[]> => {
     const pairs = new Map(named.map(({ event, key, id }) => [id, { organizationId: event.organization_id, key }]));
     /** Each resource's last rendering: committed, then this transaction's. */
     const last: Map<string, Record<string, unknown> | undefined> = await lastCommittedResources(manager, [...pairs.values()]);
-    const now = new Map<string, Record<string, unknown> | undefined>();
-    // Loaders serve one organization, as they do a request.
-    const loaders = new Map<string, Loaders>();
+    const now = await renderCurrent(named);
     const kept: { id: string; resource: EventResource }[] = [];
-    for (const { event, read, key, id } of named) {
+    for (const { event, key, id } of named) {
       const before = last.get(id);
       let resource: Record<string, unknown> | undefined;
       if (event.type.endsWith(".deleted")) {
         resource = before;
       } else {
-        if (!loaders.has(event.organization_id)) loaders.set(event.organization_id, new Loaders());
-        if (!now.has(id)) now.set(id, await renderNow(event, read, loaders.get(event.organization_id)!));
         resource = now.get(id);
         if (resource) last.set(id, resource);
       }

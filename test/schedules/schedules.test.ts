@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { fileTimeOff } from "../support/time-off";
 import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
@@ -86,6 +87,48 @@ describe("schedule entries, drafts and publishing", () => {
     expect(gql.data?.scheduleEntries.nodes).toEqual([
       { startTime: "2026-03-03T09:00:00.000-05:00", worker: { id: ann.id, name: expect.any(String) }, role: { name: "Cook" }, breaks: [{ name: "Lunch" }] },
     ]);
+  });
+
+  it("publishes any number of drafts in as many statements as one of each kind, each event's object its entry's GET", async () => {
+    const api = t.as(w.manager);
+    const lunch = (day: string) => ({ breaks: [{ typeId: w.breakTypeId, startTime: `${day}T12:00:00` }] });
+    /** On `day`: `adds` new entries, `changes` entries moved an hour later with a break, `removals` entries removed; answers the publish's statements. */
+    const publishDay = async (day: string, adds: number, changes: number, removals: number) => {
+      const entries = [];
+      for (let i = 0; i < changes + removals; i++)
+        entries.push((await api.post(`${w.base}/schedules`, shift((await w.worker()).id, day, "09:00", "17:00"))).body);
+      for (let i = 0; i < adds; i++)
+        expect((await api.post(`${w.base}/schedules/drafts`, shift((await w.worker()).id, day, "08:00", "16:00", lunch(day)))).status).toBe(201);
+      for (const entry of entries.slice(0, changes)) {
+        const change = { entryId: entry.id, startTime: `${day}T10:00:00`, endTime: `${day}T18:00:00`, ...lunch(day) };
+        expect((await api.post(`${w.base}/schedules/drafts`, change)).status).toBe(201);
+      }
+      for (const entry of entries.slice(changes))
+        expect((await api.post(`${w.base}/schedules/drafts`, { entryId: entry.id, action: "REMOVE" })).status).toBe(201);
+      const statements = countStatements();
+      const published = await api.post(`${w.base}/schedules/publish`, { startDate: day, endDate: day });
+      const sql = statements.sql;
+      statements.stop();
+      expect(published.status).toBe(200);
+      expect([published.body.added.length, published.body.changed.length, published.body.removed.length]).toEqual([adds, changes, removals]);
+      const listed = (await api.get(`${w.base}/schedules?startDate=${day}&endDate=${day}`)).body;
+      expect(
+        listed
+          .map((e: { startTime: string; breaks: { startTime: string }[] }) => [e.startTime.slice(11, 16), e.breaks.map((b) => b.startTime.slice(11, 16))])
+          .sort(),
+      ).toEqual([...Array(adds).fill(["08:00", ["12:00"]]), ...Array(changes).fill(["10:00", ["12:00"]])]);
+      for (const entry of listed) {
+        const [event] = await t.runtime.db.query(
+          "SELECT resource FROM events WHERE organization_id = $1 AND object->>'id' = $2 ORDER BY sequence DESC LIMIT 1",
+          [w.org.id, entry.id],
+        );
+        expect(event.resource).toEqual((await api.get(`${w.base}/schedules/${entry.id}`)).body);
+      }
+      return sql;
+    };
+    const one = await publishDay("2026-06-01", 1, 1, 1);
+    const many = await publishDay("2026-06-02", 8, 4, 3);
+    expect(many.length).toBe(one.length);
   });
 
   it("publishes a range that changes, swaps and removes published entries, leaving drafts outside it", async () => {
@@ -176,8 +219,16 @@ describe("schedule entries, drafts and publishing", () => {
       )
     ).body;
     expect(source.startTime).toBe("2026-03-06T09:00:00.000-05:00");
+    const lunch = { breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-06T13:00:00" }] };
+    expect((await api.post(`${w.base}/schedules`, shift((await w.worker()).id, "2026-03-06", "10:00", "18:00", lunch))).status).toBe(201);
+    const statements = countStatements();
     const copy = await api.post(`${w.base}/schedules/bulk-copy`, { sourceStartDate: "2026-03-06", sourceEndDate: "2026-03-06", targetStartDate: "2026-03-13" });
+    const sql = statements.sql;
+    statements.stop();
     expect(copy.status).toBe(201);
+    // The copies' breaks are written in one statement, whatever the number of entries.
+    expect(copy.body.drafts.filter((d: { breaks: unknown[] }) => d.breaks.length).length).toBeGreaterThan(1);
+    expect(sql.filter((q) => /schedule_breaks/.test(q) && !/^\s*SELECT/.test(q))).toEqual([expect.stringMatching(/^INSERT INTO "schedule_breaks"/)]);
     const drafts = copy.body.drafts.filter((d: { workerId: string }) => d.workerId === ann.id);
     expect(drafts).toHaveLength(1);
     expect(drafts[0]).toMatchObject({

@@ -19,6 +19,7 @@ import {
   deleteDraftsWithin,
   GeneratedDraft,
   insertAddDrafts,
+  insertBreaks,
   locationDrafts,
   locationEntries,
   lockEntries,
@@ -31,6 +32,7 @@ import {
   PlannedShiftRow,
   selectPlannedShifts,
   TemplateDayCount,
+  updateEntryPlans,
   whereStaffAndRole,
 } from "./schedule.store";
 import { DraftAction, ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
@@ -212,24 +214,28 @@ export class ScheduleDraftService {
 
     const removed = byAction(DraftAction.REMOVE).map(entryOf);
     await removeEntries(manager, organizationId, removed, now);
+    // A statement for each step, whatever the number of drafts: a week's publish is hundreds.
+    const changing = byAction(DraftAction.CHANGE);
+    const changed = changing.map((draft) => {
+      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
+      return Object.assign(entryOf(draft), { staffId, roleId, startsAt, endsAt, note, templateId });
+    });
+    await updateEntryPlans(manager, organizationId, changed);
+    const adding = byAction(DraftAction.ADD);
     const repo = manager.getRepository(ScheduleEntry);
-    const changed: ScheduleEntry[] = [];
-    for (const draft of byAction(DraftAction.CHANGE)) {
-      const entry = entryOf(draft);
-      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
-      changed.push(await repo.save(Object.assign(entry, { staffId, roleId, startsAt, endsAt, note, templateId })));
-      await this.moveBreaks(manager, organizationId, draft, entry);
-    }
-    const added: ScheduleEntry[] = [];
-    for (const draft of byAction(DraftAction.ADD)) {
-      const { staffId, roleId, startsAt, endsAt, note, templateId } = draft;
-      const entry = await repo.save(
-        repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }),
-      );
-      added.push(entry);
-      changes[drafts.indexOf(draft)].entryId = entry.id;
-      await this.moveBreaks(manager, organizationId, draft, entry);
-    }
+    const added = adding.length
+      ? await repo.save(
+          adding.map(({ staffId, roleId, startsAt, endsAt, note, templateId }) =>
+            repo.create({ organizationId, locationId: location.id, staffId, roleId, startsAt, endsAt, note, templateId, openShiftId: null, deletedAt: null }),
+          ),
+        )
+      : [];
+    adding.forEach((draft, i) => (changes[drafts.indexOf(draft)].entryId = added[i].id));
+    // Each published draft's planned breaks become its entry's.
+    await moveDraftBreaks(manager, organizationId, [
+      ...changing.map((draft, i) => ({ draftId: draft.id, entryId: changed[i].id })),
+      ...adding.map((draft, i) => ({ draftId: draft.id, entryId: added[i].id })),
+    ]);
     return { removed, changed, added, changes };
   }
 
@@ -291,10 +297,14 @@ export class ScheduleDraftService {
           }),
         ),
       );
-      for (const [i, draft] of drafts.entries()) {
-        const breaks = planOf(sources[i], sourceBreaks[i]).breaks.map((b) => ({ ...b, startsAt: b.startsAt && shiftLocal(b.startsAt, zone, days) }));
-        await replaceBreaks(manager, org, { draftId: draft.id }, breaks);
-      }
+      await insertBreaks(
+        manager,
+        org,
+        drafts.map((draft, i) => ({
+          owner: { draftId: draft.id },
+          breaks: planOf(sources[i], sourceBreaks[i]).breaks.map((b) => ({ ...b, startsAt: b.startsAt && shiftLocal(b.startsAt, zone, days) })),
+        })),
+      );
       return { drafts: inZone(drafts, zone) };
     });
   }
@@ -314,10 +324,5 @@ export class ScheduleDraftService {
     if (!ids.length) return new Map();
     const rows = await lockEntries(manager, organizationId, ids);
     return new Map(rows.map((e) => [e.id, e]));
-  }
-
-  /** A published draft's planned breaks become its entry's. */
-  private async moveBreaks(manager: EntityManager, organizationId: string, draft: ScheduleDraft, entry: ScheduleEntry): Promise<void> {
-    await moveDraftBreaks(manager, organizationId, draft.id, entry.id);
   }
 }

@@ -1,7 +1,7 @@
 import { formatLocal } from "../../common/time";
 import type { RequestContext } from "../../graphql/context";
 import { requestLoader } from "../../graphql/request-loader";
-import { PlannedBreak, ScheduleBreak, WorkerShiftPlan } from "./schedule.entity";
+import { PlannedBreak, ScheduleBreak, ScheduleEntry, WorkerShiftPlan } from "./schedule.entity";
 
 const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
   id: b.id,
@@ -20,6 +20,22 @@ const entryBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleEntryB
 const draftBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleDraftBreaks", (services, actor, ids) =>
   services.scheduleDrafts.breaksOfDrafts(actor.organizationId, ids),
 );
+
+/** Keys are `[locationId, id]` as JSON: ids in a path are the caller's text. */
+const entryLoader = requestLoader<string, ScheduleEntry>("scheduleEntry", (services, actor, keys) =>
+  services.schedules.getMany(
+    actor,
+    keys.map((key) => {
+      const [locationId, id] = JSON.parse(key) as [string, string];
+      return { locationId, id };
+    }),
+  ),
+);
+
+/** A published entry of a location, as `ScheduleService.get` answers it; the GETs of one request read together. */
+export function scheduleEntryAt(ctx: RequestContext, locationId: string, id: string): Promise<ScheduleEntry> {
+  return entryLoader(ctx).load(JSON.stringify([locationId, id]));
+}
 
 /** The planned breaks of an entry (or, with `draft`, of a draft), in the location's local time. */
 export async function plannedBreaks(ctx: RequestContext, plan: WorkerShiftPlan, draft: boolean): Promise<PlannedBreak[]> {

@@ -5,7 +5,7 @@ import type { RequestContext } from "../../graphql/context";
 import { ComplianceViolation, RecordedChangePay } from "../compliance";
 import { Role, roleLoader } from "../roles";
 import { staffLoader, StaffMember } from "../staff";
-import { plannedBreaks } from "./schedule.loaders";
+import { plannedBreaks, scheduleEntryAt } from "./schedule.loaders";
 import { PlannedBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 import {
   BulkCopyResult,
@@ -32,7 +32,7 @@ export class ScheduleEntryResolver {
   @Query(() => ScheduleEntry)
   @Requires("schedules:read", "schedules:self")
   scheduleEntry(@Arg("locationId", () => ID) locationId: string, @Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ScheduleEntry> {
-    return ctx.services.schedules.get(actorOf(ctx), locationId, id);
+    return scheduleEntryAt(ctx, locationId, id);
   }
 
   @Mutation(() => ScheduleEntry, { description: "Adds a published entry at once (drafts are the way to plan ahead)" })

@@ -1,12 +1,13 @@
 import { EntityManager } from "typeorm";
 import { Actor, ownRecordsOnly } from "../../auth/actor";
-import { filterId, requireUuid } from "../../common/ids";
+import { filterId, isUuid, requireUuid } from "../../common/ids";
 import { Page, paginate } from "../../common/pagination";
 import { TenantRecords } from "../../common/tenant-records";
 import { ServiceDeps } from "../../common/services";
 import { forbidden, notFound } from "../../errors/app-error";
 import { recordPredictabilityPay } from "../compliance";
 import { Location } from "../locations";
+import { readTogether } from "../../database/read-together";
 import { dayBounds, inZone, startingWithin } from "./planned-time";
 import { assertNoApprovedTimeOff, planOf, resolvePlan } from "./schedule-plans";
 import {
@@ -18,6 +19,7 @@ import {
   lowerAcceptedCounts,
   releaseAcceptedPreferences,
   replaceBreaks,
+  selectEntries,
   selectEntry,
   ShiftPlan,
   softDeleteEntries,
@@ -77,13 +79,31 @@ export class ScheduleService {
     return page;
   }
 
-  async get(actor: Actor, locationId: string, id: string): Promise<ScheduleEntry> {
+  /**
+   * Published entries by location and id, each as its GET answers it or the error it refuses with
+   * (read through a loader, schedule.loaders.ts): many GETs at once (the events of a publish) read
+   * their locations and their entries in a statement each.
+   */
+  async getMany(actor: Actor, keys: readonly { locationId: string; id: string }[]): Promise<(ScheduleEntry | Error)[]> {
     const only = ownRecordsOnly(actor, "schedules:read", "schedules:self");
-    const location = await this.locations.get(actor, locationId);
-    const entry = await this.entryAt(this.deps.db.manager, actor, location, id);
-    // Another worker's entry is not theirs to know about: answer as for an unknown one.
-    if (only && entry.staffId !== only) throw notFound("Schedule entry");
-    return entry;
+    const org = actor.organizationId;
+    const locationIds = [...new Set(keys.map((k) => k.locationId.toLowerCase()).filter(isUuid))];
+    const ids = [...new Set(keys.map((k) => k.id.toLowerCase()).filter(isUuid))];
+    const [locations, entries] = await readTogether(
+      this.deps.db.manager,
+      () => this.locations.byIds(org, locationIds),
+      () => selectEntries(this.deps.db.manager, org, ids),
+    );
+    const locationOf = new Map(locations.flatMap((l) => (l ? [[l.id, l] as const] : [])));
+    const entryOf = new Map(entries.map((e) => [e.id, e]));
+    return keys.map(({ locationId, id }) => {
+      const location = locationOf.get(locationId.toLowerCase());
+      if (!location) return notFound(this.locations.label);
+      const entry = entryOf.get(id.toLowerCase());
+      // Another worker's entry is not theirs to know about: answer as for an unknown one.
+      if (!entry || entry.locationId !== location.id || (only && entry.staffId !== only)) return notFound("Schedule entry");
+      return inZone([entry], location.timezone)[0];
+    });
   }
 
   create(actor: Actor, locationId: string, input: CreateScheduleEntryInput): Promise<ScheduleEntry> {

@@ -41,12 +41,21 @@ export async function replaceBreaks(
   owner: { entryId: string } | { draftId: string },
   breaks: BreakPlan[],
 ): Promise<void> {
-  const repo = manager.getRepository(ScheduleBreak);
-  const key = "entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId };
-  await repo.delete({ organizationId, ...key });
-  if (breaks.length) {
-    await repo.insert(breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: null, ...key, position })));
-  }
+  await manager.getRepository(ScheduleBreak).delete({ organizationId, ...("entryId" in owner ? { entryId: owner.entryId } : { draftId: owner.draftId }) });
+  await insertBreaks(manager, organizationId, [{ owner, breaks }]);
+}
+
+/** Breaks written per INSERT: well within PostgreSQL's 65,535 parameters at ten columns each. */
+const BREAKS_PER_INSERT = 1000;
+
+/** Stores planned breaks of entries or drafts that have none yet, in order, a thousand rows per statement. */
+export async function insertBreaks(
+  manager: EntityManager,
+  organizationId: string,
+  owned: { owner: { entryId: string } | { draftId: string }; breaks: BreakPlan[] }[],
+): Promise<void> {
+  const rows = owned.flatMap(({ owner, breaks }) => breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: null, ...owner, position })));
+  for (let at = 0; at < rows.length; at += BREAKS_PER_INSERT) await manager.getRepository(ScheduleBreak).insert(rows.slice(at, at + BREAKS_PER_INSERT));
 }
 
 /** The planned breaks of many entries or drafts, each list in order. */
@@ -71,14 +80,44 @@ export async function breaksOf(
   return ids.map((id) => groups.get(id) ?? []);
 }
 
-/** Moves a published draft's planned breaks to its entry, replacing the entry's. */
-export async function moveDraftBreaks(manager: EntityManager, organizationId: string, draftId: string, entryId: string): Promise<void> {
-  await manager.query("DELETE FROM schedule_breaks WHERE organization_id = $1 AND entry_id = $2", [organizationId, entryId]);
-  await manager.query("UPDATE schedule_breaks SET entry_id = $2, draft_id = NULL WHERE organization_id = $1 AND draft_id = $3", [
-    organizationId,
-    entryId,
-    draftId,
-  ]);
+/** Moves published drafts' planned breaks to their entries, replacing the entries' own. */
+export async function moveDraftBreaks(manager: EntityManager, organizationId: string, moves: { draftId: string; entryId: string }[]): Promise<void> {
+  if (!moves.length) return;
+  const entryIds = moves.map((m) => m.entryId);
+  await manager.query("DELETE FROM schedule_breaks WHERE organization_id = $1 AND entry_id = ANY($2::uuid[])", [organizationId, entryIds]);
+  await manager.query(
+    `UPDATE schedule_breaks b SET entry_id = m.entry_id, draft_id = NULL
+       FROM unnest($2::uuid[], $3::uuid[]) AS m(draft_id, entry_id)
+      WHERE b.organization_id = $1 AND b.draft_id = m.draft_id`,
+    [organizationId, moves.map((m) => m.draftId), entryIds],
+  );
+}
+
+/** Writes changed entries' worker, role, times, note and template in one statement, setting each one's `updatedAt` as stored. */
+export async function updateEntryPlans(manager: EntityManager, organizationId: string, entries: ScheduleEntry[]): Promise<void> {
+  if (!entries.length) return;
+  const rows = await updateReturning<{ id: string; updated_at: Date }>(
+    manager,
+    `UPDATE schedule_entries e
+        SET worker_id = m.worker_id, role_id = m.role_id, start_time = m.start_time, end_time = m.end_time,
+            note = m.note, template_id = m.template_id, updated_at = CURRENT_TIMESTAMP
+       FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::uuid[])
+            AS m(id, worker_id, role_id, start_time, end_time, note, template_id)
+      WHERE e.organization_id = $1 AND e.id = m.id
+  RETURNING e.id, e.updated_at`,
+    [
+      organizationId,
+      entries.map((e) => e.id),
+      entries.map((e) => e.staffId),
+      entries.map((e) => e.roleId),
+      entries.map((e) => e.startsAt),
+      entries.map((e) => e.endsAt),
+      entries.map((e) => e.note),
+      entries.map((e) => e.templateId ?? null),
+    ],
+  );
+  const updatedAt = new Map(rows.map((r) => [r.id, r.updated_at]));
+  for (const entry of entries) entry.updatedAt = new Date(updatedAt.get(entry.id)!);
 }
 
 export async function deleteDrafts(manager: EntityManager, organizationId: string, draftIds: string[]): Promise<void> {
@@ -207,6 +246,16 @@ export function selectEntry(manager: EntityManager, organizationId: string, loca
   return query.getOne();
 }
 
+/** Live entries by id, in any order (an unknown id has none). */
+export function selectEntries(manager: EntityManager, organizationId: string, ids: string[]): Promise<ScheduleEntry[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return manager
+    .getRepository(ScheduleEntry)
+    .createQueryBuilder("r")
+    .where("r.organization_id = :org AND r.id = ANY(:ids) AND r.deleted_at IS NULL", { org: organizationId, ids })
+    .getMany();
+}
+
 /** A draft of the location, locked until commit with `lock`. */
 export function selectDraft(manager: EntityManager, organizationId: string, locationId: string, id: string, lock: boolean): Promise<ScheduleDraft | null> {
   const query = manager
@@ -291,8 +340,11 @@ export async function insertAddDrafts(manager: EntityManager, organizationId: st
     );
     ids.push(...rows.map((r) => r.id));
   }
-  const breaks = drafts.flatMap((d, k) => d.breaks.map((b, position) => ({ ...b, organizationId, entryId: null, draftId: ids[k], position })));
-  for (let i = 0; i < breaks.length; i += 1000) await manager.getRepository(ScheduleBreak).insert(breaks.slice(i, i + 1000));
+  await insertBreaks(
+    manager,
+    organizationId,
+    drafts.map((d, k) => ({ owner: { draftId: ids[k] }, breaks: d.breaks })),
+  );
   return ids;
 }
 
