@@ -32,7 +32,7 @@ const entryLoader = requestLoader<string, ScheduleEntry>("scheduleEntry", (servi
   ),
 );
 
-/** A published entry of a location, as `ScheduleService.get` answers it; the GETs of one request read together. */
+/** A published entry of a location, as its GET answers it (ScheduleService.getMany); the GETs of one request read together. */
 export function scheduleEntryAt(ctx: RequestContext, locationId: string, id: string): Promise<ScheduleEntry> {
   return entryLoader(ctx).load(JSON.stringify([locationId, id]));
 }
