@@ -267,7 +267,7 @@ async function locationWeek(url: string): Promise<string> {
     endDate: week[6],
     requirements: week.flatMap((date) => templates.map((templateId, t) => ({ date, templateId, count: counts[t], underWeight: 100, overWeight: 5 }))),
   });
-  // /healthz keeps answering while the search runs in its worker thread: its latencies meanwhile.
+  // /healthz keeps answering while the search runs in its child process: its latencies meanwhile.
   let running = true;
   const health: number[] = [];
   const probe = (async () => {
