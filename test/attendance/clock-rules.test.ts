@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "../support/workplace";
 
 const CENTRE = { latitude: 40.7128, longitude: -74.006 };
@@ -147,5 +148,50 @@ describe("clock-in rules", () => {
       requireDevice: false,
       enforcement: "BLOCK",
     });
+  });
+
+  it("reads the rules, the attendance policy and the worker's entry in one statement a punch, and holds the worker's row once", async () => {
+    // Past the earlier tests' entries; tokens run out with the clock.
+    t.clock.advance(12 * 3_600_000);
+    w.workerToken = await t.token(w.org.apiKey, w.workerId);
+    w.manager!.token = await t.token(w.org.apiKey, w.manager!.id);
+    const api = t.as(w.manager!.token);
+    await api.put(rules, { earlyClockInMinutes: 15, enforcement: "FLAG" });
+    await api.put(`${w.orgBase}/attendance-policy`, { earlyOutGraceMinutes: 5 });
+    const start = new Date(t.clock.now().getTime() + 40 * 60_000);
+    const schedules = `${w.orgBase}/locations/${w.locationId}/schedules`;
+    await api.post(`${schedules}/drafts`, {
+      workerId: w.workerId,
+      roleId: w.roleId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 8 * 3_600_000).toISOString(),
+    });
+    const day = start.toISOString().slice(0, 10);
+    expect((await api.post(`${schedules}/publish`, { startDate: day, endDate: day })).status).toBe(200);
+    /** The punch's statements that read what it is checked against, and those that lock the worker's row. */
+    const punched = async (punch: () => Promise<{ status: number }>, status: number) => {
+      const statements = countStatements();
+      try {
+        expect((await punch()).status).toBe(status);
+        const sql = statements.sql;
+        return {
+          reads: sql.filter((q) => /clock_rules|attendance_policies|FROM schedule_entries/.test(q)).length,
+          workerLocks: sql.filter((q) => /FROM staff_members .*FOR (SHARE|NO KEY UPDATE)/s.test(q)).length,
+        };
+      } finally {
+        statements.stop();
+      }
+    };
+    // 40 minutes early, flagged: the rules and the entry decide it.
+    expect(await punched(() => clockIn(), 201)).toEqual({ reads: 1, workerLocks: 1 });
+    // An hour in, seven before the entry ends: the policy and the entry decide it.
+    t.clock.advance(3_600_000);
+    w.workerToken = await t.token(w.org.apiKey, w.workerId);
+    w.manager!.token = await t.token(w.org.apiKey, w.manager!.id);
+    const out = () => t.http.post("/api/time-tracking/clock-out").set("Authorization", `Bearer ${w.workerToken}`).send({});
+    expect(await punched(out, 200)).toEqual({ reads: 1, workerLocks: 1 });
+    const found = await exceptions(`&kind=CLOCK_RULE`);
+    expect(found.map((e) => e.message)).toContainEqual(expect.stringContaining("TOO_EARLY: The clock-in is 40 minutes before the scheduled start"));
+    expect((await exceptions("&kind=EARLY_OUT")).map((e) => e.message)).toEqual([expect.stringContaining("minutes before the scheduled end (grace 5)")]);
   });
 });

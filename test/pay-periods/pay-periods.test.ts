@@ -85,6 +85,14 @@ describe("pay periods", () => {
         endTime: "2026-03-04T17:00:00Z",
       });
       expect(added.body.error.code).toBe("TIMESHEET_APPROVED");
+      // The time clock too, which holds the worker's row itself before the check.
+      const clockedIn = await manager.post("/api/time-tracking/clock-in", {
+        workerId: w.workerId,
+        locationId: w.locationId,
+        roleId: w.roleId,
+        time: "2026-03-02T11:30:00Z",
+      });
+      expect([clockedIn.status, clockedIn.body.error?.code]).toEqual([409, "TIMESHEET_APPROVED"]);
       // Outside the period the worker's shifts are free.
       expect(
         (

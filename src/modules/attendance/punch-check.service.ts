@@ -5,11 +5,10 @@ import { localDate } from "../../common/time";
 import { AppError } from "../../errors/app-error";
 import { ClockEnforcement, ClockRules } from "./clock-rules/clock-rules.graphql";
 import { BrokenRule, ClockRuleName, earlyBreach, geofenceBreach, networkBreach } from "./clock-rules/clock-rules.rules";
-import { MatchedEntry, selectClockRules, selectEntryAt } from "./clock-rules/clock-rules.store";
 import { deviceByHash } from "./clock-devices/clock-devices.store";
 import { AttendanceExceptionKind } from "./exceptions/attendance-exception.graphql";
 import { FoundException, insertExceptions, missedBreakTypes } from "./exceptions/attendance-exception.store";
-import { selectPolicy } from "./policy/attendance-policy.store";
+import { MatchedEntry, selectPunchContext } from "./attendance.store";
 
 /** A clock-in or clock-out as the time clock hands it over, inside its transaction, the shift already written. */
 export interface Punch {
@@ -40,8 +39,7 @@ export class PunchCheckService {
   constructor(private readonly deps: ServiceDeps) {}
 
   async checkInTransaction(manager: EntityManager, organizationId: string, punch: Punch): Promise<void> {
-    const rules = await selectClockRules(manager, organizationId, punch.location.locationId);
-    const entry = await selectEntryAt(manager, organizationId, punch.staffId, punch.shiftStart);
+    const { rules, policy, entry } = await selectPunchContext(manager, organizationId, punch.location.locationId, punch.staffId, punch.shiftStart);
     const broken = rules && !punch.corrected ? await this.brokenRules(manager, organizationId, rules, punch, entry) : [];
     if (broken.length && rules!.enforcement === ClockEnforcement.BLOCK) {
       throw new AppError(
@@ -64,7 +62,6 @@ export class PunchCheckService {
         message,
       });
     if (broken.length) record(AttendanceExceptionKind.CLOCK_RULE, null, broken.map((b) => `${b.rule}: ${b.message}`).join("; "));
-    const policy = await selectPolicy(manager, organizationId);
     if (policy.enabled) {
       if (punch.kind === "IN") {
         const late = entry && wholeMinutes(punch.at.getTime() - entry.start.getTime());

@@ -28,8 +28,8 @@ export class PayPeriodService {
     private readonly dayLocks: DayLockService,
   ) {
     // An approved timesheet's shifts are frozen until it is reopened.
-    shifts.guardWrites(async (manager, organizationId, staffIds, days) => {
-      const approved = await approvedTimesheetAmong(manager, organizationId, staffIds, days);
+    shifts.guardWrites(async (manager, organizationId, staffIds, days, staffHeld) => {
+      const approved = await approvedTimesheetAmong(manager, organizationId, staffIds, days, !staffHeld);
       if (approved)
         throw conflict(`The staff member's timesheet of the pay period starting ${approved.period_start} is approved; reopen it first`, TIMESHEET_APPROVED);
     });

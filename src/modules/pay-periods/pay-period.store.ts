@@ -150,18 +150,22 @@ export async function saveTimesheetStatus(
 }
 
 /**
- * The first approved timesheet among the staff members' covering one of the days. Takes a share
- * lock on their rows first: approval holds them exclusively, so a shift write and an approval of
- * the same person run one after the other.
+ * The first approved timesheet among the staff members' covering one of the days. With `lockStaff`,
+ * takes a share lock on their rows first (a caller that holds them already need not): approval
+ * holds them exclusively, so a shift write and an approval of the same person run one after the
+ * other. The lock is a statement of its own, so that the read after it sees what a waited-for
+ * approval committed.
  */
 export async function approvedTimesheetAmong(
   manager: EntityManager,
   organizationId: string,
   staffIds: string[],
   days: string[],
+  lockStaff: boolean,
 ): Promise<{ staff_id: string; period_start: string } | undefined> {
   if (!staffIds.length || !days.length) return undefined;
-  await manager.query("SELECT id FROM staff_members WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR SHARE", [organizationId, staffIds]);
+  if (lockStaff)
+    await manager.query("SELECT id FROM staff_members WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR SHARE", [organizationId, staffIds]);
   const [row] = await manager.query(
     `SELECT staff_id, period_start::text AS period_start FROM pay_period_timesheets t
       WHERE organization_id = $1 AND staff_id = ANY ($2::uuid[]) AND status = 'APPROVED'

@@ -53,7 +53,7 @@ export class TimeClockService {
       if (await this.openShift(manager, org, staffId, true)) throw conflict("The worker is already clocked in; clock out first", "ALREADY_CLOCKED_IN");
       const { location, roleId, wage } = await this.shifts.placeOfWork(manager, org, staffId, input.locationId, input.roleId);
       const at = this.when(actor, input.time, location.timezone);
-      await this.shifts.assertUnlocked(manager, org, location, [at], [staffId]);
+      await this.shifts.assertUnlocked(manager, org, location, [at], [staffId], { staffHeld: true });
       const shiftId = await this.shifts.insertShift(manager, org, { staffId, locationId: location.locationId, roleId, start: at, end: null, wage }, []);
       await this.punchChecks.checkInTransaction(manager, org, {
         ...input,
@@ -131,7 +131,7 @@ export class TimeClockService {
       const open = await this.openShift(manager, org, staffId, true);
       if (!open) throw conflict("The worker is not clocked in", "NOT_CLOCKED_IN");
       const location = { locationId: open.row.location_id, timezone: open.row.timezone };
-      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time], [staffId]);
+      await this.shifts.assertUnlocked(manager, org, location, [open.row.start_time], [staffId], { staffHeld: true });
       await change(manager, open, this.when(actor, input.time, location.timezone));
       return open.row.id;
     });

@@ -1,7 +1,7 @@
 import { EntityManager } from "typeorm";
 import { ClockEnforcement, ClockRules } from "./clock-rules.graphql";
 
-interface ClockRulesRow {
+export interface ClockRulesRow {
   geofence_latitude: number | null;
   geofence_longitude: number | null;
   geofence_radius_meters: number | null;
@@ -10,13 +10,17 @@ interface ClockRulesRow {
   early_clock_in_minutes: number | null;
   require_schedule: boolean;
   enforcement: ClockEnforcement;
-  updated_at: Date;
+  updated_at: Date | string;
 }
 
 /** The location's rules; undefined while it has none. */
 export async function selectClockRules(manager: EntityManager, organizationId: string, locationId: string): Promise<ClockRules | undefined> {
   const [row]: ClockRulesRow[] = await manager.query("SELECT * FROM clock_rules WHERE organization_id = $1 AND location_id = $2", [organizationId, locationId]);
-  if (!row) return undefined;
+  return row && clockRulesOf(row, locationId);
+}
+
+/** A `clock_rules` row as the rules, from its columns or from its `to_jsonb` (numbers and times as JSON gives them). */
+export function clockRulesOf(row: ClockRulesRow, locationId: string): ClockRules {
   return {
     locationId,
     geofence:
@@ -56,22 +60,4 @@ export async function saveClockRules(manager: EntityManager, organizationId: str
       now,
     ],
   );
-}
-
-/** A published entry a punch at `at` belongs to: the worker's entry running then, or starting within 12 hours, nearest start first. */
-export interface MatchedEntry {
-  id: string;
-  start: Date;
-  end: Date;
-}
-
-export async function selectEntryAt(manager: EntityManager, organizationId: string, staffId: string, at: Date): Promise<MatchedEntry | undefined> {
-  const [row]: { id: string; start_time: Date; end_time: Date }[] = await manager.query(
-    `SELECT id, start_time, end_time FROM schedule_entries
-      WHERE organization_id = $1 AND worker_id = $2 AND deleted_at IS NULL
-        AND start_time - interval '12 hours' <= $3 AND end_time > $3
-      ORDER BY abs(extract(epoch FROM start_time - $3::timestamptz)), id LIMIT 1`,
-    [organizationId, staffId, at],
-  );
-  return row && { id: row.id, start: new Date(row.start_time), end: new Date(row.end_time) };
 }

@@ -1,11 +1,26 @@
 import { EntityManager } from "typeorm";
 import { AttendancePolicy } from "./attendance-policy.graphql";
 
+export interface AttendancePolicyRow {
+  late_grace_minutes: number;
+  early_out_grace_minutes: number;
+  no_show_after_minutes: number;
+  missed_clock_out_after_minutes: number;
+  /** numeric: a string from its column, a number from JSON. */
+  long_shift_hours: string | number;
+  updated_at: Date | string;
+}
+
 /** The figures an organization starts with, before it saves a policy. */
 export const DEFAULT_POLICY = { lateGraceMinutes: 5, earlyOutGraceMinutes: 5, noShowAfterMinutes: 30, missedClockOutAfterMinutes: 60, longShiftHours: 12 };
 
 export async function selectPolicy(manager: EntityManager, organizationId: string): Promise<AttendancePolicy> {
   const [row] = await manager.query("SELECT * FROM attendance_policies WHERE organization_id = $1", [organizationId]);
+  return policyOf(row);
+}
+
+/** An `attendance_policies` row (from its columns or its `to_jsonb`) as the policy; the defaults, switched off, without one. */
+export function policyOf(row: AttendancePolicyRow | null | undefined): AttendancePolicy {
   if (!row) return { ...DEFAULT_POLICY, enabled: false, updatedAt: null };
   return {
     lateGraceMinutes: row.late_grace_minutes,

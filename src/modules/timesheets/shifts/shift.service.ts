@@ -54,8 +54,12 @@ interface ZonedLocation {
 
 const MINUTE_MS = 60_000;
 
-/** A check another domain adds to every shift write (pay periods freeze approved timesheets): throws to refuse. */
-export type ShiftWriteGuard = (manager: EntityManager, organizationId: string, staffIds: string[], days: string[]) => Promise<void>;
+/**
+ * A check another domain adds to every shift write (pay periods freeze approved timesheets): throws to refuse.
+ * `staffHeld`: the write already holds the staff members' rows `FOR NO KEY UPDATE` (the time clock does), so
+ * a guard need not lock them again.
+ */
+export type ShiftWriteGuard = (manager: EntityManager, organizationId: string, staffIds: string[], days: string[], staffHeld: boolean) => Promise<void>;
 
 /** Shifts (timesheet entries): their rules of time, breaks, overlap and payroll locks. */
 export class ShiftService {
@@ -273,14 +277,22 @@ export class ShiftService {
 
   /**
    * Refuses (409 SHIFT_LOCKED) when a local day of these instants is locked; holds the days against
-   * locking until commit. Then the write guards, for the staff members whose shifts change.
+   * locking until commit. Then the write guards, for the staff members whose shifts change (`staffHeld`: the
+   * caller holds their rows already, see `ShiftWriteGuard`).
    */
-  async assertUnlocked(manager: EntityManager, organizationId: string, location: ZonedLocation, instants: Date[], staffIds: string[]): Promise<void> {
+  async assertUnlocked(
+    manager: EntityManager,
+    organizationId: string,
+    location: ZonedLocation,
+    instants: Date[],
+    staffIds: string[],
+    { staffHeld = false }: { staffHeld?: boolean } = {},
+  ): Promise<void> {
     const days = instants.map((t) => localDate(t, location.timezone));
     await guardDays(manager, organizationId, location.locationId, days, "shared");
     const locked = await lockedAmong(manager, organizationId, location.locationId, days);
     if (locked.length) throw conflict(`The shift's day ${locked[0]} is locked for payroll; unlock it first`, SHIFT_LOCKED);
-    for (const guard of this.writeGuards) await guard(manager, organizationId, [...new Set(staffIds)].sort(), [...new Set(days)]);
+    for (const guard of this.writeGuards) await guard(manager, organizationId, [...new Set(staffIds)].sort(), [...new Set(days)], staffHeld);
   }
 
   /**
