@@ -259,14 +259,23 @@ describe("tenant isolation across the GraphQL schema", () => {
   });
   afterAll(() => t.stop());
 
+  /** The organization every query without a setup of its own is asked from: queries change nothing. */
+  let reader: Promise<{ intruder: TestOrganization; own: Records }> | undefined;
+
   /**
    * An organization of the caller's with its own records, fresh, in the state `field` needs. One
-   * organization per operation keeps each small (a policy for every staff member, lists to read).
+   * organization per mutation keeps each small (a policy for every staff member, lists to read) and
+   * untouched by the others; the queries without a setup share one.
    */
-  async function intruderFor(field: GraphQLField<unknown, unknown>): Promise<{ intruder: TestOrganization; own: Records }> {
-    const intruder = await t.organization(`Intruder ${field.name}`);
+  async function intruderFor(kind: OperationKind, field: GraphQLField<unknown, unknown>): Promise<{ intruder: TestOrganization; own: Records }> {
+    if (kind === "query" && !SETUPS[field.name]) return (reader ??= organizationWithRecords("Intruder reading"));
+    return organizationWithRecords(`Intruder ${field.name}`, SETUPS[field.name]?.prepare);
+  }
+
+  async function organizationWithRecords(name: string, prepare?: Setup["prepare"]): Promise<{ intruder: TestOrganization; own: Records }> {
+    const intruder = await t.organization(name);
     const own = await victimRecords(t, intruder, "Own");
-    await SETUPS[field.name]?.prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) =>
+    await prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) =>
       t.as(await t.token(intruder.apiKey, staffId)),
     );
     return { intruder, own };
@@ -341,7 +350,7 @@ describe("tenant isolation across the GraphQL schema", () => {
       let foreignCalls = 0;
       const answers = new Map<string, number>();
       for (const [kind, field] of candidates) {
-        const { intruder, own } = await intruderFor(field);
+        const { intruder, own } = await intruderFor(kind, field);
         const places = idsTakenBy(kind, field);
         const variants: [string, (place: number) => boolean][] = Array.from({ length: places }, (_, at) => [`at place ${at}`, (place: number) => place === at]);
         if (places > 1) variants.push(["everywhere", () => true]);
