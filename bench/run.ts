@@ -70,7 +70,15 @@ const DB_NAME = process.env.BENCH_DB ?? "wf_bench";
 const ONLY = process.env.BENCH_ONLY;
 // Service processes run as in production and share the signing secret the first start kept in the database.
 /** Rate limits off: the loads below are one token's, far over any budget; their cost is measured on its own. */
-const BENCH_SERVICE_ENV = { NODE_ENV: "production", SCHEDULED_JOBS: "off", LOG_LEVEL: "warn", JWT_SECRET: "", RATE_LIMIT_POINTS: "0" };
+const BENCH_SERVICE_ENV = {
+  NODE_ENV: "production",
+  SCHEDULED_JOBS: "off",
+  LOG_LEVEL: "warn",
+  JWT_SECRET: "",
+  RATE_LIMIT_POINTS: "0",
+  // The line's wait limit as users run it (the tests' processes run without one).
+  MAX_WAIT_IN_LINE_MS: String(loadConfig({}).maxWaitInLineMs),
+};
 
 function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL!);

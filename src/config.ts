@@ -29,6 +29,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Requests one process works on at once; later ones wait in line, in order (0: no limit). See http/request-admission.ts. */
   concurrentRequests: number;
+  /** How long a request may wait in that line before it is answered 503 with Retry-After (0: no limit). */
+  maxWaitInLineMs: number;
   /** Points one token or API key may spend per window (a call spends its operation's cost); 0 turns rate limiting off. */
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
     concurrentRequests: Number(env.CONCURRENT_REQUESTS ?? 4),
+    maxWaitInLineMs: Number(env.MAX_WAIT_IN_LINE_MS ?? 10_000),
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
     rateLimitOrganizationPoints: Number(env.RATE_LIMIT_ORGANIZATION_POINTS ?? 1_000_000),

@@ -64,6 +64,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
       reads,
       timeouts: config,
       concurrentRequests: config.concurrentRequests,
+      maxWaitInLineMs: config.maxWaitInLineMs,
       trustProxy: config.trustProxy,
     });
     const events = await startEventDelivery(deps, services, logger);

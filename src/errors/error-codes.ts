@@ -50,7 +50,10 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, meaning: "The rate limit is spent; retry after `Retry-After` seconds" },
   TOO_MANY_SUBSCRIPTIONS: { status: 429, meaning: "A WebSocket connection already runs as many subscriptions as it may" },
   INTERNAL_SERVER_ERROR: { status: 500, meaning: "A fault of the service; the log has it, the answer does not" },
-  SERVICE_UNAVAILABLE: { status: 503, meaning: "The database is unreachable; retry shortly" },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    meaning: "The database is unreachable, or the service too busy to take the call in time; retry shortly, after `Retry-After` seconds when given",
+  },
   STATEMENT_TIMEOUT: { status: 503, meaning: "The request took too long and was cancelled" },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

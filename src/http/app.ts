@@ -53,8 +53,9 @@ export interface AppParts {
   api: { schema: GraphQLSchema; compiled: CompiledRoute[]; rawRestRoutes: RawRestRoute[] };
   logger: Logger;
   timeouts: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs">;
-  /** Requests worked on at once (CONCURRENT_REQUESTS); the rest wait in line. */
+  /** Requests worked on at once (CONCURRENT_REQUESTS); the rest wait in line, at most `maxWaitInLineMs` (MAX_WAIT_IN_LINE_MS, 0: no limit). */
   concurrentRequests: number;
+  maxWaitInLineMs: number;
   /** Which proxies may name the client (TRUST_PROXY): `req.ip` is the client's address everywhere. */
   trustProxy: Config["trustProxy"];
   rateLimits: RateLimits;
@@ -151,7 +152,19 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
 
   // The API's calls take their turn (see where `admission.admit` is used); health checks never wait.
-  const admission = requestAdmission(parts.concurrentRequests);
+  const admission = requestAdmission(parts.concurrentRequests, {
+    ms: parts.maxWaitInLineMs,
+    turnAway: (req, res) => {
+      res.setHeader("Retry-After", "1");
+      const waited = `${Math.round(parts.maxWaitInLineMs / 100) / 10} s`;
+      sendError(res, req, {
+        code: "SERVICE_UNAVAILABLE",
+        status: 503,
+        message: `The service is too busy: the call waited ${waited} for its turn; retry after Retry-After seconds`,
+        details: [],
+      });
+    },
+  });
   const health = watchProcessHealth(admission.inProcess);
   server.on("close", () => health.stop());
   app.get("/healthz", (_req, res) => {

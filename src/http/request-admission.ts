@@ -1,10 +1,18 @@
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
 
-/** The requests a process is working on, and those waiting for their turn. */
+/** The requests a process is working on, those waiting for their turn, and those turned away after waiting too long since it started. */
 export interface RequestsInProcess {
   running: number;
   waiting: number;
+  turnedAway: number;
+}
+
+export interface WaitLimit {
+  /** How long a request may wait in line; 0: as long as it takes. */
+  ms: number;
+  /** Answers a request that waited `ms` without its turn (503 with Retry-After). */
+  turnAway: (req: Request, res: Response) => void;
 }
 
 /**
@@ -17,8 +25,15 @@ export interface RequestsInProcess {
  * of 25 statements waits behind 25 rounds of everyone's work and holds its row locks meanwhile; let
  * in a few at a time, it runs almost as fast as on an idle process, and the waiting is done once,
  * in line, before it starts. `limit` 0 lets every request in at once.
+ *
+ * The line is bounded by time: a request still waiting after `waitLimit.ms` is answered at once
+ * (`turnAway`) and leaves it, so that under a flood a caller learns to come back rather than waits
+ * without end, and the line cannot grow faster than it is served for longer than that.
  */
-export function requestAdmission(limit: number): {
+export function requestAdmission(
+  limit: number,
+  waitLimit: WaitLimit = { ms: 0, turnAway: () => undefined },
+): {
   admit: (req: Request, res: Response, next: NextFunction) => void;
   /** Gives up the request's place before its answer is whole: for an answer streamed at its reader's pace. */
   leave: (res: Response) => void;
@@ -27,6 +42,7 @@ export function requestAdmission(limit: number): {
   const most = limit > 0 ? limit : Infinity;
   let running = 0;
   let waiting = 0;
+  let turnedAway = 0;
   /** Requests in line, the first at `head` (a moving head: no array shift per admission); true when one starts. */
   let line: (() => boolean)[] = [];
   let head = 0;
@@ -65,24 +81,35 @@ export function requestAdmission(limit: number): {
     next();
   };
   return {
-    admit: (_req, res, next) => {
+    admit: (req, res, next) => {
       if (running < most) {
         running++;
         return enter(res, next);
       }
       waiting++;
       let gone = false;
-      // A client that leaves while in line is passed over when its turn comes.
+      let tooLong: NodeJS.Timeout | undefined;
+      // A client that leaves, or is turned away, while in line is passed over when its turn comes.
       const leave = () => {
         gone = true;
         waiting--;
+        clearTimeout(tooLong);
       };
       res.once("close", leave);
+      if (waitLimit.ms > 0) {
+        tooLong = setTimeout(() => {
+          res.off("close", leave);
+          leave();
+          turnedAway++;
+          waitLimit.turnAway(req, res);
+        }, waitLimit.ms);
+      }
       // Let in when another call ends, it runs in its own asynchronous context (its actor, its request id), not that call's.
       line.push(
         AsyncResource.bind(() => {
           if (gone) return false;
           res.off("close", leave);
+          clearTimeout(tooLong);
           waiting--;
           enter(res, next);
           return true;
@@ -90,6 +117,6 @@ export function requestAdmission(limit: number): {
       );
     },
     leave: (res) => places.get(res)?.(),
-    inProcess: () => ({ running, waiting }),
+    inProcess: () => ({ running, waiting, turnedAway }),
   };
 }

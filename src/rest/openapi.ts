@@ -288,7 +288,10 @@ const RESPONSES = {
   IdempotencyKeyReused: errorResponse("The Idempotency-Key was used with another request"),
   TooManyRequests: errorResponse("Too many requests: retry after Retry-After seconds", { "Retry-After": headerRef("RetryAfter") }),
   InternalError: errorResponse("An unexpected failure, said nothing of here; the log has it under the request id"),
-  ServiceUnavailable: errorResponse("The database is unreachable; retry shortly"),
+  ServiceUnavailable: errorResponse(
+    "The database is unreachable, or the service too busy to take the call in time (MAX_WAIT_IN_LINE_MS); retry shortly, after Retry-After seconds when it is given",
+    { "Retry-After": headerRef("RetryAfter") },
+  ),
 };
 
 /** One operation of the document, whether a GraphQL-backed route or a raw one. */

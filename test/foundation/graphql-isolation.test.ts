@@ -275,9 +275,7 @@ describe("tenant isolation across the GraphQL schema", () => {
   async function organizationWithRecords(name: string, prepare?: Setup["prepare"]): Promise<{ intruder: TestOrganization; own: Records }> {
     const intruder = await t.organization(name);
     const own = await victimRecords(t, intruder, "Own");
-    await prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) =>
-      t.as(await t.token(intruder.apiKey, staffId)),
-    );
+    await prepare?.(t.as(intruder.token), `/api/organizations/${intruder.id}`, own, intruder, async (staffId) => t.as(await t.token(intruder.apiKey, staffId)));
     return { intruder, own };
   }
 

@@ -75,7 +75,7 @@ describe("requests in line", () => {
     await until(() => admission.inProcess().waiting === 1);
     calls.push(get(port, "/hold/d", answered));
     await until(() => admission.inProcess().waiting === 2);
-    expect(admission.inProcess()).toEqual({ running: 2, waiting: 2 });
+    expect(admission.inProcess()).toEqual({ running: 2, waiting: 2, turnedAway: 0 });
     expect(started.sort()).toEqual(["a", "b"]);
 
     answer.get("b")!();
@@ -126,7 +126,7 @@ describe("requests in line", () => {
     );
     await until(() => answer.has("download"));
     // Both are still being sent, and neither keeps a place: two others go at once.
-    expect(admission.inProcess()).toEqual({ running: 0, waiting: 0 });
+    expect(admission.inProcess()).toEqual({ running: 0, waiting: 0, turnedAway: 0 });
     started.length = 0;
     const answered: string[] = [];
     const calls = [get(port, "/hold/h", answered), get(port, "/hold/i", answered)];
@@ -138,6 +138,57 @@ describe("requests in line", () => {
     answer.get("download")!();
     await downloaded;
     await idle();
+  });
+});
+
+describe("a line with a wait limit", () => {
+  const LIMIT_MS = 1000;
+  const turnedAway: string[] = [];
+  const admission = requestAdmission(1, {
+    ms: LIMIT_MS,
+    turnAway: (req, res) => {
+      turnedAway.push(req.path);
+      res.status(503).send("busy");
+    },
+  });
+  const started: string[] = [];
+  const answer = new Map<string, () => void>();
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    const app = express();
+    app.use(admission.admit);
+    app.get("/hold/:name", (req, res) => {
+      started.push(req.params.name);
+      answer.set(req.params.name, () => res.send(req.params.name));
+    });
+    ({ server, port } = await listen(app));
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it("turns away a request still waiting after the limit, never to start it; one let in before keeps its place however long it works", async () => {
+    const answered: string[] = [];
+    const first = get(port, "/hold/first", answered);
+    await until(() => started.length === 1);
+    const waitedFrom = Date.now();
+    expect(await get(port, "/hold/second", answered)).toBe(503);
+    expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(LIMIT_MS - 10);
+    expect(turnedAway).toEqual(["/hold/second"]);
+    expect(admission.inProcess()).toEqual({ running: 1, waiting: 0, turnedAway: 1 });
+
+    // The first has worked past the limit: a request at work is not timed. The third waits behind it
+    // and, let in before its limit, works past it too.
+    const third = get(port, "/hold/third", answered);
+    await until(() => admission.inProcess().waiting === 1);
+    answer.get("first")!();
+    expect(await first).toBe(200);
+    await until(() => started.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, LIMIT_MS + 100));
+    answer.get("third")!();
+    expect(await third).toBe(200);
+    expect(started).toEqual(["first", "third"]);
+    expect(turnedAway).toEqual(["/hold/second"]);
+    expect(admission.inProcess()).toEqual({ running: 0, waiting: 0, turnedAway: 1 });
   });
 });
 
@@ -180,5 +231,45 @@ describe("the service's line", () => {
     expect(await Promise.all([locations, roles])).toEqual([200, 200]);
     expect(answered).toEqual([`/api/organizations/${org.id}/locations`, `/api/organizations/${org.id}/roles`]);
     await until(async () => (await inProcess()).running === 0);
+  });
+});
+
+/** A call that waits in line longer than MAX_WAIT_IN_LINE_MS is answered 503 with Retry-After. */
+describe("the service's line under a wait limit", () => {
+  let t: TestService;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await TestService.start({ env: { CONCURRENT_REQUESTS: "1", MAX_WAIT_IN_LINE_MS: "300" } });
+    org = await t.organization();
+  });
+  afterAll(() => t.stop());
+
+  onPostgres("turns away a call that waited too long, in the words of every error, and counts it in /healthz", async () => {
+    const locker = new Client({ connectionString: t.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE locations IN ACCESS EXCLUSIVE MODE");
+      // Sent now (a request is sent once it is awaited or given a `then`), it waits for the table.
+      const locations = t
+        .as(org.token)
+        .get(`/api/organizations/${org.id}/locations`)
+        .then((res) => res.status);
+      await until(async () => (await t.http.get("/healthz")).body.process.requests.running === 1);
+      const roles = await t.as(org.token).get(`/api/organizations/${org.id}/roles`);
+      expect(roles.status).toBe(503);
+      expect(roles.headers["retry-after"]).toBe("1");
+      expect(roles.body.error).toEqual({
+        code: "SERVICE_UNAVAILABLE",
+        message: "The service is too busy: the call waited 0.3 s for its turn; retry after Retry-After seconds",
+        details: [],
+        requestId: expect.any(String),
+      });
+      expect((await t.http.get("/healthz")).body.process.requests).toEqual({ running: 1, waiting: 0, turnedAway: 1 });
+      await locker.query("COMMIT");
+      expect(await locations).toBe(200);
+    } finally {
+      await locker.end();
+    }
   });
 });
