@@ -1,7 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
 
-/** The requests a process is working on, those waiting for their turn, and those turned away after waiting too long since it started. */
+/** The requests a process is working on and those waiting for their turn; and how many it has turned away, since it started, for waiting too long. */
 export interface RequestsInProcess {
   running: number;
   waiting: number;

@@ -33,6 +33,21 @@ describe("clock-in rules", () => {
       severity: string;
     }[];
 
+  /** Publishes an 8-hour entry of the worker starting `minutes` from now. */
+  const publishEntryIn = async (minutes: number) => {
+    const api = t.as(w.manager!.token);
+    const start = new Date(t.clock.now().getTime() + minutes * 60_000);
+    const schedules = `${w.orgBase}/locations/${w.locationId}/schedules`;
+    await api.post(`${schedules}/drafts`, {
+      workerId: w.workerId,
+      roleId: w.roleId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 8 * 3_600_000).toISOString(),
+    });
+    const day = start.toISOString().slice(0, 10);
+    expect((await api.post(`${schedules}/publish`, { startDate: day, endDate: day })).status).toBe(200);
+  };
+
   beforeAll(async () => {
     t = await TestService.start();
     w = await workplace(t, "UTC", 20, { manager: {} });
@@ -118,16 +133,7 @@ describe("clock-in rules", () => {
     const api = t.as(w.manager!.token);
     await api.put(rules, { earlyClockInMinutes: 15, requireSchedule: true });
     expect((await clockIn()).body.error.details[0]).toMatchObject({ ruleId: "NOT_SCHEDULED" });
-    const start = new Date(t.clock.now().getTime() + 40 * 60_000);
-    const schedules = `${w.orgBase}/locations/${w.locationId}/schedules`;
-    await api.post(`${schedules}/drafts`, {
-      workerId: w.workerId,
-      roleId: w.roleId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 8 * 3_600_000).toISOString(),
-    });
-    const day = start.toISOString().slice(0, 10);
-    expect((await api.post(`${schedules}/publish`, { startDate: day, endDate: day })).status).toBe(200);
+    await publishEntryIn(40);
     const early = await clockIn();
     expect(early.status).toBe(403);
     expect(early.body.error.details[0]).toMatchObject({
@@ -158,16 +164,7 @@ describe("clock-in rules", () => {
     const api = t.as(w.manager!.token);
     await api.put(rules, { earlyClockInMinutes: 15, enforcement: "FLAG" });
     await api.put(`${w.orgBase}/attendance-policy`, { earlyOutGraceMinutes: 5 });
-    const start = new Date(t.clock.now().getTime() + 40 * 60_000);
-    const schedules = `${w.orgBase}/locations/${w.locationId}/schedules`;
-    await api.post(`${schedules}/drafts`, {
-      workerId: w.workerId,
-      roleId: w.roleId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 8 * 3_600_000).toISOString(),
-    });
-    const day = start.toISOString().slice(0, 10);
-    expect((await api.post(`${schedules}/publish`, { startDate: day, endDate: day })).status).toBe(200);
+    await publishEntryIn(40);
     /** The punch's statements that read what it is checked against, and those that lock the worker's row. */
     const punched = async (punch: () => Promise<{ status: number }>, status: number) => {
       const statements = countStatements();
