@@ -152,17 +152,12 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
   });
 
   // The API's calls take their turn (see where `admission.admit` is used); health checks never wait.
+  const tooBusy = `The service is too busy: the call waited ${Math.round(parts.maxWaitInLineMs / 100) / 10} s for its turn; retry after Retry-After seconds`;
   const admission = requestAdmission(parts.concurrentRequests, {
     ms: parts.maxWaitInLineMs,
     turnAway: (req, res) => {
       res.setHeader("Retry-After", "1");
-      const waited = `${Math.round(parts.maxWaitInLineMs / 100) / 10} s`;
-      sendError(res, req, {
-        code: "SERVICE_UNAVAILABLE",
-        status: 503,
-        message: `The service is too busy: the call waited ${waited} for its turn; retry after Retry-After seconds`,
-        details: [],
-      });
+      sendError(res, req, { code: "SERVICE_UNAVAILABLE", status: 503, message: tooBusy, details: [] });
     },
   });
   const health = watchProcessHealth(admission.inProcess);

@@ -259,17 +259,18 @@ describe("tenant isolation across the GraphQL schema", () => {
   });
   afterAll(() => t.stop());
 
-  /** The organization every query without a setup of its own is asked from: queries change nothing. */
+  /** The organization every query with no state to prepare is asked from: queries change nothing. */
   let reader: Promise<{ intruder: TestOrganization; own: Records }> | undefined;
 
   /**
    * An organization of the caller's with its own records, fresh, in the state `field` needs. One
    * organization per mutation keeps each small (a policy for every staff member, lists to read) and
-   * untouched by the others; the queries without a setup share one.
+   * untouched by the others; the queries with no state to prepare share one.
    */
   async function intruderFor(kind: OperationKind, field: GraphQLField<unknown, unknown>): Promise<{ intruder: TestOrganization; own: Records }> {
-    if (kind === "query" && !SETUPS[field.name]) return (reader ??= organizationWithRecords("Intruder reading"));
-    return organizationWithRecords(`Intruder ${field.name}`, SETUPS[field.name]?.prepare);
+    const prepare = SETUPS[field.name]?.prepare;
+    if (kind === "query" && !prepare) return (reader ??= organizationWithRecords("Intruder reading"));
+    return organizationWithRecords(`Intruder ${field.name}`, prepare);
   }
 
   async function organizationWithRecords(name: string, prepare?: Setup["prepare"]): Promise<{ intruder: TestOrganization; own: Records }> {

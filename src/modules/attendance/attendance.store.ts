@@ -41,9 +41,14 @@ export async function selectPunchContext(
   staffId: string,
   shiftStart: Date,
 ): Promise<PunchContext> {
-  const [row]: { rules: ClockRulesRow | null; policy: AttendancePolicyRow | null; entry_id: string | null; entry_start: Date; entry_end: Date }[] =
-    await manager.query(
-      `SELECT (SELECT to_jsonb(c) FROM clock_rules c WHERE c.organization_id = $1 AND c.location_id = $2) AS rules,
+  const [row]: {
+    rules: ClockRulesRow | null;
+    policy: AttendancePolicyRow | null;
+    entry_id: string | null;
+    entry_start: Date | null;
+    entry_end: Date | null;
+  }[] = await manager.query(
+    `SELECT (SELECT to_jsonb(c) FROM clock_rules c WHERE c.organization_id = $1 AND c.location_id = $2) AS rules,
               (SELECT to_jsonb(p) FROM attendance_policies p WHERE p.organization_id = $1) AS policy,
               e.id AS entry_id, e.start_time AS entry_start, e.end_time AS entry_end
          FROM (SELECT 1) AS one
@@ -52,11 +57,11 @@ export async function selectPunchContext(
             WHERE organization_id = $1 AND worker_id = $3 AND deleted_at IS NULL
               AND start_time - interval '12 hours' <= $4 AND end_time > $4
             ORDER BY abs(extract(epoch FROM start_time - $4::timestamptz)), id LIMIT 1) AS e ON true`,
-      [organizationId, locationId, staffId, shiftStart],
-    );
+    [organizationId, locationId, staffId, shiftStart],
+  );
   return {
     rules: row.rules ? clockRulesOf(row.rules, locationId) : undefined,
     policy: policyOf(row.policy),
-    entry: row.entry_id ? { id: row.entry_id, start: new Date(row.entry_start), end: new Date(row.entry_end) } : undefined,
+    entry: row.entry_id ? { id: row.entry_id, start: new Date(row.entry_start!), end: new Date(row.entry_end!) } : undefined,
   };
 }
