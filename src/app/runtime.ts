@@ -50,7 +50,7 @@ export async function startRuntime(config: Config, options: { clock?: Clock; log
     );
     const deps = { db, unitOfWork, clock, config, reads };
     const services = createServices({ ...deps, platform });
-    // Every REST path's operation, parsed and validated once: served by the HTTP app, and the GETs render events' resources.
+    // Every REST path's operation, parsed once (validated and compiled at its first call): served by the HTTP app, and the GETs render events' resources.
     const routes = compileRoutes(graphqlSchema(), restRoutes);
     renderEventResources(unitOfWork, { routes, services, logger });
     const rateLimits = RateLimits.open(config);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  DocumentNode,
   GraphQLError,
   GraphQLNonNull,
   getNamedType,
@@ -76,11 +77,19 @@ function inPageWords(error: ClientError): ClientError {
   };
 }
 
-/** Parses and validates an operation of one root field, to compile on first call; `where` names its user in the error a broken one stops the start with. */
-export function compileGuardedOperation(schema: GraphQLSchema, text: string, where: string): GuardedOperation {
-  const document = parse(text);
+/**
+ * Refuses an operation the schema does not validate; `where` names its user. Every REST route's and
+ * MCP tool's operation is checked by a test, and again before its first call: validating them all
+ * at start took a tenth of a second of every start.
+ */
+export function assertValidOperation(schema: GraphQLSchema, document: DocumentNode, where: string): void {
   const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
   if (errors.length) throw new Error(`${where}: ${errors.map((e) => e.message).join("; ")}`);
+}
+
+/** Parses an operation of one root field, to validate and compile on first call; `where` names its user in the error a malformed one stops the start with. */
+export function compileGuardedOperation(schema: GraphQLSchema, text: string, where: string): GuardedOperation {
+  const document = parse(text);
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const roots = operation.selectionSet.selections;
   if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`${where}: the operation must select one root field`);
@@ -90,7 +99,13 @@ export function compileGuardedOperation(schema: GraphQLSchema, text: string, whe
   if (!operation.name || !/^[a-z][A-Za-z0-9]*$/.test(operation.name.value)) throw new Error(`${where}: name the operation in camelCase`);
   return {
     permissions: permissionsOf(operation.operation === "mutation" ? "mutation" : "query", root.name.value),
-    run: (context, variables) => (compiled ??= compileOperation(schema, document))(context, variables),
+    run: (context, variables) => {
+      if (!compiled) {
+        assertValidOperation(schema, document, where);
+        compiled = compileOperation(schema, document);
+      }
+      return compiled(context, variables);
+    },
     operation,
     rootField: root.alias?.value ?? root.name.value,
     guardedField: root.name.value,
