@@ -7,10 +7,10 @@ import { timestamptzMs } from "../../../database/timestamp-parser";
 import { localTimeAt } from "../../../common/local-time";
 import { exactAmount, exactCents, payCents } from "../../../common/money";
 import { loadLocationRules, recordedPredictabilityPay, RecordedPredictabilityPay } from "../../compliance";
-import { payContextStart, ShiftPay, ShiftPayCalculator } from "../pay/shift-pay";
+import { LocationPayRules, payContextStart, ShiftPay, ShiftPayCalculator, StaffState } from "../pay/shift-pay";
 import { BreakSpan, endedShiftMinutes, minutesToHours, ShiftMinutes } from "../../../common/shift-minutes";
 import { TimesheetSettingsService } from "../settings/timesheet-settings.service";
-import { exportedShifts, ExportNames, readExportNames } from "./shift-export.store";
+import { exportedShifts, ExportNames, readExportNames, StaffNames } from "./shift-export.store";
 import { tooManyShifts } from "../shifts/shift.store";
 import { ExportRowKind, ShiftExportRow } from "./shift-export.graphql";
 import { mapBatches } from "./export-batches";
@@ -22,39 +22,46 @@ export interface ExportFilter {
   employeeId?: string;
 }
 
-/** A shift as the export reads it, its text split. */
+/** A staff member as the export names them, with their pay so far. */
+interface ExportedWorker {
+  names: StaffNames;
+  pay: StaffState;
+}
+
+/** A location as the export names it, with its pay rules. */
+interface ExportedLocation {
+  name: string;
+  timezone: string;
+  rules: LocationPayRules;
+}
+
+/** A shift as the export reads it, its text split and its worker, location and role looked up. */
 interface ExportedShift {
   shiftId: string;
-  staffId: string;
-  locationId: string;
-  roleId: string;
+  worker: ExportedWorker;
+  location: ExportedLocation;
+  role: string;
   /** Local, with its offset. */
   startTime: string;
   /** The local day it starts. */
   day: string;
   end: number;
-  timezone: string;
   hourlyWage: string;
   minutes: ShiftMinutes;
 }
 
 /** Writes every field of a shift's row into `row` (reused from shift to shift: see ExportSink). */
-function fillExportRow(
-  row: ShiftExportRow,
-  { shiftId, staffId, locationId, roleId, startTime, day, end, timezone, hourlyWage, minutes }: ExportedShift,
-  pay: ShiftPay,
-  names: ExportNames,
-): void {
-  const employee = names.staff.get(staffId)!;
+function fillExportRow(row: ShiftExportRow, { shiftId, worker, location, role, startTime, day, end, hourlyWage, minutes }: ExportedShift, pay: ShiftPay): void {
+  const employee = worker.names;
   row.shiftId = shiftId;
   row.employee = employee.name;
   row.externalEmployeeId = employee.external_employee_id;
   row.payrollId = employee.payroll_id;
-  row.location = names.locations.get(locationId)!.name;
-  row.role = names.roles.get(roleId)!;
+  row.location = location.name;
+  row.role = role;
   row.date = day;
   row.startTime = startTime;
-  row.endTime = localTimeAt(end, timezone);
+  row.endTime = localTimeAt(end, location.timezone);
   row.durationMinutes = minutes.duration;
   row.paidBreakMinutes = minutes.totalPaidBreaks;
   row.unpaidBreakMinutes = minutes.totalUnpaidBreaks;
@@ -165,6 +172,9 @@ export class ShiftRows<B> {
   private readonly row = {} as ShiftExportRow;
   /** Local days by local start time (the same few texts, kept by localTimeAt): the pay rules compare and look up the same day text then. */
   private readonly days = new Map<string, string>();
+  /** Each shift's worker and location, looked up once per shift (by UUID text: the costliest step of a shift when done for every use). */
+  private readonly workers = new Map<string, ExportedWorker>();
+  private readonly locations = new Map<string, ExportedLocation>();
 
   constructor(
     private readonly names: ExportNames,
@@ -175,19 +185,17 @@ export class ShiftRows<B> {
   ) {}
 
   add(shift: string): void {
-    const { names, calculator } = this;
-    const [shiftId, staffId, shiftLocation, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
+    const [shiftId, staffId, locationId, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
+    const worker = this.workerOf(staffId);
+    const location = this.locationOf(locationId);
     const start = timestamptzMs(startText);
     const end = timestamptzMs(endText);
-    const { timezone } = names.locations.get(shiftLocation)!;
-    const startTime = localTimeAt(start, timezone);
+    const startTime = localTimeAt(start, location.timezone);
     const day = this.dayOf(startTime);
     const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
     // Breaks count only where a meal-break rule does: elsewhere they are not even parsed.
-    const shiftBreaks = calculator.readsBreaks(shiftLocation) ? parseBreaks(breaks) : NO_BREAKS;
-    const pay = calculator.pay({
-      staffId,
-      locationId: shiftLocation,
+    const shiftBreaks = location.rules.readsBreaks ? parseBreaks(breaks) : NO_BREAKS;
+    const pay = this.calculator.payAt(worker.pay, location.rules, {
       day,
       startMs: start,
       endMs: end,
@@ -195,9 +203,24 @@ export class ShiftRows<B> {
       hourlyWage,
       breaks: shiftBreaks,
     });
-    if (day < this.firstDay || (this.locationId && shiftLocation !== this.locationId)) return;
-    fillExportRow(this.row, { shiftId, staffId, locationId: shiftLocation, roleId, startTime, day, end, timezone, hourlyWage, minutes }, pay, names);
+    if (day < this.firstDay || (this.locationId && locationId !== this.locationId)) return;
+    fillExportRow(this.row, { shiftId, worker, location, role: this.names.roles.get(roleId)!, startTime, day, end, hourlyWage, minutes }, pay);
     this.sink.add(this.row);
+  }
+
+  private workerOf(staffId: string): ExportedWorker {
+    let worker = this.workers.get(staffId);
+    if (!worker) this.workers.set(staffId, (worker = { names: this.names.staff.get(staffId)!, pay: this.calculator.worker(staffId) }));
+    return worker;
+  }
+
+  private locationOf(locationId: string): ExportedLocation {
+    let location = this.locations.get(locationId);
+    if (!location) {
+      const { name, timezone } = this.names.locations.get(locationId)!;
+      this.locations.set(locationId, (location = { name, timezone, rules: this.calculator.location(locationId) }));
+    }
+    return location;
   }
 
   /** A local time begins with its local day. */

@@ -4,19 +4,25 @@ import { ShiftFilter, shiftWhere } from "../shifts/shift.store";
 
 /** The SQL of the payroll export: the shifts it reads and the names it shows beside them. */
 
+/** A staff member's names as the export shows them. */
+export interface StaffNames {
+  name: string;
+  external_employee_id: string | null;
+  payroll_id: string | null;
+}
+
 /** Names of the organization's staff, locations and roles, read once per export in the export's snapshot. */
 export interface ExportNames {
-  staff: Map<string, { name: string; external_employee_id: string | null; payroll_id: string | null }>;
+  staff: Map<string, StaffNames>;
   locations: Map<string, { name: string; timezone: string }>;
   roles: Map<string, string>;
 }
 
 export async function readExportNames(query: SnapshotQuery, organizationId: string): Promise<ExportNames> {
   const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
-  const staff = await query<{ id: string; name: string; external_employee_id: string | null; payroll_id: string | null }>(
-    "SELECT id, name, external_employee_id, payroll_id FROM staff_members WHERE organization_id = $1",
-    [organizationId],
-  );
+  const staff = await query<StaffNames & { id: string }>("SELECT id, name, external_employee_id, payroll_id FROM staff_members WHERE organization_id = $1", [
+    organizationId,
+  ]);
   const locations = await query<{ id: string; name: string; timezone: string }>("SELECT id, name, timezone FROM locations WHERE organization_id = $1", [
     organizationId,
   ]);

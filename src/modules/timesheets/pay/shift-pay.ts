@@ -26,9 +26,13 @@ import { TimesheetSettings } from "../settings/timesheet-settings.entity";
 const MINUTE_MS = 60_000;
 
 /** A closed shift as the pay rules read it. */
-export interface PayShift {
+export interface PayShift extends ShiftTimes {
   staffId: string;
   locationId: string;
+}
+
+/** A shift's times and figures, for a worker and a location already looked up (`worker`, `location`). */
+export interface ShiftTimes {
   /** The local day it starts (its workday). */
   day: string;
   startMs: number;
@@ -87,9 +91,20 @@ export function payContextStart(start: string, weekStart: Weekday): string {
 
 const rateAbove = (rate: number) => (moneyUnits(rate) - moneyUnits(1)) / moneyUnits(1);
 
-interface StaffState {
-  /** Workweeks by overtime regime ("" the settings', else the profile's figures): the week and its days so far. */
-  weeks: Map<string, { week: string; days: Workday[]; weekRegular: number }>;
+/** A workweek of a worker so far: its first day ("" before any), its workdays, its regular minutes. */
+interface Workweek {
+  week: string;
+  days: Workday[];
+  weekRegular: number;
+}
+
+/**
+ * A worker's pay so far in the export or report (`ShiftPayCalculator.worker`); its own workweek is
+ * the one under the organization's settings, kept in place as most locations have no profile.
+ */
+export interface StaffState extends Workweek {
+  /** Workweeks under a profile's overtime figures, by the figures' key. */
+  profileWeeks: Map<string, Workweek>;
   /** The worker's previous shift: its workday ("" before the first) and end, kept in place rather than as an object per shift. */
   lastDay: string;
   lastEndMs: number;
@@ -97,8 +112,8 @@ interface StaffState {
   mealDay: string | null;
 }
 
-/** A location's labor rules as the calculator reads them, worked out once per location rather than per shift. */
-interface LocationPayRules {
+/** A location's labor rules as the calculator reads them, worked out once per location rather than per shift (`ShiftPayCalculator.location`). */
+export interface LocationPayRules {
   rules: ComplianceRules | undefined;
   /** The profile's overtime figures, or null: the settings' overtime applies. */
   figures: ComplianceFigures | null;
@@ -131,7 +146,11 @@ export class ShiftPayCalculator {
     this.weeklyLimit = Number(settings.weeklyOvertimeHours) * 60;
   }
 
-  private rulesAt(locationId: string): LocationPayRules {
+  /**
+   * A location's rules, for `payAt`: a caller that prices many shifts looks each location and worker
+   * up once (a lookup by UUID text cost more than the rest of a shift's pay).
+   */
+  location(locationId: string): LocationPayRules {
     let at = this.byLocation.get(locationId);
     if (!at) {
       const rules = this.rules.get(locationId);
@@ -144,22 +163,27 @@ export class ShiftPayCalculator {
     return at;
   }
 
-  /** Whether a shift's recorded breaks count at the location (a meal-break rule): elsewhere callers need not read them. */
-  readsBreaks(locationId: string): boolean {
-    return this.rulesAt(locationId).readsBreaks;
-  }
-
   private weekOf(day: string): string {
     let week = this.weekStarts.get(day);
     if (week === undefined) this.weekStarts.set(day, (week = workweekOf(day, this.weekStart)));
     return week;
   }
 
+  /** A worker's state, for `payAt`. */
+  worker(staffId: string): StaffState {
+    let state = this.byStaff.get(staffId);
+    if (!state) this.byStaff.set(staffId, (state = { week: "", days: [], weekRegular: 0, profileWeeks: new Map(), lastDay: "", lastEndMs: 0, mealDay: null }));
+    return state;
+  }
+
   /** The next shift of its worker (in time order). */
   pay(shift: PayShift): ShiftPay {
-    let state = this.byStaff.get(shift.staffId);
-    if (!state) this.byStaff.set(shift.staffId, (state = { weeks: new Map(), lastDay: "", lastEndMs: 0, mealDay: null }));
-    const { rules, figures, regime } = this.rulesAt(shift.locationId);
+    return this.payAt(this.worker(shift.staffId), this.location(shift.locationId), shift);
+  }
+
+  /** `pay` of the next shift of `state`'s worker at `location`. */
+  payAt(state: StaffState, location: LocationPayRules, shift: ShiftTimes): ShiftPay {
+    const { rules, figures, regime } = location;
     const split = figures ? this.profileSplit(state, shift, figures, regime) : this.settingsSplit(state, shift);
     const overtimeRate = figures ? 1.5 : this.settingsRate;
     const wage = shift.hourlyWage;
@@ -187,10 +211,19 @@ export class ShiftPayCalculator {
     };
   }
 
-  private weekState(state: StaffState, regime: string, day: string) {
+  /** The worker's workweek holding `day` under the settings (`regime` ""), or under a profile's figures. */
+  private weekState(state: StaffState, regime: string, day: string): Workweek {
     const week = this.weekOf(day);
-    let current = state.weeks.get(regime);
-    if (!current || current.week !== week) state.weeks.set(regime, (current = { week, days: [], weekRegular: 0 }));
+    if (regime === "") {
+      if (state.week !== week) {
+        state.week = week;
+        state.days = [];
+        state.weekRegular = 0;
+      }
+      return state;
+    }
+    let current = state.profileWeeks.get(regime);
+    if (!current || current.week !== week) state.profileWeeks.set(regime, (current = { week, days: [], weekRegular: 0 }));
     return current;
   }
 
@@ -198,7 +231,7 @@ export class ShiftPayCalculator {
    * The profile's overtime (California Labor Code §510 under US_CA, src/modules/compliance/overtime.ts):
    * the shift's part is what it adds to its workweek's split, so no minute is paid twice.
    */
-  private profileSplit(state: StaffState, shift: PayShift, figures: ComplianceFigures, regime: string): OvertimeSplit {
+  private profileSplit(state: StaffState, shift: ShiftTimes, figures: ComplianceFigures, regime: string): OvertimeSplit {
     const week = this.weekState(state, regime, shift.day);
     const before = splitWorkweek(week.days, figures).total;
     addMinutes(week.days, shift.day, shift.payableMinutes);
@@ -214,7 +247,7 @@ export class ShiftPayCalculator {
    * The organization's settings: minutes beyond the daily threshold (if any) are overtime, then
    * regular minutes beyond the weekly threshold are.
    */
-  private settingsSplit(state: StaffState, shift: PayShift): OvertimeSplit {
+  private settingsSplit(state: StaffState, shift: ShiftTimes): OvertimeSplit {
     const week = this.weekState(state, "", shift.day);
     const payable = shift.payableMinutes;
     const before = addMinutes(week.days, shift.day, payable);
@@ -226,7 +259,7 @@ export class ShiftPayCalculator {
   }
 
   /** Rest below the location's minimum before this shift, after the worker's previous one on another day, priced by its profile. */
-  private restGap(state: StaffState, shift: PayShift, rules: ComplianceRules | undefined): { minutes: number; rate: number | null; exact: bigint } {
+  private restGap(state: StaffState, shift: ShiftTimes, rules: ComplianceRules | undefined): { minutes: number; rate: number | null; exact: bigint } {
     const minRestHours = rules?.figures.minRestHours ?? null;
     if (minRestHours === null || state.lastDay === "" || state.lastDay === shift.day) return NO_REST_GAP;
     const short = restShortfall(new Date(state.lastEndMs), { startsAt: new Date(shift.startMs), endsAt: new Date(shift.endMs) }, minRestHours);
@@ -235,7 +268,7 @@ export class ShiftPayCalculator {
   }
 
   /** The meal-period premium's minutes when the shift's recorded breaks missed the rule and its workday owes none yet. */
-  private mealPremium(state: StaffState, shift: PayShift, rules: ComplianceRules | undefined): number {
+  private mealPremium(state: StaffState, shift: ShiftTimes, rules: ComplianceRules | undefined): number {
     const premiumHours = rules?.figures.mealPremiumHours ?? null;
     if (premiumHours === null || state.mealDay === shift.day) return 0;
     const breaks: PlannedBreakSpan[] = shift.breaks.map(([start, end, paid]) => {
