@@ -172,7 +172,7 @@ export class ShiftRows<B> {
   private readonly row = {} as ShiftExportRow;
   /** Local days by local start time (the same few texts, kept by localTimeAt): the pay rules compare and look up the same day text then. */
   private readonly days = new Map<string, string>();
-  /** Each shift's worker and location, looked up once per shift (by UUID text: the costliest step of a shift when done for every use). */
+  /** Each shift's worker and location with all the export needs of them, so a shift looks each up by its UUID text once rather than at every use. */
   private readonly workers = new Map<string, ExportedWorker>();
   private readonly locations = new Map<string, ExportedLocation>();
 

@@ -146,10 +146,7 @@ export class ShiftPayCalculator {
     this.weeklyLimit = Number(settings.weeklyOvertimeHours) * 60;
   }
 
-  /**
-   * A location's rules, for `payAt`: a caller that prices many shifts looks each location and worker
-   * up once (a lookup by UUID text cost more than the rest of a shift's pay).
-   */
+  /** A location's rules, for `payAt`: a caller that prices many shifts can look each location and worker up once, not at every shift. */
   location(locationId: string): LocationPayRules {
     let at = this.byLocation.get(locationId);
     if (!at) {
