@@ -27,7 +27,7 @@ export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir"
       connectTimeoutMS: 5000,
     };
   }
-  const database = new PGliteDatabase(config.dataDir, path.join(__dirname, "migrations"));
+  const database = PGliteDatabase.for(config.dataDir, path.join(__dirname, "migrations"));
   return { ...common, driver: pgliteDriver(database) };
 }
 

@@ -17,7 +17,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The process running dist/src/main.js in process group `group` (npm runs it through a shell). */
+/** The process running the service (scripts/start.mjs) in process group `group` (npm runs it through a shell). */
 function servicePid(group: number): number | undefined {
   for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
     try {
@@ -25,7 +25,7 @@ function servicePid(group: number): number | undefined {
       const pgrp = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[2]);
       const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
       // The node process itself, not the shell whose command line names it.
-      if (pgrp === group && path.basename(argv[0]) === "node" && argv.includes("dist/src/main.js")) return Number(entry);
+      if (pgrp === group && path.basename(argv[0]) === "node" && argv.includes("scripts/start.mjs")) return Number(entry);
     } catch {
       // Exited meanwhile.
     }

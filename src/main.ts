@@ -1,9 +1,13 @@
 import "reflect-metadata";
+import path from "node:path";
 import { loadConfig } from "./config";
-import { startRuntime } from "./app/runtime";
+import { PGliteDatabase } from "./database/pglite-pool";
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The embedded database starts in its thread while the rest of the service's modules load (most of a start, each).
+  if (!config.databaseUrl) PGliteDatabase.openEarly(config.dataDir, path.join(__dirname, "..", "migrations"));
+  const { startRuntime } = await import("./app/runtime");
   const runtime = await startRuntime(config);
   const { logger, server } = runtime;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));

@@ -37,9 +37,9 @@ export class EmbeddedTemplate {
     return dataDir === "memory://" ? existsSync(`${this.file}.tar.gz`) : existsSync(path.join(this.file, "PG_VERSION"));
   }
 
-  /** The tarball an in-memory database is loaded from. */
-  tarball(): Blob {
-    return new Blob([readFileSync(`${this.file}.tar.gz`)]);
+  /** The file of the tarball an in-memory database is loaded from. */
+  tarballFile(): string {
+    return `${this.file}.tar.gz`;
   }
 
   /** Copies the template's data directory to `dataDir`, which then opens as an existing one. */

@@ -1,16 +1,15 @@
 import { EventEmitter } from "node:events";
-import { PGlite, types } from "@electric-sql/pglite";
-import type { Extension } from "@electric-sql/pglite";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { prepareDataDir, tightenDataDir } from "./data-dir-modes";
 import { EmbeddedTemplate, isNewDataDir } from "./embedded-template";
 import { DataDirLock } from "./data-dir-lock";
-
-// The contrib extension ships as its own entry point, which TypeScript's CommonJS resolution does not map.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { btree_gist } = require("@electric-sql/pglite/contrib/btree_gist") as { btree_gist: Extension };
+import type { DatabaseMessage, DatabaseRequest, DatabaseThreadOptions } from "./pglite-thread";
 
 /**
- * A `pg`-compatible pool over one in-process PGlite database, for TypeORM's postgres driver.
+ * A `pg`-compatible pool over one PGlite database, for TypeORM's postgres driver. The database
+ * runs in a thread of its own (pglite-thread.ts): PostgreSQL starting took most of a start, and
+ * now runs while the service's modules load; its queries no longer hold the event loop.
  *
  * PGlite is a single connection, so a pool that hands the same connection to two query runners
  * would run one request's statements inside another's transaction. This pool leases the
@@ -18,13 +17,6 @@ const { btree_gist } = require("@electric-sql/pglite/contrib/btree_gist") as { b
  * Code holding a client must not ask for a second one (that would wait forever); services always
  * work through the transaction's entity manager.
  */
-
-// Parse values as `pg` does, so that code behaves the same on both drivers.
-const parsers = {
-  [types.INT8]: (v: string) => v,
-  [types.NUMERIC]: (v: string) => v,
-  [types.DATE]: (v: string) => v,
-};
 
 interface QueryResultLike {
   rows: unknown[];
@@ -39,12 +31,126 @@ const LEASE_TIMEOUT_MS = 20_000;
 /**
  * PGlite's WebAssembly memory only grows: its default 128 MB of shared buffers, sized for a server
  * shared by many sessions, cost about 95 MB of resident memory at idle in one session that the
- * operating system caches the files for anyway.
+ * operating system caches the files for anyway. 8 MB rather than 16 since the database's thread has
+ * a heap of its own (about 20 MB resident) within the same memory.
  */
-const EMBEDDED_SETTINGS = ["shared_buffers = 16MB", "wal_buffers = 1MB"];
+const EMBEDDED_SETTINGS = ["shared_buffers = 8MB", "wal_buffers = 1MB"];
+
+/** Types whose values PGlite reads into Dates: timestamp, timestamptz, and their arrays. */
+const DATE_TYPES = new Set([1114, 1184, 1115, 1185]);
+
+/**
+ * A Date made in the database thread as one of this module's: Dates cross threads as Dates of the
+ * receiving side's main realm, which is not this one under a sandboxing test runner, and there
+ * `instanceof Date` (GraphQL's scalars, the services) would not know them.
+ */
+function localDates(value: unknown): unknown {
+  if (value instanceof Date || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(localDates);
+  return Object.prototype.toString.call(value) === "[object Date]" ? new Date((value as Date).getTime()) : value;
+}
+
+/** A result with its Dates made here (`localDates`). */
+function withLocalDates(result: QueryResultLike): QueryResultLike {
+  const dated = result.fields.filter((f) => DATE_TYPES.has(f.dataTypeID)).map((f) => f.name);
+  for (const row of result.rows as Record<string, unknown>[]) for (const name of dated) row[name] = localDates(row[name]);
+  return result;
+}
+
+/** An error the database thread reported, with its fields (code, constraint, detail…) as the `pg` driver's errors have them. */
+function threadError(fields: Record<string, unknown>): Error {
+  const error = new Error(String(fields.message));
+  Object.assign(error, fields);
+  return error;
+}
+
+/** The database thread: requests out, answers and notifications back. */
+class DatabaseThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  private readonly listeners = new Map<string, (payload: string) => void>();
+  private nextId = 0;
+  /** Why the thread can answer nothing more (it failed or ended), once it cannot. */
+  private lost: Error | undefined;
+  readonly opened: Promise<void>;
+
+  constructor(options: DatabaseThreadOptions) {
+    // A small young generation: the thread allocates little once PostgreSQL runs (its memory is WebAssembly's).
+    this.worker = new Worker(path.join(__dirname, "pglite-thread.js"), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    this.opened = new Promise((resolve, reject) => {
+      this.worker.on("message", (message: DatabaseMessage) => {
+        if (message.kind === "opened") resolve();
+        else if (message.kind === "failed") reject(threadError(message.error));
+        else if (message.kind === "notification") this.listeners.get(message.channel)?.(message.payload);
+        else this.settle(message);
+      });
+      const end = (error: Error) => {
+        this.lost ??= error;
+        reject(error);
+        for (const { reject: fail } of this.pending.values()) fail(error);
+        this.pending.clear();
+      };
+      this.worker.on("error", end);
+      this.worker.on("exit", (code) => end(new Error(`The embedded database's thread ended (exit code ${code})`)));
+    });
+    // A failure to open is answered to whoever uses the database, not left unhandled here.
+    this.opened.catch(() => undefined);
+  }
+
+  private settle(message: Extract<DatabaseMessage, { id: number }>): void {
+    const waiting = this.pending.get(message.id);
+    this.pending.delete(message.id);
+    if (message.kind === "answer") waiting?.resolve(message.result);
+    else waiting?.reject(threadError(message.error));
+  }
+
+  request<T>(request: DistributiveOmit<DatabaseRequest, "id">): Promise<T> {
+    if (this.lost) return Promise.reject(this.lost);
+    const id = ++this.nextId;
+    return new Promise<T>((resolve, reject) => {
+      // Throws (and so rejects) for a parameter that cannot cross threads, before anything waits on it.
+      this.worker.postMessage({ ...request, id });
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+    });
+  }
+
+  async listen(channel: string, handler: (payload: string) => void): Promise<void> {
+    this.listeners.set(channel, handler);
+    await this.request({ kind: "listen", channel });
+  }
+
+  async close(): Promise<void> {
+    await this.request({ kind: "close" });
+    await this.worker.terminate();
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export class PGliteDatabase {
-  private opened: Promise<PGlite> | undefined;
+  /** Databases opened before their data source was built (`openEarly`), by data directory. */
+  private static readonly early = new Map<string, PGliteDatabase>();
+
+  /**
+   * Starts opening the database in `dataDir` now, for the data source built later to take (`for`):
+   * the service's start calls this before loading its modules, which then load while PostgreSQL starts.
+   */
+  static openEarly(dataDir: string, migrationsDir: string): void {
+    const database = new PGliteDatabase(dataDir, migrationsDir);
+    // A failure to open is answered to the data source's first query.
+    database.open().catch(() => undefined);
+    PGliteDatabase.early.set(dataDir, database);
+  }
+
+  /**
+   * The database in `dataDir`: the one opened early, if any, else a new one. Every data source
+   * built on that directory gets the early one (ormconfig's default export is built too, and never opened).
+   */
+  static for(dataDir: string, migrationsDir: string): PGliteDatabase {
+    return PGliteDatabase.early.get(dataDir) ?? new PGliteDatabase(dataDir, migrationsDir);
+  }
+
+  private opened: Promise<DatabaseThread> | undefined;
   private queue: Promise<void> = Promise.resolve();
   private lock: DataDirLock | undefined;
   /** Set when this start created the cluster itself, for want of a template: the migrated result becomes one. */
@@ -57,13 +163,17 @@ export class PGliteDatabase {
     private readonly migrationsDir?: string,
   ) {}
 
-  /** The database, opened on first use (merely building a data source must not touch DATA_DIR). */
-  instance(): Promise<PGlite> {
-    this.opened ??= this.open();
+  /** Opens the database (once; merely building a data source must not touch DATA_DIR). */
+  open(): Promise<void> {
+    return this.thread().then(() => undefined);
+  }
+
+  private thread(): Promise<DatabaseThread> {
+    this.opened ??= this.start();
     return this.opened;
   }
 
-  private async open(): Promise<PGlite> {
+  private async start(): Promise<DatabaseThread> {
     const inMemory = this.dataDir === "memory://";
     // Before PGlite touches a file: another process may hold the directory.
     if (!inMemory) prepareDataDir(this.dataDir);
@@ -73,23 +183,25 @@ export class PGliteDatabase {
       const fresh = isNewDataDir(this.dataDir);
       this.createdWithoutTemplate = Boolean(template && fresh && !template.serves(this.dataDir));
       if (template && fresh && !this.createdWithoutTemplate && !inMemory) template.copyTo(this.dataDir);
-      const loadDataDir = template && fresh && !this.createdWithoutTemplate && inMemory ? template.tarball() : undefined;
-      const database = await this.create(loadDataDir);
+      const tarballFile = template && fresh && !this.createdWithoutTemplate && inMemory ? template.tarballFile() : undefined;
+      const thread = await this.create(tarballFile);
       if (!inMemory) tightenDataDir(this.dataDir);
-      return database;
+      return thread;
     } catch (error) {
       this.lock?.release();
       throw error;
     }
   }
 
-  private create(loadDataDir?: Blob): Promise<PGlite> {
-    return PGlite.create(this.dataDir === "memory://" ? undefined : this.dataDir, {
-      extensions: { btree_gist },
-      parsers,
-      postgresqlconf: EMBEDDED_SETTINGS,
-      loadDataDir,
-    });
+  private async create(tarballFile?: string): Promise<DatabaseThread> {
+    const thread = new DatabaseThread({ dataDir: this.dataDir, postgresqlconf: EMBEDDED_SETTINGS, tarballFile });
+    await thread.opened;
+    return thread;
+  }
+
+  /** Whether this data directory, if new, would start as a copy of a template (one is kept for these migrations and settings). */
+  hasTemplate(): boolean {
+    return Boolean(this.template()?.serves(this.dataDir));
   }
 
   private template(): EmbeddedTemplate | undefined {
@@ -106,10 +218,10 @@ export class PGliteDatabase {
     this.createdWithoutTemplate = false;
     const release = await this.lease();
     try {
-      const db = await this.instance();
-      const tarball = await db.dumpDataDir("gzip");
+      const thread = await this.thread();
+      const tarball = new Blob([await thread.request<ArrayBuffer>({ kind: "dump" })]);
       if (this.dataDir === "memory://") return await this.template()!.keep(tarball, undefined);
-      await db.close();
+      await thread.close();
       const reopened = this.template()!
         .keep(tarball, this.dataDir)
         .then(() => this.create());
@@ -118,6 +230,11 @@ export class PGliteDatabase {
     } finally {
       release();
     }
+  }
+
+  /** Calls `handler` with the payload of every notification on `channel` (LISTEN). */
+  async listen(channel: string, handler: (payload: string) => void): Promise<void> {
+    await (await this.thread()).listen(channel, handler);
   }
 
   /**
@@ -154,30 +271,17 @@ export class PGliteDatabase {
   }
 
   async run(sql: string, params?: unknown[]): Promise<QueryResultLike> {
-    const db = await this.instance();
-    if (params && params.length > 0) {
-      const result = await db.query(sql, params);
-      return toPgResult(result);
-    }
-    const results = await db.exec(sql);
-    return toPgResult(results[results.length - 1] ?? { rows: [], fields: [] });
+    const thread = await this.thread();
+    // Without parameters, a text may hold several statements (migrations): the last one answers.
+    return withLocalDates(await thread.request(params && params.length > 0 ? { kind: "query", sql, params } : { kind: "exec", sql }));
   }
 
   async close(): Promise<void> {
     if (!this.opened) return;
-    const db = await this.opened.catch(() => undefined);
-    if (db && !db.closed) await db.close();
+    const thread = await this.opened.catch(() => undefined);
+    await thread?.close();
     this.lock?.release();
   }
-}
-
-function toPgResult(result: { rows: unknown[]; fields: { name: string; dataTypeID: number }[]; affectedRows?: number }): QueryResultLike {
-  return {
-    rows: result.rows,
-    fields: result.fields,
-    rowCount: result.affectedRows ?? result.rows.length,
-    affectedRows: result.affectedRows,
-  };
 }
 
 type Callback = (err: unknown, result?: unknown) => void;
@@ -215,7 +319,7 @@ export function pgliteDriver(database: PGliteDatabase) {
     waitingCount = 0;
 
     connect(callback?: (err: unknown, client?: PGliteClient, release?: () => void) => void): Promise<unknown> | void {
-      const leased = database.instance().then(() => database.lease());
+      const leased = database.open().then(() => database.lease());
       if (!callback) {
         return leased.then((release) => Object.assign(new PGliteClient(database), { release }));
       }

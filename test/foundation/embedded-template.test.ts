@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../src/config";
@@ -26,7 +27,7 @@ describe("a new embedded data directory", () => {
   it("starts from the template of the current migrations, with every migration applied and secrets of its own", async () => {
     const first = await startOn(path.join(root, "first"));
     // The first start made the template, if no earlier one had.
-    const template = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 16MB", "wal_buffers = 1MB"]);
+    const template = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 8MB", "wal_buffers = 1MB"]);
     expect(template.serves(path.join(root, "any"))).toBe(true);
     expect(template.serves("memory://")).toBe(true);
     const second = await startOn(path.join(root, "second"));
@@ -37,8 +38,20 @@ describe("a new embedded data directory", () => {
     expect(second.jwtSecret).not.toBe(first.jwtSecret);
   });
 
+  it("is made by the build's command, which keeps nothing else of its own", () => {
+    const scratch = mkdtempSync(path.join(root, "tmp-"));
+    const made = spawnSync(process.execPath, [path.join(__dirname, "../../src/cli/embedded-template.js")], {
+      env: { ...process.env, TMPDIR: scratch, DATABASE_URL: "" },
+      encoding: "utf8",
+    });
+    expect(made.status).toBe(0);
+    expect(EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 8MB", "wal_buffers = 1MB"]).serves(path.join(root, "any"))).toBe(true);
+    // The data directory it migrated in, if it had to make the template, is gone.
+    expect(readdirSync(scratch)).toEqual([]);
+  });
+
   it("names the template for what made it: other embedded settings make another", () => {
-    const current = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 16MB", "wal_buffers = 1MB"]);
+    const current = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 8MB", "wal_buffers = 1MB"]);
     const otherSettings = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 32MB"]);
     expect(otherSettings.file).not.toBe(current.file);
   });

@@ -7,7 +7,7 @@ import { listenSettingsFor } from "./test-database";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
 /** The Node.js options `npm start` runs the service with (its heap sizes), read from package.json so the two never differ. */
-export const START_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/
+export const START_OPTIONS = /\bnode ((?:--\S+ )*)scripts\/start\.mjs/
   .exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1]
   .split(" ")
   .filter(Boolean);

@@ -43,7 +43,7 @@ export class EventFeed extends EventEmitter {
     if (!database) return;
     const release = await database.lease();
     try {
-      await (await database.instance()).listen(CHANNEL, (payload) => this.received(payload));
+      await database.listen(CHANNEL, (payload) => this.received(payload));
     } finally {
       release();
     }
