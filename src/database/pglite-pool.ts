@@ -75,8 +75,8 @@ class DatabaseThread {
   readonly opened: Promise<void>;
 
   constructor(options: DatabaseThreadOptions) {
-    // A small young generation: the thread allocates little once PostgreSQL runs (its memory is WebAssembly's).
-    this.worker = new Worker(path.join(__dirname, "pglite-thread.js"), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    // The young generation of the service's own heap (three semi-spaces of `--max-semi-space-size=8`), which V8's default would double.
+    this.worker = new Worker(path.join(__dirname, "pglite-thread.js"), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 24 } });
     this.opened = new Promise((resolve, reject) => {
       this.worker.on("message", (message: DatabaseMessage) => {
         if (message.kind === "opened") resolve();

@@ -5,8 +5,8 @@ import { toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { Loaders } from "../loaders/loaders";
 import { compileGuardedOperation, GuardedOperation, requireOperationPermission, runGuardedOperation } from "../rest/shim";
-import { annotationsOf, DEFAULT_PAGE, McpTool, RunOperation } from "./tool";
-import { MCP_TOOLS } from "./tools";
+import { DEFAULT_PAGE } from "./pages";
+import type { McpTool, RunOperation } from "./tool";
 
 const INSTRUCTIONS =
   "Workforce scheduling and time off for one organization, as the token's holder may see and change it. " +
@@ -14,10 +14,17 @@ const INSTRUCTIONS =
   "describe the dry run's answer to the person and ask before calling again with dryRun false.";
 
 /**
- * The protocol's SDK, loaded by the first call to /mcp: its message schemas take about 6 MB of
- * heap that a service nobody asks over MCP would hold for nothing.
+ * The protocol's SDK and the tools, loaded by the first call to /mcp: the SDK's message schemas
+ * and the tools' (zod) take about 12 MB of heap, and a tenth of a second of every start, that a
+ * service nobody asks over MCP would spend for nothing.
  */
-const loadSdk = () => Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/server/streamableHttp.js")]);
+const loadSdk = () =>
+  Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("./tool"),
+    import("./tools"),
+  ]);
 let sdk: ReturnType<typeof loadSdk> | undefined;
 
 /** The version of the tool set a client sees: raised when a tool changes incompatibly. */
@@ -77,12 +84,15 @@ function offered(tool: McpTool, operations: Record<string, GuardedOperation>, co
  */
 export function mcpHandler(options: McpOptions): RequestHandler {
   const { schema } = options;
-  const compiled = new Map(
-    MCP_TOOLS.map((tool) => [
-      tool.name,
-      Object.fromEntries(Object.entries(tool.operations).map(([name, text]) => [name, compileGuardedOperation(schema, text, `MCP tool ${tool.name}`)])),
-    ]),
-  );
+  /** Each tool's operations, parsed at the first call (compiled at their own first run: compileGuardedOperation). */
+  let compiled: Map<string, Record<string, GuardedOperation>> | undefined;
+  const operationsOf = (tools: McpTool[]) =>
+    new Map(
+      tools.map((tool) => [
+        tool.name,
+        Object.fromEntries(Object.entries(tool.operations).map(([name, text]) => [name, compileGuardedOperation(schema, text, `MCP tool ${tool.name}`)])),
+      ]),
+    );
   return async (req: Request, res: Response) => {
     const context = res.locals.context as RequestContext;
     if (!context.actor) {
@@ -94,7 +104,8 @@ export function mcpHandler(options: McpOptions): RequestHandler {
       res.setHeader("Allow", "POST");
       return res.status(405).json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST a JSON-RPC message" }, id: null });
     }
-    const [{ McpServer }, { StreamableHTTPServerTransport }] = await (sdk ??= loadSdk());
+    const [{ McpServer }, { StreamableHTTPServerTransport }, { annotationsOf }, { MCP_TOOLS }] = await (sdk ??= loadSdk());
+    compiled ??= operationsOf(MCP_TOOLS);
     const server = new McpServer({ name: "workforce", version: TOOLS_VERSION }, { instructions: INSTRUCTIONS });
     for (const tool of MCP_TOOLS) {
       const operations = compiled.get(tool.name)!;

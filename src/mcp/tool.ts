@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { DEFAULT_PAGE, MAX_PAGE } from "./pages";
 
 /** How an assistant's tool is declared: what it takes and answers, and the GraphQL operations it runs. */
 
@@ -36,10 +37,6 @@ export function annotationsOf(t: McpTool): ToolAnnotations {
   if (!t.writes) return { title: t.title, readOnlyHint: true, openWorldHint: false };
   return { title: t.title, readOnlyHint: false, destructiveHint: t.writes.destructive, idempotentHint: t.writes.idempotent, openWorldHint: false };
 }
-
-/** Answers of lists are small pages: an assistant asks for the next with `cursor`. */
-export const DEFAULT_PAGE = 25;
-export const MAX_PAGE = 100;
 
 export const page = {
   limit: z.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE).describe(`Page size, 1 to ${MAX_PAGE}`),
