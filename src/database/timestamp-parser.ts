@@ -25,38 +25,41 @@ export function readCommonTimestamptz(text: string): Date | undefined {
   return ms === undefined ? undefined : new Date(ms);
 }
 
-/** `readCommonTimestamptz` in epoch milliseconds, without a Date. */
-function readCommonTimestamptzMs(text: string): number | undefined {
-  const n = text.length;
-  if (n < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 32 || digit(text, 0) === 0) return undefined;
-  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
-  const month = twoDigits(text, 5);
-  const day = twoDigits(text, 8);
-  const hour = twoDigits(text, 11);
-  const minute = twoDigits(text, 14);
-  const second = twoDigits(text, 17);
-  let i = 19;
+/** `readCommonTimestamptz` in epoch milliseconds, without a Date, of the text from `from` up to `to`. */
+function readCommonTimestamptzMs(text: string, from = 0, to = text.length): number | undefined {
+  if (to - from < 22 || text.charCodeAt(from + 4) !== 45 || text.charCodeAt(from + 10) !== 32 || digit(text, from) === 0) return undefined;
+  const year = twoDigits(text, from) * 100 + twoDigits(text, from + 2);
+  const month = twoDigits(text, from + 5);
+  const day = twoDigits(text, from + 8);
+  const hour = twoDigits(text, from + 11);
+  const minute = twoDigits(text, from + 14);
+  const second = twoDigits(text, from + 17);
+  let i = from + 19;
   let ms = 0;
   if (text.charCodeAt(i) === 46) {
     i++;
-    for (let scale = 100; i < n && digit(text, i) >= 0; i++, scale /= 10) if (scale >= 1) ms += digit(text, i) * scale;
+    for (let scale = 100; i < to && digit(text, i) >= 0; i++, scale /= 10) if (scale >= 1) ms += digit(text, i) * scale;
   }
   const sign = text.charCodeAt(i) === 43 ? 1 : text.charCodeAt(i) === 45 ? -1 : 0;
   if (!sign) return undefined;
   let offsetSeconds = twoDigits(text, i + 1) * 3600;
   i += 3;
-  for (let unit = 60; unit >= 1 && text.charCodeAt(i) === 58; unit /= 60, i += 3) offsetSeconds += twoDigits(text, i + 1) * unit;
+  for (let unit = 60; unit >= 1 && i < to && text.charCodeAt(i) === 58; unit /= 60, i += 3) offsetSeconds += twoDigits(text, i + 1) * unit;
   const time = Date.UTC(year, month - 1, day, hour, minute, second, ms) - sign * offsetSeconds * 1000;
   // Anything unexpected (a malformed digit, a suffix such as " BC") is left to the default parser.
-  return i === n && Number.isFinite(time) ? time : undefined;
+  return i === to && Number.isFinite(time) ? time : undefined;
 }
 
-/** Epoch milliseconds of `timestamptz` text that stands for an instant (not infinity). */
-export function timestamptzMs(text: string): number {
-  const common = readCommonTimestamptzMs(text);
+/**
+ * Epoch milliseconds of `timestamptz` text that stands for an instant (not infinity): all of `text`,
+ * or the part from `from` up to `to` (a field of a longer text, read without cutting it out).
+ */
+export function timestamptzMs(text: string, from = 0, to = text.length): number {
+  const common = readCommonTimestamptzMs(text, from, to);
   if (common !== undefined) return common;
-  const parsed = defaultTimestamptzParser(text);
-  if (!(parsed instanceof Date)) throw new Error(`Not an instant: ${text}`);
+  const field = from === 0 && to === text.length ? text : text.slice(from, to);
+  const parsed = defaultTimestamptzParser(field);
+  if (!(parsed instanceof Date)) throw new Error(`Not an instant: ${field}`);
   return parsed.getTime();
 }
 

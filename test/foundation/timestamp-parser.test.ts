@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { defaultTimestamptzParser as parsePostgresDate, parseTimestamptz, readCommonTimestamptz } from "../../src/database/timestamp-parser";
+import { defaultTimestamptzParser as parsePostgresDate, parseTimestamptz, readCommonTimestamptz, timestamptzMs } from "../../src/database/timestamp-parser";
 
 /** PostgreSQL's text of an instant in a session zone `offsetSeconds` east of UTC, with `fraction` digits of microseconds. */
 function postgresText(ms: number, micros: number, offsetSeconds: number): string {
@@ -38,6 +38,27 @@ describe("reading timestamptz text from PostgreSQL", () => {
       ),
       { numRuns: 5000 },
     );
+  });
+
+  it("reads a timestamp that is one field of a longer text, in place", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1000, 0, 2), max: Date.UTC(9999, 11, 30) }),
+        fc.integer({ min: 0, max: 999_999 }),
+        fc.integer({ min: -15 * 3600, max: 15 * 3600 }),
+        (second, micros, offset) => {
+          const text = postgresText(Math.floor(second / 1000) * 1000, micros, offset);
+          const row = `id,${text},${text}:00,next`;
+          const expected = (parsePostgresDate(text) as Date).getTime();
+          expect([text, timestamptzMs(row, 3, 3 + text.length)]).toEqual([text, expected]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // A field the fast path does not read goes to the default parser, cut out.
+    const row = "x,0099-01-01 00:00:00+00 BC,y";
+    expect(timestamptzMs(row, 2, row.length - 2)).toBe((parsePostgresDate("0099-01-01 00:00:00+00 BC") as Date).getTime());
+    expect(() => timestamptzMs("x,infinity,y", 2, 10)).toThrow("Not an instant: infinity");
   });
 
   it("leaves infinity, BC, early years and anything unusual to the default parser", () => {

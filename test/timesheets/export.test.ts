@@ -161,6 +161,24 @@ describe("payroll export", () => {
     ).toEqual(["startDate", "endDate", "payPeriod", "format", "locationId", "employeeId"]);
   });
 
+  it("exports the shifts that start on the range's local days, whatever their day in UTC", async () => {
+    const edges = await workplace(t, "America/New_York", 10);
+    // In New York (UTC−5) the second starts on the range's first day and the third on its last, both on the day before or after in UTC; the others are outside.
+    for (const start of ["2025-12-31T23:30:00-05:00", "2026-01-01T00:15:00-05:00", "2026-01-31T23:00:00-05:00", "2026-02-01T00:30:00-05:00"]) {
+      await t.runtime.db.query(
+        `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
+         VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz + interval '30 minutes', 10)`,
+        [edges.org.id, edges.workerId, edges.locationId, edges.roleId, start],
+      );
+    }
+    const res = await t.as(edges.org.token).get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-01-31");
+    const rows = res.text.trim().split("\r\n").slice(1);
+    expect(rows.map((line) => line.split(",").slice(6, 8))).toEqual([
+      ["2026-01-01", "2026-01-01T00:15:00.000-05:00"],
+      ["2026-01-31", "2026-01-31T23:00:00.000-05:00"],
+    ]);
+  });
+
   it("reads many rows through the cursor in batches, in order", async () => {
     const second = await workplace(t, "Europe/Berlin", 10);
     await t.runtime.db.query(

@@ -30,6 +30,7 @@ interface ExportedWorker {
 
 /** A location as the export names it, with its pay rules. */
 interface ExportedLocation {
+  id: string;
   name: string;
   timezone: string;
   rules: LocationPayRules;
@@ -154,6 +155,23 @@ const MAX_DAYS = 10_000;
 
 const NO_BREAKS: readonly BreakSpan[] = Object.freeze([]);
 
+/** The digits of `text` from `from` up to `to` as a whole number (a bigint column's text). */
+function wholeNumber(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number(text.slice(from, to));
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Where the fields of an exported shift's text (exportedShifts) begin: four UUIDs, then times and figures up to the next comma. */
+const STAFF_AT = 37;
+const LOCATION_AT = 74;
+const ROLE_AT = 111;
+const TIMES_AT = 148;
+
 function parseBreaks(text: string): BreakSpan[] {
   if (!text) return [];
   return text.split(";").map((b) => {
@@ -163,9 +181,10 @@ function parseBreaks(text: string): BreakSpan[] {
 }
 
 /**
- * The export's shifts, as read (exportedShifts), turned into rows for `sink`, in time order: each
- * is priced, and those before `firstDay` (read for the overtime and rest of the first workweek) or
- * at another location than `locationId` are then left out.
+ * The export's shifts, as read (exportedShifts), turned into rows for `sink`, in time order: those
+ * starting on the local days from `readFrom` to `until` are priced, and those before `firstDay`
+ * (read for the overtime and rest of the first workweek) or at another location than `locationId`
+ * are then left out.
  */
 export class ShiftRows<B> {
   // fillExportRow writes every field.
@@ -179,22 +198,30 @@ export class ShiftRows<B> {
   constructor(
     private readonly names: ExportNames,
     private readonly calculator: ShiftPayCalculator,
-    private readonly firstDay: string,
+    private readonly range: { readFrom: string; firstDay: string; until: string },
     private readonly locationId: string | undefined,
     private readonly sink: ExportSink<B>,
   ) {}
 
+  /** Reads the shift's fields in place, without splitting its text: a long export spent more on the parts than on the pay. */
   add(shift: string): void {
-    const [shiftId, staffId, locationId, roleId, startText, endText, hourlyWage, paidText, unpaidText, breaks] = shift.split(",");
-    const worker = this.workerOf(staffId);
-    const location = this.locationOf(locationId);
-    const start = timestamptzMs(startText);
-    const end = timestamptzMs(endText);
+    const location = this.locationAt(shift);
+    const startEnd = shift.indexOf(",", TIMES_AT);
+    const endEnd = shift.indexOf(",", startEnd + 1);
+    const start = timestamptzMs(shift, TIMES_AT, startEnd);
     const startTime = localTimeAt(start, location.timezone);
     const day = this.dayOf(startTime);
-    const minutes = endedShiftMinutes(start, end, Number(paidText), Number(unpaidText));
+    // The query reads shifts up to 14 hours either side of the local days (shiftWhere without them).
+    if (day < this.range.readFrom || day > this.range.until) return;
+    const end = timestamptzMs(shift, startEnd + 1, endEnd);
+    const wageEnd = shift.indexOf(",", endEnd + 1);
+    const paidEnd = shift.indexOf(",", wageEnd + 1);
+    const unpaidEnd = shift.indexOf(",", paidEnd + 1);
+    const hourlyWage = shift.slice(endEnd + 1, wageEnd);
+    const minutes = endedShiftMinutes(start, end, wholeNumber(shift, wageEnd + 1, paidEnd), wholeNumber(shift, paidEnd + 1, unpaidEnd));
+    const worker = this.workerAt(shift);
     // Breaks count only where a meal-break rule does: elsewhere they are not even parsed.
-    const shiftBreaks = location.rules.readsBreaks ? parseBreaks(breaks) : NO_BREAKS;
+    const shiftBreaks = location.rules.readsBreaks ? parseBreaks(shift.slice(unpaidEnd + 1)) : NO_BREAKS;
     const pay = this.calculator.payAt(worker.pay, location.rules, {
       day,
       startMs: start,
@@ -203,22 +230,25 @@ export class ShiftRows<B> {
       hourlyWage,
       breaks: shiftBreaks,
     });
-    if (day < this.firstDay || (this.locationId && locationId !== this.locationId)) return;
-    fillExportRow(this.row, { shiftId, worker, location, role: this.names.roles.get(roleId)!, startTime, day, end, hourlyWage, minutes }, pay);
+    if (day < this.range.firstDay || (this.locationId && location.id !== this.locationId)) return;
+    const role = this.names.roles.get(shift.slice(ROLE_AT, ROLE_AT + 36))!;
+    fillExportRow(this.row, { shiftId: shift.slice(0, 36), worker, location, role, startTime, day, end, hourlyWage, minutes }, pay);
     this.sink.add(this.row);
   }
 
-  private workerOf(staffId: string): ExportedWorker {
+  private workerAt(shift: string): ExportedWorker {
+    const staffId = shift.slice(STAFF_AT, STAFF_AT + 36);
     let worker = this.workers.get(staffId);
     if (!worker) this.workers.set(staffId, (worker = { names: this.names.staff.get(staffId)!, pay: this.calculator.worker(staffId) }));
     return worker;
   }
 
-  private locationOf(locationId: string): ExportedLocation {
-    let location = this.locations.get(locationId);
+  private locationAt(shift: string): ExportedLocation {
+    const id = shift.slice(LOCATION_AT, LOCATION_AT + 36);
+    let location = this.locations.get(id);
     if (!location) {
-      const { name, timezone } = this.names.locations.get(locationId)!;
-      this.locations.set(locationId, (location = { name, timezone, rules: this.calculator.location(locationId) }));
+      const { name, timezone } = this.names.locations.get(id)!;
+      this.locations.set(id, (location = { id, name, timezone, rules: this.calculator.location(id) }));
     }
     return location;
   }
@@ -272,12 +302,13 @@ export class ShiftExportService {
       endDate: range.end,
       staffIds: staffId ? [staffId] : undefined,
     };
+    const days = { readFrom: filter.startDate, firstDay: range.start, until: range.end };
     let rowsOf: ShiftRows<B>;
     let predictability: RecordedPredictabilityPay[] = [];
     // The export may lag a few seconds: it runs on a replica when one is healthy.
     const batches = exportedShifts(await this.deps.reads.readerFor(actor), filter, async (query) => {
       const calculator = new ShiftPayCalculator(settings, await loadLocationRules(query, organizationId));
-      rowsOf = new ShiftRows(await readExportNames(query, organizationId), calculator, range.start, locationId, sink);
+      rowsOf = new ShiftRows(await readExportNames(query, organizationId), calculator, days, locationId, sink);
       predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
     });
     yield* mapBatches(batches, (rows) => {

@@ -76,9 +76,11 @@ export interface ShiftFilter {
 /**
  * The WHERE clause of live shifts matching a filter. A day filter compares the local start day in
  * the shift's own zone, behind a UTC prefilter wide enough for any zone (UTC−12 … UTC+14) so the
- * start_time indexes still narrow the scan.
+ * start_time indexes still narrow the scan. With `localDays` false only the prefilter applies (up
+ * to 14 hours either side of the days): for a caller that works each shift's local day out itself,
+ * whose query then needs no location's zone.
  */
-export function shiftWhere(filter: ShiftFilter, params: unknown[] = []): { sql: string; params: unknown[] } {
+export function shiftWhere(filter: ShiftFilter, params: unknown[] = [], { localDays = true } = {}): { sql: string; params: unknown[] } {
   const p = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
@@ -90,8 +92,8 @@ export function shiftWhere(filter: ShiftFilter, params: unknown[] = []): { sql: 
     where.push(
       `s.start_time >= (${from}::date::timestamp AT TIME ZONE 'UTC') - interval '14 hours'`,
       `s.start_time < ((${to}::date + 1)::timestamp AT TIME ZONE 'UTC') + interval '12 hours'`,
-      `${SHIFT_LOCAL_DAY} BETWEEN ${from}::date AND ${to}::date`,
     );
+    if (localDays) where.push(`${SHIFT_LOCAL_DAY} BETWEEN ${from}::date AND ${to}::date`);
   }
   if (filter.locationId) where.push(`s.location_id = ${p(filter.locationId)}`);
   if (filter.staffIds) where.push(`s.employee_id = ANY(${p(filter.staffIds)}::uuid[])`);
