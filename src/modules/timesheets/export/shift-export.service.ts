@@ -211,7 +211,7 @@ export class ShiftRows<B> {
     const start = timestamptzMs(shift, TIMES_AT, startEnd);
     const startTime = localTimeAt(start, location.timezone);
     const day = this.dayOf(startTime);
-    // The query reads shifts up to 14 hours either side of the local days (shiftWhere without them).
+    // The query matches the days in UTC only, with hours either side for any zone (shiftWhere without local days).
     if (day < this.range.readFrom || day > this.range.until) return;
     const end = timestamptzMs(shift, startEnd + 1, endEnd);
     const wageEnd = shift.indexOf(",", endEnd + 1);

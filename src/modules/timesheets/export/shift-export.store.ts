@@ -54,10 +54,11 @@ const EXPORT_SELECT = `
 /**
  * Closed live shifts matching the filter, oldest first, in batches from a database cursor: each row's
  * `shift` holds id, staff, location, role, start, end, wage, paid and unpaid break ms, and breaks,
- * in that order (the four UUIDs first, so each begins at a fixed place). The days are matched in UTC only, 14 hours either side: the caller works out each
- * shift's local day (it needs it anyway), which spares the database a location's zone per shift
- * (looking the location up for each row cost it more than the rest of the query). `before` reads in
- * the same snapshot before the cursor opens.
+ * in that order (the four UUIDs first, so each begins at a fixed place). The days are matched in UTC
+ * only, by a prefilter wide enough for any zone: the caller works out each shift's local day (it
+ * needs it anyway), which spares the database a location's zone per shift (looking the location up
+ * for each row cost it more than the rest of the query). `before` reads in the same snapshot before
+ * the cursor opens.
  */
 export function exportedShifts(db: DataSource, filter: ShiftFilter, before: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<{ shift: string }[]> {
   const { sql, params } = shiftWhere(filter, [], { localDays: false });
