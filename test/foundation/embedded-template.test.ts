@@ -7,6 +7,8 @@ import { startRuntime } from "../../src/app/runtime";
 import { EmbeddedTemplate } from "../../src/database/embedded-template";
 
 const MIGRATIONS = path.join(__dirname, "../../migrations");
+/** The embedded database's settings, which name its template with the migrations. */
+const EMBEDDED_SETTINGS = ["shared_buffers = 8MB", "wal_buffers = 1MB"];
 
 /** Starts the service on `dataDir` without a platform key or signing secret of its own, and answers what it kept in the database. */
 async function startOn(dataDir: string): Promise<{ migrations: string[]; jwtSecret: string }> {
@@ -27,7 +29,7 @@ describe("a new embedded data directory", () => {
   it("starts from the template of the current migrations, with every migration applied and secrets of its own", async () => {
     const first = await startOn(path.join(root, "first"));
     // The first start made the template, if no earlier one had.
-    const template = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 8MB", "wal_buffers = 1MB"]);
+    const template = EmbeddedTemplate.for(MIGRATIONS, EMBEDDED_SETTINGS);
     expect(template.serves(path.join(root, "any"))).toBe(true);
     expect(template.serves("memory://")).toBe(true);
     const second = await startOn(path.join(root, "second"));
@@ -45,13 +47,13 @@ describe("a new embedded data directory", () => {
       encoding: "utf8",
     });
     expect(made.status).toBe(0);
-    expect(EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 8MB", "wal_buffers = 1MB"]).serves(path.join(root, "any"))).toBe(true);
+    expect(EmbeddedTemplate.for(MIGRATIONS, EMBEDDED_SETTINGS).serves(path.join(root, "any"))).toBe(true);
     // The data directory it migrated in, if it had to make the template, is gone.
     expect(readdirSync(scratch)).toEqual([]);
   });
 
   it("names the template for what made it: other embedded settings make another", () => {
-    const current = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 8MB", "wal_buffers = 1MB"]);
+    const current = EmbeddedTemplate.for(MIGRATIONS, EMBEDDED_SETTINGS);
     const otherSettings = EmbeddedTemplate.for(MIGRATIONS, ["shared_buffers = 32MB"]);
     expect(otherSettings.file).not.toBe(current.file);
   });
