@@ -179,7 +179,7 @@ describe("payroll export", () => {
     ]);
   });
 
-  it("reads many rows through the cursor in batches, in order", async () => {
+  it("reads many rows in batches, in order", async () => {
     const second = await workplace(t, "Europe/Berlin", 10);
     await t.runtime.db.query(
       `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
@@ -191,8 +191,9 @@ describe("payroll export", () => {
     const res = await t.as(second.org.token).get("/api/timesheets/export?startDate=2026-01-01&endDate=2026-12-31");
     const fetches = statements.sql.filter((sql) => /^FETCH \d+ FROM/.test(sql));
     statements.stop();
-    // 2101 rows come in three reads of the cursor (1000, 1000 and 101 rows), never all at once.
-    expect(fetches).toEqual(["FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor"]);
+    // On PGlite 2101 rows come in three reads of a cursor (1000, 1000 and 101 rows), never all at once; a
+    // PostgreSQL server copies them out as a stream instead (test/foundation/text-batches.test.ts).
+    expect(fetches).toEqual(t.databaseUrl ? [] : ["FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor", "FETCH 1000 FROM batch_cursor"]);
     const lines = res.text.trim().split("\r\n");
     expect(lines).toHaveLength(1 + 2101);
     // One-hour shifts: each is regular, or overtime at 1.5 (an hour at 10 × 0.5 = 5.00 above regular pay).

@@ -312,7 +312,7 @@ export class ShiftExportService {
       predictability = await recordedPredictabilityPay(query, { organizationId, startDate: range.start, endDate: range.end, locationId, staffId });
     });
     yield* mapBatches(batches, (rows) => {
-      for (const { shift } of rows) rowsOf.add(shift);
+      for (const shift of rows) rowsOf.add(shift);
       return sink.take();
     });
     if (predictability.length) {

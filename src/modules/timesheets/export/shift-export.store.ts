@@ -1,5 +1,5 @@
 import { DataSource } from "typeorm";
-import { cursorBatches, SnapshotQuery } from "../../../database/cursor";
+import { SnapshotQuery, textBatches } from "../../../database/cursor";
 import { ShiftFilter, shiftWhere } from "../shifts/shift.store";
 
 /** The SQL of the payroll export: the shifts it reads and the names it shows beside them. */
@@ -48,19 +48,19 @@ const PROFILE_BREAKS = `COALESCE(CASE WHEN s.location_id IN (SELECT p.location_i
  */
 const EXPORT_SELECT = `
   SELECT concat_ws(',', s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time,
-                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms, ${PROFILE_BREAKS}) AS shift
+                   s.hourly_wage, s.paid_break_ms, s.unpaid_break_ms, ${PROFILE_BREAKS}) AS value
   FROM shifts s`;
 
 /**
- * Closed live shifts matching the filter, oldest first, in batches from a database cursor: each row's
- * `shift` holds id, staff, location, role, start, end, wage, paid and unpaid break ms, and breaks,
+ * Closed live shifts matching the filter, oldest first, in batches (textBatches: copied out of a
+ * PostgreSQL server, through a cursor on PGlite): each shift's text holds id, staff, location, role, start, end, wage, paid and unpaid break ms, and breaks,
  * in that order (the four UUIDs first, so each begins at a fixed place). The days are matched in UTC
  * only, by a prefilter wide enough for any zone: the caller works out each shift's local day (it
  * needs it anyway), which spares the database a location's zone per shift (looking the location up
  * for each row cost it more than the rest of the query). `before` reads in the same snapshot before
- * the cursor opens.
+ * the shifts.
  */
-export function exportedShifts(db: DataSource, filter: ShiftFilter, before: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<{ shift: string }[]> {
+export function exportedShifts(db: DataSource, filter: ShiftFilter, before: (query: SnapshotQuery) => Promise<void>): AsyncGenerator<string[]> {
   const { sql, params } = shiftWhere(filter, [], { localDays: false });
-  return cursorBatches<{ shift: string }>(db, `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, { before });
+  return textBatches(db, `${EXPORT_SELECT} ${sql} AND s.end_time IS NOT NULL ORDER BY s.start_time, s.id`, params, { before });
 }
