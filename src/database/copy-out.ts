@@ -12,7 +12,7 @@ import { to as copyTo } from "pg-copy-streams";
 export type DiscardConnection = () => void;
 
 /** How long a copy may go without a line arriving or being taken before it is abandoned (as PostgreSQL ends a transaction left idle). */
-export const COPY_STALL_MS = 60_000;
+const COPY_STALL_MS = 60_000;
 
 /** A parameter's value as PostgreSQL reads it from text: strings, numbers, booleans, and arrays of them. */
 function parameterText(value: unknown): string {
@@ -32,11 +32,13 @@ export function inlineParameters(sql: string, params: unknown[]): string {
   });
 }
 
+/** The characters COPY's text format writes as a backslash and a letter. */
+const COPY_ESCAPES: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\" };
+
 /** A line of COPY's text format as its value: backslash escapes undone (a one-column query; `\N`, null, never comes from the export's text). */
 function unescapeCopyText(line: string): string {
   if (!line.includes("\\")) return line;
-  const escapes: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\" };
-  return line.replace(/\\(.)/g, (_, c: string) => escapes[c] ?? c);
+  return line.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c);
 }
 
 /**
