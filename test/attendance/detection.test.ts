@@ -2,6 +2,7 @@ import request from "supertest";
 import { TestService } from "../support/harness";
 import { ServiceProcess } from "../support/service-process";
 import { workplace, Workplace } from "../support/workplace";
+import { until } from "../support/until";
 
 // Two processes racing prove something only on PostgreSQL.
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
@@ -59,7 +60,7 @@ describe("the detection of what did not happen", () => {
     try {
       // Each process runs the job at start; and once more by hand here, at the same moment as theirs.
       await Promise.all([t.runtime.services.attendanceExceptions.detect(), t.runtime.services.attendanceExceptions.detect()]);
-      for (const p of processes) await waitFor(() => /attendance-detection/.test(p.output()));
+      for (const p of processes) await until(() => /attendance-detection/.test(p.output()));
       expect(await found("NO_SHOW")).toHaveLength(1);
       const events = await t.runtime.db.query("SELECT count(*)::int AS n FROM events WHERE organization_id = $1 AND type = 'attendance.exception.created'", [
         w.org.id,
@@ -74,7 +75,3 @@ describe("the detection of what did not happen", () => {
     }
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 50));
-}

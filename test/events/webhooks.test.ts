@@ -4,6 +4,7 @@ import { checkWebhookUrl } from "../../src/modules/webhooks/webhook-targets";
 import { TestService } from "../support/harness";
 import { WebhookReceiver } from "../support/webhook-receiver";
 import { workplace, Workplace } from "../support/workplace";
+import { until } from "../support/until";
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_DELAYS_MS: "1000,2000,3000", WEBHOOK_POLL_MS: "20" };
 
@@ -76,7 +77,7 @@ describe("webhooks", () => {
       data: { object: { id: role.body.id, name: "Head baker" }, previousAttributes: { name: "Baker" } },
     });
     // The receiver has answered; the outcome is recorded a moment later.
-    await waitFor(async () => (await attempts(id)).some((a) => a.eventType === "role.updated"));
+    await until(async () => (await attempts(id)).some((a) => a.eventType === "role.updated"));
     expect((await attempts(id)).filter((a) => a.eventType === "role.updated")).toEqual([
       expect.objectContaining({ eventId: updated.json.id, attempt: 1, status: "delivered", statusCode: 204, nextAttemptAt: null, error: null }),
     ]);
@@ -89,7 +90,7 @@ describe("webhooks", () => {
     const created = [];
     for (let i = 0; i < 3; i++) created.push((await api.post(`/api/organizations/${w.org.id}/locations`, { name: `Down ${i}`, timezone: "UTC" })).body.id);
     const failedOnce = async () => (await attempts(id)).filter((a) => a.attempt === 1 && a.statusCode === 500).length === 3;
-    await waitFor(failedOnce);
+    await until(failedOnce);
     const [first] = await attempts(id);
     expect(first).toMatchObject({ status: "pending", error: "The receiver answered 500", durationMs: expect.any(Number) });
     expect(first.response.length).toBe(4096);
@@ -98,7 +99,7 @@ describe("webhooks", () => {
     receiver.answer = { status: 429, headers: { "retry-after": "120" } };
     t.clock.advance(1300);
     const retried = async () => (await attempts(id)).filter((a) => a.attempt === 2);
-    await waitFor(async () => (await retried()).length === 3);
+    await until(async () => (await retried()).length === 3);
     for (const a of await retried()) {
       expect(a.statusCode).toBe(429);
       expect(new Date(a.nextAttemptAt).getTime() - new Date(a.attemptedAt).getTime()).toBe(120_000);
@@ -108,7 +109,7 @@ describe("webhooks", () => {
     await advance(120_000);
     await receiver.until((r) => r.length === 3);
     expect(receiver.received.map((r) => r.json.data.object.id).sort()).toEqual([...created].sort());
-    await waitFor(async () => (await attempts(id)).length === 9);
+    await until(async () => (await attempts(id)).length === 9);
     // Each attempt of each delivery is listed: two failures, then the success.
     const all = await attempts(id);
     const events = [...new Set(all.map((a) => a.eventId))];
@@ -135,15 +136,15 @@ describe("webhooks", () => {
     receiver.answer = { status: 503 };
     await t.as(w.org.token).post(`/api/organizations/${w.org.id}/roles`, { name: "Porter", hourlyWage: 15 });
     const api = t.as(w.org.token);
-    await waitFor(async () => (await api.get(`${base()}/${gone.id}`)).body.enabled === false);
+    await until(async () => (await api.get(`${base()}/${gone.id}`)).body.enabled === false);
     expect((await api.get(`${base()}/${gone.id}`)).body.disabledReason).toBe("the receiver answered 410 Gone");
-    await waitFor(async () => (await attempts(failing.id)).some((a) => a.attempt === 1 && a.statusCode === 503));
+    await until(async () => (await attempts(failing.id)).some((a) => a.attempt === 1 && a.statusCode === 503));
     await advance(86_400_000);
-    await waitFor(async () => (await attempts(failing.id)).some((a) => a.attempt === 2 && a.statusCode === 503));
+    await until(async () => (await attempts(failing.id)).some((a) => a.attempt === 2 && a.statusCode === 503));
     expect((await t.as(w.org.token).get(`${base()}/${failing.id}`)).body.enabled).toBe(true);
     await advance(4 * 86_400_000 + 5_000);
     const fresh = t.as(w.org.token);
-    await waitFor(async () => (await fresh.get(`${base()}/${failing.id}`)).body.enabled === false);
+    await until(async () => (await fresh.get(`${base()}/${failing.id}`)).body.enabled === false);
     expect((await fresh.get(`${base()}/${failing.id}`)).body.disabledReason).toBe("failing for 5 days");
     const events = (await fresh.get(`/api/organizations/${w.org.id}/events?types=webhook_endpoint.disabled`)).body;
     const disabled = events.map((e: { data: { object: { id: string } } }) => e.data.object.id);
@@ -165,7 +166,7 @@ describe("webhooks", () => {
     expect(new Webhook(fresh).verify(both.body, both.headers)).toEqual(both.json);
     // The attempt's outcome is recorded before the clock moves on: a lease still open a day later
     // would rightly be tried again (at least once), and the receiver would see the event twice.
-    await waitFor(async () => (await attempts(id)).some((a) => a.statusCode >= 200 && a.statusCode < 300));
+    await until(async () => (await attempts(id)).some((a) => a.statusCode >= 200 && a.statusCode < 300));
 
     await advance(24 * 3_600_000 + 1000);
     const later = t.as(w.org.token);
@@ -225,7 +226,7 @@ describe("webhooks", () => {
         receiver.url.replace("http:", "https:"),
       ]);
       await strict.as(org.token).post(`/api/organizations/${org.id}/webhook-endpoints/${id}/test`);
-      await waitFor(async () => (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body.length > 0);
+      await until(async () => (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body.length > 0);
       const [delivery] = (await strict.as(org.token).get(`/api/organizations/${org.id}/webhook-endpoints/${id}/deliveries`)).body;
       expect(delivery).toMatchObject({ status: "pending", statusCode: null, error: "127.0.0.1 is not a public address" });
       expect(receiver.received).toEqual([]);
@@ -234,11 +235,6 @@ describe("webhooks", () => {
     }
   });
 });
-
-/** Waits until the condition holds; no deadline of its own, which a busy machine could overrun: the test's timeout ends a hang. */
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe("waking the delivery worker", () => {
   let t: TestService;

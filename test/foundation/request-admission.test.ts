@@ -5,13 +5,9 @@ import express from "express";
 import { Client } from "pg";
 import { requestAdmission, RequestsInProcess } from "../../src/http/request-admission";
 import { TestOrganization, TestService } from "../support/harness";
+import { until } from "../support/until";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
-
-/** Waits until `condition` holds, looking again every few milliseconds. */
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer(handler);

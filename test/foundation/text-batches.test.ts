@@ -1,6 +1,7 @@
 import { textBatches } from "../../src/database/cursor";
 import { inlineParameters } from "../../src/database/copy-out";
 import { TestService } from "../support/harness";
+import { until } from "../support/until";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 
@@ -21,13 +22,6 @@ async function copiesRunning(t: TestService): Promise<number> {
     "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY (%' AND pid <> pg_backend_pid()",
   );
   return rows[0].n;
-}
-
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; !(await condition()); i++) {
-    if (i > 200) throw new Error("waited 10 s in vain");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("long reads of text, copied out of a PostgreSQL server or through a cursor on PGlite", () => {
@@ -66,7 +60,7 @@ describe("long reads of text, copied out of a PostgreSQL server or through a cur
     const first = await reader.next();
     expect((first.value as string[]).length).toBeGreaterThan(0);
     await reader.return(undefined);
-    if (t.databaseUrl) await waitFor(async () => (await copiesRunning(t)) === 0);
+    if (t.databaseUrl) await until(async () => (await copiesRunning(t)) === 0, 10_000);
     // Every connection of the pool still answers (none was handed back mid-copy).
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => t.runtime.db.query("SELECT $1::int AS n", [i])));
     expect(answers.map((a) => a[0].n)).toEqual(Array.from({ length: 12 }, (_, i) => i));
@@ -78,7 +72,7 @@ describe("long reads of text, copied out of a PostgreSQL server or through a cur
     await reader.next();
     expect(await copiesRunning(t)).toBe(1);
     // The reader holds a batch and asks for no more: after two seconds the copy is abandoned and its session ends.
-    await waitFor(async () => (await copiesRunning(t)) === 0);
+    await until(async () => (await copiesRunning(t)) === 0, 10_000);
     await expect(reader.next()).rejects.toThrow();
     expect((await t.runtime.db.query("SELECT 1 AS one"))[0].one).toBe(1);
   });
