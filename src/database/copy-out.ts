@@ -4,8 +4,8 @@ import { to as copyTo } from "pg-copy-streams";
 /**
  * A one-column query's rows as text, read with `COPY (…) TO STDOUT` on a PostgreSQL server: the
  * rows arrive as one stream of lines, with no statement per batch and no row object per row (a
- * third faster than a cursor for a long export). COPY takes no parameters, so they are written
- * into the statement as quoted literals (`inlineParameters`).
+ * long export took a fifth less time than through a cursor). COPY takes no parameters, so they are
+ * written into the statement as quoted literals (`inlineParameters`).
  */
 
 /** Gives up on a copy: the connection is left mid-copy and must not be used again. */

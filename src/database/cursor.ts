@@ -5,6 +5,9 @@ import { copiedLines } from "./copy-out";
 /** A read in a cursor's transaction, answering rows of the shape the caller names. */
 export type SnapshotQuery = <R>(sql: string, params: unknown[]) => Promise<R[]>;
 
+/** Rows a cursor fetches at a time. */
+const BATCH_SIZE = 1000;
+
 interface SnapshotReadOptions {
   /** Reads of its own in the same snapshot before the long read starts (on PGlite there is no other connection meanwhile). */
   before?: (query: SnapshotQuery) => Promise<void>;
@@ -53,7 +56,7 @@ export function cursorBatches<T>(
   params: unknown[],
   options: SnapshotReadOptions & { batchSize?: number } = {},
 ): AsyncGenerator<T[]> {
-  return inSnapshot(db, options, (runner) => fetchedBatches<T>(runner, sql, params, options.batchSize ?? 1000));
+  return inSnapshot(db, options, (runner) => fetchedBatches<T>(runner, sql, params, options.batchSize ?? BATCH_SIZE));
 }
 
 /**
@@ -79,7 +82,7 @@ export function textBatches(
       };
       yield* copiedLines(connection, sql, params, discard, options.stallMs);
     } else {
-      for await (const rows of fetchedBatches<{ value: string }>(runner, sql, params, 1000)) yield rows.map((r) => r.value);
+      for await (const rows of fetchedBatches<{ value: string }>(runner, sql, params, BATCH_SIZE)) yield rows.map((r) => r.value);
     }
   });
 }

@@ -42,9 +42,9 @@ const PROFILE_BREAKS = `COALESCE(CASE WHEN s.location_id IN (SELECT p.location_i
  * A shift as the export reads it: one text value per row, its fields joined by commas. Every field
  * is a UUID, a timestamp, a number or the breaks' text (no commas, never null) and never null for
  * an ended shift (ck_shifts_break_totals_once_ended), so none holds a comma and concat_ws skips
- * none; the driver then makes one string per row instead of ten, which was most of a long export's time in the service. Timestamps travel as
- * PostgreSQL writes them (epoch arithmetic in numeric cost the database more than the rest of the
- * query). Names come from ExportNames.
+ * none; the service then gets one string per shift instead of ten, which was most of a long
+ * export's time in the service. Timestamps travel as PostgreSQL writes them (epoch arithmetic in
+ * numeric cost the database more than the rest of the query). Names come from ExportNames.
  */
 const EXPORT_SELECT = `
   SELECT concat_ws(',', s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time,
@@ -53,8 +53,9 @@ const EXPORT_SELECT = `
 
 /**
  * Closed live shifts matching the filter, oldest first, in batches (textBatches: copied out of a
- * PostgreSQL server, through a cursor on PGlite): each shift's text holds id, staff, location, role, start, end, wage, paid and unpaid break ms, and breaks,
- * in that order (the four UUIDs first, so each begins at a fixed place). The days are matched in UTC
+ * PostgreSQL server, through a cursor on PGlite): each shift's text holds id, staff, location,
+ * role, start, end, wage, paid and unpaid break ms, and breaks, in that order (the four UUIDs
+ * first, so each begins at a fixed place). The days are matched in UTC
  * only, by a prefilter wide enough for any zone: the caller works out each shift's local day (it
  * needs it anyway), which spares the database a location's zone per shift (looking the location up
  * for each row cost it more than the rest of the query). `before` reads in the same snapshot before
