@@ -14,6 +14,7 @@ import { exportedShifts, ExportNames, readExportNames, StaffNames } from "./shif
 import { tooManyShifts } from "../shifts/shift.store";
 import { ExportRowKind, ShiftExportRow } from "./shift-export.graphql";
 import { mapBatches } from "./export-batches";
+import { UuidIndex } from "./uuid-index";
 
 export interface ExportFilter {
   startDate: string;
@@ -191,21 +192,29 @@ export class ShiftRows<B> {
   private readonly row = {} as ShiftExportRow;
   /** Local days by local start time (the same few texts, kept by localTimeAt): the pay rules compare and look up the same day text then. */
   private readonly days = new Map<string, string>();
-  /** Each shift's worker and location with all the export needs of them, so a shift looks each up by its UUID text once rather than at every use. */
-  private readonly workers = new Map<string, ExportedWorker>();
-  private readonly locations = new Map<string, ExportedLocation>();
+  /** Each shift's worker, location and role with all the export needs of them, found by the UUIDs in its text. */
+  private readonly workers: UuidIndex<ExportedWorker>;
+  private readonly locations: UuidIndex<ExportedLocation>;
+  private readonly roles: UuidIndex<string>;
 
   constructor(
-    private readonly names: ExportNames,
+    names: ExportNames,
     private readonly calculator: ShiftPayCalculator,
     private readonly range: { readFrom: string; firstDay: string; until: string },
     private readonly locationId: string | undefined,
     private readonly sink: ExportSink<B>,
-  ) {}
+  ) {
+    this.workers = new UuidIndex(names.staff.keys(), (staffId) => ({ names: names.staff.get(staffId)!, pay: calculator.worker(staffId) }));
+    this.locations = new UuidIndex(names.locations.keys(), (id) => {
+      const { name, timezone } = names.locations.get(id)!;
+      return { id, name, timezone, rules: calculator.location(id) };
+    });
+    this.roles = new UuidIndex(names.roles.keys(), (id) => names.roles.get(id)!);
+  }
 
   /** Reads the shift's fields in place, without splitting its text: a long export spent more on the parts than on the pay. */
   add(shift: string): void {
-    const location = this.locationAt(shift);
+    const location = this.locations.at(shift, LOCATION_AT);
     const startEnd = shift.indexOf(",", TIMES_AT);
     const endEnd = shift.indexOf(",", startEnd + 1);
     const start = timestamptzMs(shift, TIMES_AT, startEnd);
@@ -219,7 +228,7 @@ export class ShiftRows<B> {
     const unpaidEnd = shift.indexOf(",", paidEnd + 1);
     const hourlyWage = shift.slice(endEnd + 1, wageEnd);
     const minutes = endedShiftMinutes(start, end, wholeNumber(shift, wageEnd + 1, paidEnd), wholeNumber(shift, paidEnd + 1, unpaidEnd));
-    const worker = this.workerAt(shift);
+    const worker = this.workers.at(shift, STAFF_AT);
     // Breaks count only where a meal-break rule does: elsewhere they are not even parsed.
     const shiftBreaks = location.rules.readsBreaks ? parseBreaks(shift.slice(unpaidEnd + 1)) : NO_BREAKS;
     const pay = this.calculator.payAt(worker.pay, location.rules, {
@@ -231,26 +240,9 @@ export class ShiftRows<B> {
       breaks: shiftBreaks,
     });
     if (day < this.range.firstDay || (this.locationId && location.id !== this.locationId)) return;
-    const role = this.names.roles.get(shift.slice(ROLE_AT, ROLE_AT + 36))!;
+    const role = this.roles.at(shift, ROLE_AT);
     fillExportRow(this.row, { shiftId: shift.slice(0, 36), worker, location, role, startTime, day, end, hourlyWage, minutes }, pay);
     this.sink.add(this.row);
-  }
-
-  private workerAt(shift: string): ExportedWorker {
-    const staffId = shift.slice(STAFF_AT, STAFF_AT + 36);
-    let worker = this.workers.get(staffId);
-    if (!worker) this.workers.set(staffId, (worker = { names: this.names.staff.get(staffId)!, pay: this.calculator.worker(staffId) }));
-    return worker;
-  }
-
-  private locationAt(shift: string): ExportedLocation {
-    const id = shift.slice(LOCATION_AT, LOCATION_AT + 36);
-    let location = this.locations.get(id);
-    if (!location) {
-      const { name, timezone } = this.names.locations.get(id)!;
-      this.locations.set(id, (location = { id, name, timezone, rules: this.calculator.location(id) }));
-    }
-    return location;
   }
 
   /** A local time begins with its local day. */
