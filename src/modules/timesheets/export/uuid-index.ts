@@ -25,8 +25,8 @@ function keyAt(text: string, at: number): number {
  * each shift's three UUIDs was a tenth of a long export's time.
  */
 export class UuidIndex<V> {
-  private readonly byKey = new Map<number, V>();
-  private readonly byId = new Map<string, V>();
+  /** By the number read at `keyPlace`, or by the whole UUID. */
+  private readonly values = new Map<number | string, V>();
   /** Where the key is read in a UUID; -1: nowhere, the whole UUID is the key. */
   private readonly keyPlace: number;
 
@@ -40,15 +40,9 @@ export class UuidIndex<V> {
 
   /** The value of the UUID written at `at` of `text` (one of the `ids`). */
   at(text: string, at: number): V {
-    if (this.keyPlace >= 0) {
-      const key = keyAt(text, at + this.keyPlace);
-      let value = this.byKey.get(key);
-      if (value === undefined) this.byKey.set(key, (value = this.create(text.slice(at, at + UUID_LENGTH))));
-      return value;
-    }
-    const id = text.slice(at, at + UUID_LENGTH);
-    let value = this.byId.get(id);
-    if (value === undefined) this.byId.set(id, (value = this.create(id)));
+    const key = this.keyPlace >= 0 ? keyAt(text, at + this.keyPlace) : text.slice(at, at + UUID_LENGTH);
+    let value = this.values.get(key);
+    if (value === undefined) this.values.set(key, (value = this.create(text.slice(at, at + UUID_LENGTH))));
     return value;
   }
 }
