@@ -32,6 +32,19 @@ export interface SwapPair {
   stale?: string;
 }
 
+/** The parts of the mix, each one call but the swap, whose three steps go together. */
+export const MIX_PARTS = [
+  "location-week of timesheets",
+  "location-week of schedules",
+  "punch under clock rules",
+  "time-off request",
+  "open-shift claim",
+  "open shift eligibility",
+  "calendar feed",
+  "swap asked, accepted and approved",
+] as const;
+export type MixPart = (typeof MIX_PARTS)[number];
+
 /** The calls of the new features whose own latencies are printed beside the whole mix's. */
 export type TimedCall = "open shift eligibility" | "swap approval" | "punch under clock rules" | "calendar feed";
 
@@ -64,8 +77,11 @@ export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: num
   return { requests: result.requests.total, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, byStatus, calls };
 }
 
-/** The calls of the mix, in the order each connection sends them, and the latencies of the timed ones as they are answered. */
-function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: MixedLoadResult["calls"] } {
+/**
+ * The calls of the mix, in the order each connection sends them (only those of `part` when given),
+ * and the latencies of the timed ones as they are answered.
+ */
+function mixOf(world: MixedLoadWorld, part?: MixPart): { requests: autocannon.Request[]; calls: MixedLoadResult["calls"] } {
   const as = (token: string) => ({ Authorization: `Bearer ${token}`, "Content-Type": "application/json" });
   const manager = () => as(pick(world.managerTokens));
   const base = `/api/organizations/${world.organizationId}`;
@@ -108,9 +124,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
     context.pair = undefined;
     context.requestId = undefined;
   };
-  return {
-    calls,
-    requests: [
+  const mix: [MixPart, autocannon.Request][] = [
+    [
+      "location-week of timesheets",
       {
         method: "GET",
         setupRequest: (req) => {
@@ -118,6 +134,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           return { ...req, headers: manager(), path: `/api/timesheets?startDate=${w.start}&endDate=${w.end}&locationId=${pick(world.locationIds)}` };
         },
       },
+    ],
+    [
+      "location-week of schedules",
       {
         method: "GET",
         setupRequest: (req) => {
@@ -125,6 +144,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           return { ...req, headers: manager(), path: `${base}/locations/${pick(world.locationIds)}/schedules?startDate=${w.start}&endDate=${w.end}` };
         },
       },
+    ],
+    [
+      "punch under clock rules",
       timed("punch under clock rules", "POST", (req) => {
         const worker = pick(world.workers);
         const out = clockedIn.has(worker.id);
@@ -140,6 +162,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
               body: JSON.stringify({ workerId: worker.id, locationId: worker.locationId, roleId: worker.roleId }),
             };
       }),
+    ],
+    [
+      "location-week of timesheets",
       {
         method: "GET",
         setupRequest: (req) => {
@@ -147,6 +172,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           return { ...req, headers: manager(), path: `/api/timesheets?startDate=${w.start}&endDate=${w.end}&locationId=${pick(world.locationIds)}` };
         },
       },
+    ],
+    [
+      "time-off request",
       {
         method: "POST",
         setupRequest: (req) => {
@@ -157,6 +185,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           return { ...req, headers: as(worker.token), path: `${base}/time-off-requests`, body: JSON.stringify(body) };
         },
       },
+    ],
+    [
+      "open-shift claim",
       {
         method: "POST",
         setupRequest: (req) => {
@@ -170,14 +201,20 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           };
         },
       },
+    ],
+    [
+      "open shift eligibility",
       timed("open shift eligibility", "GET", (req) => {
         const shift = pick(world.openShifts);
         return { ...req, headers: manager(), path: `${base}/locations/${shift.locationId}/open-shifts/${shift.id}/eligible-staff` };
       }),
-      // A calendar program sends no token: the feed's secret is in its path.
-      timed("calendar feed", "GET", (req) => ({ ...req, headers: {}, path: pick(world.calendarFeeds) })),
-      // A swap: one worker asks (or a request a refusal left live is cancelled first), the other accepts, a manager approves.
-      // A step without its request answers nothing, which starts the connection's round again.
+    ],
+    // A calendar program sends no token: the feed's secret is in its path.
+    ["calendar feed", timed("calendar feed", "GET", (req) => ({ ...req, headers: {}, path: pick(world.calendarFeeds) }))],
+    // A swap: one worker asks (or a request a refusal left live is cancelled first), the other accepts, a manager approves.
+    // A step without its request answers nothing, which starts the connection's round again.
+    [
+      "swap asked, accepted and approved",
       {
         method: "POST",
         setupRequest: (req, context: Context) => {
@@ -197,6 +234,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           else release(context, status, 201);
         },
       },
+    ],
+    [
+      "swap asked, accepted and approved",
       {
         method: "POST",
         setupRequest: (req, context: Context) =>
@@ -207,6 +247,9 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
           if (status !== 200) release(context, status, 200);
         },
       },
+    ],
+    [
+      "swap asked, accepted and approved",
       timed(
         "swap approval",
         "POST",
@@ -220,7 +263,13 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
         },
       ),
     ],
-  };
+  ];
+  return { calls, requests: mix.filter(([name]) => part === undefined || name === part).map(([, request]) => request) };
+}
+
+/** How many of a round's calls are `part`'s (a location-week of timesheets is read twice, a swap takes three steps). */
+export function callsInARound(world: MixedLoadWorld, part: MixPart): number {
+  return mixOf(world, part).requests.length;
 }
 
 /**
@@ -228,9 +277,10 @@ function mixOf(world: MixedLoadWorld): { requests: autocannon.Request[]; calls: 
  * (Poisson) at `perSecond` whether or not earlier ones were answered, each on a sequence of its own
  * (taken from those that are idle, or a new one), and each latency counts from when the call was due.
  * This is the latency users see at that throughput; the closed loop measures the most the service does.
+ * With `part`, only that part of the mix arrives.
  */
-export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds: number, perSecond: number): Promise<MixedLoadResult> {
-  const { requests, calls } = mixOf(world);
+export async function pacedMixedLoad(url: string, world: MixedLoadWorld, seconds: number, perSecond: number, part?: MixPart): Promise<MixedLoadResult> {
+  const { requests, calls } = mixOf(world, part);
   // Idle sockets close before the service's keep-alive timeout (5 s) would, so no call is sent on one it is closing.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 4000 });
   const idle: { index: number; context: object }[] = [];

@@ -19,7 +19,7 @@ import { eligibilityAlone } from "./eligibility";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
-import { mixedLoad, MixedLoadResult, MixedLoadWorld, pacedMixedLoad, SwapPair, TimedCall } from "./mixed-load";
+import { callsInARound, MIX_PARTS, mixedLoad, MixedLoadResult, MixedLoadWorld, MixPart, pacedMixedLoad, SwapPair, TimedCall } from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { sampleSessions, sessionLine } from "./database-sessions";
 import type { ProcessHealth } from "../src/http/process-health";
@@ -54,6 +54,10 @@ const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const PACED_SHARE = Number(process.env.BENCH_PACED_SHARE ?? 0.7);
 /** Or a rate of its own in calls per second (BENCH_PACED_RATE), the same from run to run: to compare code, or machines, at one throughput. */
 const PACED_RATE = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : undefined;
+/** How long each part of the mix arrives alone to measure its CPU (BENCH_PART_SECONDS). */
+const PART_SECONDS = Number(process.env.BENCH_PART_SECONDS ?? 10);
+/** Calls per second of a part alone, over the two processes: few enough that they seldom meet. */
+const PART_RATE = 8;
 const FIRST_DAY = "2026-01-05";
 /** A streaming replica of DATABASE_URL's server (`.ci/scale-parts` makes one): reads that may lag are measured through it. */
 const REPLICA_SERVER_URL = process.env.BENCH_REPLICA_URL;
@@ -342,7 +346,7 @@ const MIXED_SERVICE_ENV = {
   RATE_LIMIT_WINDOW_SECONDS: String(loadConfig({}).rateLimitWindowSeconds),
 };
 
-/** What a mixed load printed: each process's figures, the background generation's outcome, and where the time went. */
+/** What a mixed load printed: each process's figures, the background generation's outcome, where the time went, and what each part costs. */
 interface MixedLoadRun {
   mixed: MixedLoadResult[];
   /** The same mix at a fixed rate, a share of the most the closed loop reached. */
@@ -350,6 +354,42 @@ interface MixedLoadRun {
   generation: string;
   sessions: string;
   cpu: string;
+  parts: PartCost[];
+}
+
+/** The CPU time of the machine and of the load's parts so far, to measure a pass by. */
+interface CpuMark {
+  services: number[];
+  client: NodeJS.CpuUsage;
+  database: number;
+  machine: ReturnType<typeof machineTicks>;
+  at: number;
+}
+
+function cpuMark(processes: ServiceProcess[]): CpuMark {
+  return {
+    services: processes.map((p) => cpuSeconds(p.child.pid!)),
+    client: process.cpuUsage(),
+    database: databaseServerSeconds(),
+    machine: machineTicks(),
+    at: Date.now(),
+  };
+}
+
+/** CPU seconds since `mark`: the service processes', the load's client's, the database server's, and the whole machine's busy time. */
+function cpuSince(mark: CpuMark, processes: ServiceProcess[]) {
+  const client = process.cpuUsage(mark.client);
+  const machine = machineTicks();
+  return {
+    seconds: (Date.now() - mark.at) / 1000,
+    services: processes.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid!) - mark.services[i], 0),
+    client: (client.user + client.system) / 1e6,
+    database: databaseServerSeconds() - mark.database,
+    // Clock ticks of 1/100 s.
+    busy: (machine.busy - mark.machine.busy) / 100,
+    lowPriority: (machine.lowPriority - mark.machine.lowPriority) / 100,
+    all: (machine.all - mark.machine.all) / 100,
+  };
 }
 
 /** The mixed workload against two service processes at once. */
@@ -357,29 +397,19 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
   const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
   try {
     const sessions = await sampleSessions(SERVER_URL!, DB_NAME);
-    const cpuBefore = {
-      services: processes.map((p) => cpuSeconds(p.child.pid!)),
-      client: process.cpuUsage(),
-      database: databaseServerSeconds(),
-      machine: machineTicks(),
-      at: Date.now(),
-    };
+    const before = cpuMark(processes);
     // A manager starts a schedule generation, which runs in a service process while the load goes on.
     const headers = { Authorization: `Bearer ${world.managerTokens[0]}`, "Content-Type": "application/json" };
     const queued = await fetch(`${processes[0].url}${world.generation.path}`, { method: "POST", headers, body: JSON.stringify(world.generation.body) });
     const { id } = await queued.json();
     const mixed = await Promise.all(processes.map((p) => mixedLoad(p.url, world, MIXED_SECONDS)));
-    const seconds = (Date.now() - cpuBefore.at) / 1000;
-    const services = processes.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid!) - cpuBefore.services[i], 0);
-    const client = process.cpuUsage(cpuBefore.client);
-    const database = databaseServerSeconds() - cpuBefore.database;
-    const machine = machineTicks();
-    const share = (ticks: number) => `${Math.round((100 * ticks) / Math.max(1, machine.all - cpuBefore.machine.all))}%`;
+    const used = cpuSince(before, processes);
+    const share = (seconds: number) => `${Math.round((100 * seconds) / Math.max(0.01, used.all))}%`;
     const cpu =
-      `CPU during the load: the two service processes ${(services / seconds).toFixed(2)} cores, ` +
-      `the load's own client ${((client.user + client.system) / 1e6 / seconds).toFixed(2)} cores, ` +
-      `the database server's processes on this machine ${(database / seconds).toFixed(2)} cores (of ${cpus().length}); ` +
-      `the machine busy ${share(machine.busy - cpuBefore.machine.busy)} of the time, ${share(machine.lowPriority - cpuBefore.machine.lowPriority)} at low priority (the generation's search)`;
+      `CPU during the load: the two service processes ${(used.services / used.seconds).toFixed(2)} cores, ` +
+      `the load's own client ${(used.client / used.seconds).toFixed(2)} cores, ` +
+      `the database server's processes on this machine ${(used.database / used.seconds).toFixed(2)} cores (of ${cpus().length}); ` +
+      `the machine busy ${share(used.busy)} of the time, ${share(used.lowPriority)} at low priority (the generation's search)`;
     const states = sessionLine(await sessions.stop());
     const kept = await Promise.all(processes.map(async (p) => (await (await fetch(`${p.url}/healthz`)).json()).process as ProcessHealth));
     const loops = kept
@@ -402,10 +432,66 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
       sessions: `${states}; ${loops} of the time since start`,
       cpu,
       generation: `schedule generation in the background: ${queued.status} then ${status.status}, ${status.result?.draftIds?.length ?? 0} drafts`,
+      parts: await partCosts(processes, world),
     };
   } finally {
     for (const p of processes) await p.stop();
   }
+}
+
+/** What one part of the mix costs, arriving alone and slowly: CPU milliseconds per call, and how fast it is answered. */
+interface PartCost {
+  part: MixPart;
+  /** How many calls of a round of the mix are this part's. */
+  inARound: number;
+  calls: number;
+  /** Each process's median latency, ms. */
+  p50: number[];
+  service: number;
+  database: number;
+}
+
+/**
+ * Each part of the mix alone at PART_RATE calls per second, with the CPU each call costs the
+ * service processes and the database server: what the closed loop spends its cores on. What they
+ * spend idle (timers, jobs, autovacuum after the earlier passes), watched for 3 s before each part,
+ * is taken off.
+ */
+async function partCosts(processes: ServiceProcess[], world: MixedLoadWorld): Promise<PartCost[]> {
+  /** The service processes' and the database server's CPU seconds while `work` runs, and for how many seconds. */
+  const watch = async (work: () => Promise<unknown>) => {
+    const services = processes.map((p) => cpuSeconds(p.child.pid!));
+    const database = watchDatabaseServer();
+    const started = Date.now();
+    await work();
+    return {
+      seconds: (Date.now() - started) / 1000,
+      service: processes.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid!) - services[i], 0),
+      database: database.stop(),
+    };
+  };
+  const costs: PartCost[] = [];
+  for (const part of MIX_PARTS) {
+    const idle = await watch(() => new Promise((resolve) => setTimeout(resolve, 3000)));
+    let results: MixedLoadResult[] = [];
+    const used = await watch(async () => {
+      results = await Promise.all(processes.map((p) => pacedMixedLoad(p.url, world, PART_SECONDS, PART_RATE / processes.length, part)));
+    });
+    const calls = Math.max(
+      1,
+      results.reduce((n, r) => n + r.requests, 0),
+    );
+    const perCall = (busy: number, idleBusy: number) => (1000 * (busy - (idleBusy / idle.seconds) * used.seconds)) / calls;
+    costs.push({
+      part,
+      inARound: callsInARound(world, part),
+      calls,
+      p50: results.map((r) => r.p50),
+      service: perCall(used.service, idle.service),
+      database: perCall(used.database, idle.database),
+    });
+  }
+  return costs;
 }
 
 /** A process's CPU time so far (user and system), in seconds, from /proc: Linux only, 0 elsewhere. */
@@ -419,17 +505,45 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** CPU seconds so far of this machine's processes named postgres (a local database server; sessions that ended are not counted). */
-function databaseServerSeconds(): number {
-  let seconds = 0;
+/** CPU seconds so far of each of this machine's processes named postgres (a local database server), by process id. */
+function databaseServerProcesses(): Map<number, number> {
+  const seconds = new Map<number, number>();
   for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
     try {
-      if (readFileSync(`/proc/${entry}/stat`, "utf8").includes(" (postgres) ")) seconds += cpuSeconds(Number(entry));
+      if (readFileSync(`/proc/${entry}/stat`, "utf8").includes(" (postgres) ")) seconds.set(Number(entry), cpuSeconds(Number(entry)));
     } catch {
       // The process ended meanwhile.
     }
   }
   return seconds;
+}
+
+/** CPU seconds so far of this machine's database server (sessions that ended are not counted). */
+function databaseServerSeconds(): number {
+  return [...databaseServerProcesses().values()].reduce((sum, s) => sum + s, 0);
+}
+
+/**
+ * The database server's CPU seconds from now until `stop`, sessions that end meanwhile included (up to
+ * their last sample, every 200 ms): a pool closes its idle connections, and their time would be lost.
+ */
+function watchDatabaseServer(): { stop: () => number } {
+  const first = databaseServerProcesses();
+  const last = new Map(first);
+  const sample = () => {
+    for (const [pid, seconds] of databaseServerProcesses()) {
+      if (!first.has(pid)) first.set(pid, 0);
+      last.set(pid, seconds);
+    }
+  };
+  const timer = setInterval(sample, 200);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return [...last].reduce((sum, [pid, seconds]) => sum + seconds - first.get(pid)!, 0);
+    },
+  };
 }
 
 /** The machine's CPU time so far from /proc/stat, in clock ticks: all, busy (not idle or waiting on disk), and at low priority (nice). */
@@ -443,7 +557,7 @@ function machineTicks(): { all: number; busy: number; lowPriority: number } {
   }
 }
 
-function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRun): string {
+function mixedLoadLines({ mixed, paced, generation, sessions, cpu, parts }: MixedLoadRun): string {
   const lines = [
     `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, each process working on ` +
       `${loadConfig(process.env).concurrentRequests || "all its"} calls at once (CONCURRENT_REQUESTS), default rate limits on (timesheet and schedule reads and ` +
@@ -463,7 +577,34 @@ function mixedLoadLines({ mixed, paced, generation, sessions, cpu }: MixedLoadRu
   lines.push(...processLines(paced.results));
   lines.push(`  5xx answers: ${serverErrors(paced.results)} (goal 0)`);
   lines.push(...timedCallLines(paced.results));
+  lines.push(...partCostLines(parts));
   return lines.join("\n");
+}
+
+/**
+ * What each part of the mix costs, and what that bounds: the mix's average call needs its CPU, so
+ * the machine's cores answer at most so many calls a second, and the closed loop's calls in flight
+ * then wait at least so long on average (Little's law), whatever the code does with its time.
+ */
+function partCostLines(parts: PartCost[]): string[] {
+  const ms = (v: number) => v.toFixed(1);
+  const cost = (p: PartCost) => p.service + p.database;
+  const round = parts.reduce((sum, p) => sum + p.inARound, 0);
+  const average = parts.reduce((sum, p) => sum + p.inARound * cost(p), 0) / round;
+  const capacity = (1000 * cpus().length) / average;
+  const inFlight = 20;
+  return [
+    `then each part of the mix alone, at ${PART_RATE} calls a second for ${PART_SECONDS} s: CPU per call (ms) of the service processes and of the ` +
+      `database server, and its share of the mix's CPU (calls of a round of ${round}):`,
+    ...parts.map(
+      (p) =>
+        `  ${p.part}: ${p.calls} calls, p50 ${p.p50.join(" / ")} ms; service ${ms(p.service)} + database ${ms(p.database)} = ${ms(cost(p))} ms; ` +
+        `${Math.round((100 * p.inARound * cost(p)) / (average * round))}% of the mix (${p.inARound} of ${round} calls)`,
+    ),
+    `  the mix's average call: ${ms(average)} ms of CPU (the kernel's and the load's own not counted), so ${cpus().length} cores answer at most ` +
+      `${Math.round(capacity)} calls a second; at that rate the closed loop's ${inFlight} calls in flight take ${Math.round((1000 * inFlight) / capacity)} ms ` +
+      `each on average (goal p99 < 300 ms)`,
+  ];
 }
 
 /** Each service process's share of a pass: how many calls were answered, how fast, and with what. */
