@@ -30,16 +30,18 @@ export async function selectCandidates(db: Queryable, organizationId: string, qu
   const pairs = queries.flatMap((q, idx): { idx: number; q: CandidateQuery; staffId: string | null }[] =>
     q.staffIds ? [...new Set(q.staffIds)].map((staffId) => ({ idx, q, staffId })) : [{ idx, q, staffId: null }],
   );
+  const named = `SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
+                   FROM q JOIN staff_members s ON s.organization_id = $1 AND s.id = q.staff_id`;
+  const everyone = `SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
+                      FROM q JOIN staff_members s ON s.organization_id = $1 AND s.active AND s.deleted_at IS NULL
+                     WHERE q.staff_id IS NULL`;
+  // Only named people: no branch for everyone, whose estimate (the whole organization) would make
+  // PostgreSQL read every staff member's roles and locations to answer for two of them.
+  const picked = pairs.every((p) => p.staffId !== null) ? named : `${named} UNION ALL ${everyone}`;
   const rows: { idx: number; id: string; active: boolean; has_role: boolean; at_location: boolean; wage: string }[] = pairs.length
     ? await db.query(
         `WITH q AS (SELECT * FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::uuid[]) AS q(idx, location_id, role_id, staff_id)),
-              picked AS (
-                SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
-                  FROM q JOIN staff_members s ON s.organization_id = $1 AND s.id = q.staff_id
-                UNION ALL
-                SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
-                  FROM q JOIN staff_members s ON s.organization_id = $1 AND s.active AND s.deleted_at IS NULL
-                 WHERE q.staff_id IS NULL)
+              picked AS (${picked})
          SELECT p.idx, p.id, p.active AND p.deleted_at IS NULL AS active, sr.staff_id IS NOT NULL AS has_role,
                 EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = p.id AND l.location_id = p.location_id) AS at_location,
                 COALESCE(sr.hourly_wage, r.hourly_wage, p.hourly_wage, 0)::text AS wage
