@@ -3,12 +3,13 @@ import path from "node:path";
 import { DataSource, DataSourceOptions } from "typeorm";
 import { loadConfig, Config } from "./src/config";
 import { PGliteDatabase, pgliteDriver } from "./src/database/pglite-pool";
+import { PreparingClient } from "./src/database/prepared-statements";
 
 /**
  * The TypeORM data source: PostgreSQL through `pg` when DATABASE_URL is set, else the embedded
  * PGlite in DATA_DIR. Schema changes come only from the migrations; nothing is synchronized.
  */
-export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir">): DataSourceOptions {
+export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir" | "preparedStatements">): DataSourceOptions {
   const common = {
     type: "postgres" as const,
     entities: [path.join(__dirname, "src/modules/**/*.entity.js"), path.join(__dirname, "src/workflows/**/*.entity.js")],
@@ -25,6 +26,7 @@ export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir"
       url: config.databaseUrl,
       poolSize: 20,
       connectTimeoutMS: 5000,
+      ...(config.preparedStatements ? { extra: { Client: PreparingClient } } : {}),
     };
   }
   const database = PGliteDatabase.for(config.dataDir, path.join(__dirname, "migrations"));

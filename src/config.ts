@@ -6,6 +6,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** A direct connection to PostgreSQL for LISTEN (events committed by other processes), not through a pooler in transaction mode; DATABASE_URL when unset. */
   databaseListenUrl: string | undefined;
+  /**
+   * Whether statements go to PostgreSQL as named prepared statements (DATABASE_PREPARED_STATEMENTS,
+   * default on): off behind a pooler in transaction mode that cannot follow them. See database/prepared-statements.ts.
+   */
+  preparedStatements: boolean;
   /** Streaming replicas of the primary that reads which may lag go to (DATABASE_REPLICA_URLS, comma-separated). */
   replicaUrls: string[];
   /** A replica further behind the primary than this is skipped until it catches up. */
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS !== "off",
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? "")
       .split(",")
       .map((u) => u.trim())

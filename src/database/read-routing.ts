@@ -305,7 +305,8 @@ export class ReadRouting {
       this.onChange(this.healthOf(r));
     };
     const source = new DataSource({
-      ...dataSourceOptions({ databaseUrl: r.url, dataDir: "" }),
+      // The reads that may lag are few and varied: unnamed statements, not prepared ones, serve them.
+      ...dataSourceOptions({ databaseUrl: r.url, dataDir: "", preparedStatements: false }),
       poolSize: 10,
       connectTimeoutMS: 2000,
       driver: replicaDriver(primaryPool, down),

@@ -5,7 +5,7 @@ import { FixedClock } from "../../src/common/clock";
 import { loadConfig, Config } from "../../src/config";
 import { Runtime, startRuntime } from "../../src/app/runtime";
 import { checkAnswer } from "./contract";
-import { createTestDatabase, listenSettingsFor, TestDatabase } from "./test-database";
+import { createTestDatabase, poolerSettingsFor, TestDatabase } from "./test-database";
 
 export const PLATFORM_KEY = "wfp_test_platform_key";
 export const TEST_NOW = "2026-03-02T12:00:00.000Z";
@@ -52,7 +52,7 @@ export class TestService {
       // A busy machine may keep a burst of calls in line longer than the default; the line's own tests set their limit.
       MAX_WAIT_IN_LINE_MS: "0",
       ...(replicas.length ? { DATABASE_REPLICA_URLS: replicas.join(",") } : {}),
-      ...listenSettingsFor(database.url),
+      ...poolerSettingsFor(database.url),
       ...options.env,
     });
     const runtime = await startRuntime(config, { clock, logger: options.logger });

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BUSY_CONNECTION_WARNING } from "./busy-connections";
 import { PLATFORM_KEY } from "./harness";
-import { listenSettingsFor } from "./test-database";
+import { poolerSettingsFor } from "./test-database";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
 /** The Node.js options `npm start` runs the service with (its heap sizes), read from package.json so the two never differ. */
@@ -40,7 +40,7 @@ export class ServiceProcess {
         // A busy machine may keep a burst of calls (forty workers claiming) in line longer than the
         // default; the line's own tests set their limit.
         MAX_WAIT_IN_LINE_MS: "0",
-        ...listenSettingsFor(databaseUrl),
+        ...poolerSettingsFor(databaseUrl),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],

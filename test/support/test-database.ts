@@ -31,14 +31,16 @@ export async function createTestDatabase(serverUrl = process.env.TEST_DATABASE_U
 }
 
 /**
- * Where a service under test listens for committed events: the same database on
- * TEST_DIRECT_DATABASE_URL's server when the tests reach PostgreSQL through a transaction pooler
- * (LISTEN holds a session, which transaction pooling cannot give), else nothing to set.
+ * The settings of a service under test that reaches PostgreSQL through a transaction pooler
+ * (TEST_DIRECT_DATABASE_URL names the server behind it), else nothing to set: it listens for
+ * committed events on the same database on the direct server (LISTEN holds a session, which
+ * transaction pooling cannot give), and sends no named prepared statements (the pooler may run a
+ * statement's next use on another server session).
  */
-export function listenSettingsFor(databaseUrl: string | undefined): Record<string, string> {
+export function poolerSettingsFor(databaseUrl: string | undefined): Record<string, string> {
   const direct = process.env.TEST_DIRECT_DATABASE_URL;
   if (!databaseUrl || !direct) return {};
   const listen = new URL(direct);
   listen.pathname = new URL(databaseUrl).pathname;
-  return { DATABASE_LISTEN_URL: listen.toString() };
+  return { DATABASE_LISTEN_URL: listen.toString(), DATABASE_PREPARED_STATEMENTS: "off" };
 }
