@@ -32,6 +32,9 @@ export interface SwapPair {
   stale?: string;
 }
 
+/** Calls each service process of the closed loop has in flight at once. */
+export const MIXED_CONNECTIONS = 10;
+
 /** The parts of the mix, each one call but the swap, whose three steps go together. */
 export const MIX_PARTS = [
   "location-week of timesheets",
@@ -71,7 +74,7 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
  */
 export async function mixedLoad(url: string, world: MixedLoadWorld, seconds: number): Promise<MixedLoadResult> {
   const { requests, calls } = mixOf(world);
-  const result = await autocannon({ url, connections: 10, duration: seconds, headers: { "Content-Type": "application/json" }, requests });
+  const result = await autocannon({ url, connections: MIXED_CONNECTIONS, duration: seconds, headers: { "Content-Type": "application/json" }, requests });
   const byStatus: Record<string, number> = {};
   for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) byStatus[code] = (count as { count: number }).count;
   return { requests: result.requests.total, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, byStatus, calls };

@@ -19,7 +19,18 @@ import { eligibilityAlone } from "./eligibility";
 import { benchComplianceCheck } from "./compliance-check";
 import { hostileDocumentsAlone, loadAverage, measureHostileDocuments } from "./hostile-documents";
 import { measureFirstAnswer } from "./first-answer";
-import { callsInARound, MIX_PARTS, mixedLoad, MixedLoadResult, MixedLoadWorld, MixPart, pacedMixedLoad, SwapPair, TimedCall } from "./mixed-load";
+import {
+  callsInARound,
+  MIX_PARTS,
+  MIXED_CONNECTIONS,
+  mixedLoad,
+  MixedLoadResult,
+  MixedLoadWorld,
+  MixPart,
+  pacedMixedLoad,
+  SwapPair,
+  TimedCall,
+} from "./mixed-load";
 import { seedBenchOrganization } from "./seed";
 import { sampleSessions, sessionLine } from "./database-sessions";
 import type { ProcessHealth } from "../src/http/process-health";
@@ -460,15 +471,11 @@ interface PartCost {
 async function partCosts(processes: ServiceProcess[], world: MixedLoadWorld): Promise<PartCost[]> {
   /** The service processes' and the database server's CPU seconds while `work` runs, and for how many seconds. */
   const watch = async (work: () => Promise<unknown>) => {
-    const services = processes.map((p) => cpuSeconds(p.child.pid!));
+    const mark = cpuMark(processes);
     const database = watchDatabaseServer();
-    const started = Date.now();
     await work();
-    return {
-      seconds: (Date.now() - started) / 1000,
-      service: processes.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid!) - services[i], 0),
-      database: database.stop(),
-    };
+    const { seconds, services } = cpuSince(mark, processes);
+    return { seconds, service: services, database: database.stop() };
   };
   const costs: PartCost[] = [];
   for (const part of MIX_PARTS) {
@@ -559,7 +566,7 @@ function machineTicks(): { all: number; busy: number; lowPriority: number } {
 
 function mixedLoadLines({ mixed, paced, generation, sessions, cpu, parts }: MixedLoadRun): string {
   const lines = [
-    `mixed workload, ${MIXED_SECONDS} s, two service processes × 10 connections, each process working on ` +
+    `mixed workload, ${MIXED_SECONDS} s, two service processes × ${MIXED_CONNECTIONS} connections, each process working on ` +
       `${loadConfig(process.env).concurrentRequests || "all its"} calls at once (CONCURRENT_REQUESTS), default rate limits on (timesheet and schedule reads and ` +
       `open shifts' eligible staff by ${MIXED_MANAGERS} managers, ` +
       `clock-ins and -outs under clock rules, time-off requests, open-shift claims, calendar feeds and swaps asked, accepted and approved by a manager, ` +
@@ -592,7 +599,7 @@ function partCostLines(parts: PartCost[]): string[] {
   const round = parts.reduce((sum, p) => sum + p.inARound, 0);
   const average = parts.reduce((sum, p) => sum + p.inARound * cost(p), 0) / round;
   const capacity = (1000 * cpus().length) / average;
-  const inFlight = 20;
+  const inFlight = 2 * MIXED_CONNECTIONS;
   return [
     `then each part of the mix alone, at ${PART_RATE} calls a second for ${PART_SECONDS} s: CPU per call (ms) of the service processes and of the ` +
       `database server, and its share of the mix's CPU (calls of a round of ${round}):`,

@@ -3,8 +3,9 @@ import { Client } from "pg";
 /**
  * Statements sent as named prepared statements. PostgreSQL parses an unnamed statement anew each
  * time and plans it each time; a named one is parsed once per connection and, once its plan proves
- * as good for any parameters (after five runs), not planned again. Under the busiest mix planning
- * was a third of the database's time per statement, more than running them for most.
+ * as good for any parameters (after five runs), not planned again. Unnamed, planning was a fifth
+ * of the statements' time under the bench's mixed load and a third at a few calls a second, more
+ * than running them for most.
  *
  * A statement is named from the second time the process sees its text (one-off texts, such as a
  * list of a given length, are never prepared) and kept prepared on at most `MOST_PER_CONNECTION`

@@ -305,7 +305,7 @@ export class ReadRouting {
       this.onChange(this.healthOf(r));
     };
     const source = new DataSource({
-      // The reads that may lag are few and varied: unnamed statements, not prepared ones, serve them.
+      // Replicas keep sending unnamed statements, as before: prepared ones were measured on the primary only.
       ...dataSourceOptions({ databaseUrl: r.url, dataDir: "", preparedStatements: false }),
       poolSize: 10,
       connectTimeoutMS: 2000,

@@ -20,6 +20,13 @@ export interface CandidateQuery {
   staffIds: readonly string[] | null;
 }
 
+const PICKED_COLUMNS = "q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage";
+/** The people a query names (`q`: one row per query and person). */
+const PICK_NAMED = `SELECT ${PICKED_COLUMNS} FROM q JOIN staff_members s ON s.organization_id = $1 AND s.id = q.staff_id`;
+/** Every active staff member, for a query that names nobody. */
+const PICK_EVERYONE = `SELECT ${PICKED_COLUMNS} FROM q JOIN staff_members s ON s.organization_id = $1 AND s.active AND s.deleted_at IS NULL
+                        WHERE q.staff_id IS NULL`;
+
 /**
  * For each query, every active staff member, or those named (inactive and removed ones too), with
  * whether they hold the role and work at the location, and their wage for the role, ordered by
@@ -30,14 +37,9 @@ export async function selectCandidates(db: Queryable, organizationId: string, qu
   const pairs = queries.flatMap((q, idx): { idx: number; q: CandidateQuery; staffId: string | null }[] =>
     q.staffIds ? [...new Set(q.staffIds)].map((staffId) => ({ idx, q, staffId })) : [{ idx, q, staffId: null }],
   );
-  const named = `SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
-                   FROM q JOIN staff_members s ON s.organization_id = $1 AND s.id = q.staff_id`;
-  const everyone = `SELECT q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage
-                      FROM q JOIN staff_members s ON s.organization_id = $1 AND s.active AND s.deleted_at IS NULL
-                     WHERE q.staff_id IS NULL`;
   // Only named people: no branch for everyone, whose estimate (the whole organization) would make
   // PostgreSQL read every staff member's roles and locations to answer for two of them.
-  const picked = pairs.every((p) => p.staffId !== null) ? named : `${named} UNION ALL ${everyone}`;
+  const picked = pairs.every((p) => p.staffId !== null) ? PICK_NAMED : `${PICK_NAMED} UNION ALL ${PICK_EVERYONE}`;
   const rows: { idx: number; id: string; active: boolean; has_role: boolean; at_location: boolean; wage: string }[] = pairs.length
     ? await db.query(
         `WITH q AS (SELECT * FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::uuid[]) AS q(idx, location_id, role_id, staff_id)),
