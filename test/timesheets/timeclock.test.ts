@@ -131,6 +131,28 @@ describe("time clock and shift notes", () => {
     expect(withNotes.data!.shift.notes).toEqual([{ text: "Approved", authorId: manager.staff.id }]);
   });
 
+  it("finds a worker's open shift through the index of open shifts, however many shifts they worked before", async () => {
+    const veteran = await t.staffWithToken(w.org, "Worker");
+    const db = t.runtime.db;
+    // A year of closed shifts, then the open one.
+    await db.query(
+      `INSERT INTO shifts (organization_id, employee_id, location_id, role_id, start_time, end_time, hourly_wage)
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, '2025-01-01T09:00:00Z'::timestamptz + d * interval '1 day', '2025-01-01T17:00:00Z'::timestamptz + d * interval '1 day', 20
+         FROM generate_series(0, 299) d
+       UNION ALL SELECT $1, $2, $3, $4, '2026-03-02T08:00:00Z', NULL, 20`,
+      [w.org.id, veteran.staff.id, w.locationId, w.roleId],
+    );
+    await db.query("ANALYZE shifts");
+    const statements = countStatements();
+    const state = await t.as(veteran.token).get("/api/time-tracking/shift-state");
+    const sql = statements.sql;
+    statements.stop();
+    expect(state.body.state).toBe("CLOCKED_IN");
+    const lookup = sql.find((q) => /s\.employee_id = \$2 AND s\.end_time IS NULL/.test(q))!;
+    const [{ "QUERY PLAN": plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${lookup}`, [w.org.id, veteran.staff.id]);
+    expect(JSON.stringify(plan)).toContain('"Index Name":"ix_shifts_open_by_employee"');
+  });
+
   (process.env.TEST_DATABASE_URL ? it : it.skip)("lets exactly one of many simultaneous clock-ins or overlapping shifts through", async () => {
     const racer = await t.staffWithToken(w.org, "Worker");
     const boss = t.as(await t.token(w.org.apiKey));
