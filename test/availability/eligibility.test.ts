@@ -138,6 +138,29 @@ describe("eligibility with reasons", () => {
     }
   });
 
+  it("finds approved time off through the range index, however much time off was taken before", async () => {
+    const veteran = await w.worker({ name: "veteran" });
+    const db = t.runtime.db;
+    // A day off every day for 2,000 days before the shift's week.
+    await db.query(
+      `INSERT INTO time_off_requests (organization_id, worker_id, policy_id, start_time, end_time, status, is_all_day, timezone, hour_configuration, total_hours, submitted_at)
+       SELECT $1::uuid, $2::uuid, (SELECT id FROM time_off_policies WHERE organization_id = $1::uuid LIMIT 1),
+              timestamptz '2020-08-01T04:00:00Z' + d * interval '1 day', timestamptz '2020-08-02T04:00:00Z' + d * interval '1 day',
+              'approved', true, 'America/New_York', '[]', 8, now()
+         FROM generate_series(0, 1999) d`,
+      [w.org.id, veteran.id],
+    );
+    await db.query("ANALYZE time_off_requests");
+    const statements = countStatements();
+    const everyone = await ask();
+    const sql = statements.sql;
+    statements.stop();
+    expect(everyone.find((p) => p.staffId === veteran.id)).toMatchObject({ eligible: true });
+    const timeOff = sql.find((q) => /FROM time_off_requests\s+WHERE organization_id = \$1 AND \(\$2::uuid\[\] IS NULL/.test(q))!;
+    const [{ "QUERY PLAN": plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${timeOff}`, [w.org.id, null, "2026-03-12T11:00:00Z", "2026-03-12T19:00:00Z"]);
+    expect(JSON.stringify(plan)).toContain('"Index Name":"ex_time_off_requests_no_overlap"');
+  });
+
   it("answers the open shift and schedule entry paths", async () => {
     const api = t.as(w.manager);
     const open = await api.post(`${w.base}/open-shifts`, {

@@ -1,6 +1,7 @@
 import { EntityManager } from "typeorm";
 import type { PayrollNames } from "./compliance.types";
 import { SnapshotQuery } from "../../database/cursor";
+import { spanOverlaps } from "../../database/spans";
 import { CompliancePreset, ComplianceFigures, ComplianceRules } from "./compliance-presets";
 import { PlannedShift, ScheduleChange, TimeOffSpan } from "./compliance-rules";
 
@@ -150,7 +151,7 @@ export async function loadPlannedSchedule(
   const timeOff: { staff_id: string; start_time: Date; end_time: Date }[] = staffIds.length
     ? await manager.query(
         `SELECT worker_id AS staff_id, start_time, end_time FROM time_off_requests
-          WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND start_time < $4 AND end_time > $3`,
+          WHERE organization_id = $1 AND worker_id = ANY($2::uuid[]) AND status = 'approved' AND ${spanOverlaps("start_time", "end_time", "$3", "$4")}`,
         [organizationId, staffIds, context.from, context.to],
       )
     : [];

@@ -1,5 +1,6 @@
 import { EntityManager, SelectQueryBuilder } from "typeorm";
 import { updateReturning } from "../../database/returning";
+import { spanOverlaps } from "../../database/spans";
 import { ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
 
 /** The SQL of schedules: entries, drafts, their planned breaks, and what publishing and removing touch. */
@@ -159,7 +160,7 @@ export async function selectApprovedTimeOffOverlap(
        FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS p(staff_id, s, e, i)
        JOIN time_off_requests t
          ON t.organization_id = $1 AND t.worker_id = p.staff_id AND t.status = 'approved'
-        AND t.start_time < p.e AND t.end_time > p.s
+        AND ${spanOverlaps("t.start_time", "t.end_time", "p.s", "p.e")}
       ORDER BY p.i
       LIMIT 1`,
     [organizationId, plans.map((p) => p.staffId), plans.map((p) => p.startsAt), plans.map((p) => p.endsAt)],

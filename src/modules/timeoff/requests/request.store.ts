@@ -1,6 +1,7 @@
 import { EntityManager } from "typeorm";
 import type { Queryable } from "../../../database/queryable";
 import { updateReturning } from "../../../database/returning";
+import { spanOverlaps } from "../../../database/spans";
 
 /**
  * Moves a request from status `from` to `to`, setting the columns of `set` (fixed names, never
@@ -37,7 +38,7 @@ export async function selectApprovedTimeOff(
   if (staffIds?.length === 0) return [];
   const rows: { id: string; staff_id: string; start_time: Date; end_time: Date }[] = await manager.query(
     `SELECT id, worker_id AS staff_id, start_time, end_time FROM time_off_requests
-      WHERE organization_id = $1 AND ($2::uuid[] IS NULL OR worker_id = ANY($2::uuid[])) AND status = 'approved' AND start_time < $4 AND end_time > $3
+      WHERE organization_id = $1 AND ($2::uuid[] IS NULL OR worker_id = ANY($2::uuid[])) AND status = 'approved' AND ${spanOverlaps("start_time", "end_time", "$3", "$4")}
       ORDER BY start_time, id`,
     [organizationId, staffIds && [...staffIds], from, until],
   );
