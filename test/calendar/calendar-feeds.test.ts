@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import ICAL from "ical.js";
 import { createLogger } from "../../src/http/logger";
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { fileTimeOff } from "../support/time-off";
 import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
 
@@ -209,6 +210,38 @@ describe("calendar feeds", () => {
     expect((await t.as(stranger.manager).post(`/api/organizations/${stranger.org.id}/staff/${worker.id}/calendar-feed`)).status).toBe(404);
     expect((await t.as(stranger.manager).post(`/api/organizations/${stranger.org.id}/locations/${w.locationId}/calendar-feed`)).status).toBe(404);
     expect((await t.as(stranger.manager).delete(`/api/organizations/${stranger.org.id}/locations/${w.locationId}/calendar-feed`)).status).toBe(404);
+  });
+
+  it("reads a feed's entries through the indexes of spans and removals, however long the schedule's history", async () => {
+    const veteran = await w.worker();
+    const db = t.runtime.db;
+    // A shift a day for 2,000 days before the feed's window.
+    await db.query(
+      `INSERT INTO schedule_entries (organization_id, location_id, worker_id, role_id, start_time, end_time)
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, timestamptz '2020-01-01T14:00:00Z' + d * interval '1 day', timestamptz '2020-01-01T22:00:00Z' + d * interval '1 day'
+         FROM generate_series(0, 1999) d`,
+      [w.org.id, w.locationId, veteran.id, w.roleId],
+    );
+    await db.query("ANALYZE schedule_entries");
+    const base = `/api/organizations/${w.org.id}`;
+    const feeds = {
+      worker: { subject: veteran.id, url: (await t.as(w.manager).post(`${base}/staff/${veteran.id}/calendar-feed`)).body.url },
+      location: { subject: w.locationId, url: (await t.as(w.manager).post(`${base}/locations/${w.locationId}/calendar-feed`)).body.url },
+    };
+    for (const [kind, feed] of Object.entries(feeds)) {
+      const statements = countStatements({ outsideRequests: true });
+      const fetched = await t.http.get(feedPath(feed.url));
+      const sql = statements.sql;
+      statements.stop();
+      expect(fetched.status).toBe(200);
+      const entries = sql.find((q) => /FROM schedule_entries\b/.test(q))!;
+      const window = ["2026-03-01T00:00:00Z", "2026-06-01T00:00:00Z", "2026-02-01T00:00:00Z"];
+      const [{ "QUERY PLAN": plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${entries}`, [w.org.id, feed.subject, ...window]);
+      // Live entries through an index of spans (the window bounds both ends), removed ones through the index of removals.
+      const text = JSON.stringify(plan);
+      expect([kind, text]).toEqual([kind, expect.stringMatching(/"Index Cond":"[^"]*tstzrange\(start_time, end_time\) && /)]);
+      expect([kind, text]).toEqual([kind, expect.stringContaining('"Index Name":"ix_schedule_entries_removed"')]);
+    }
   });
 
   it("keeps the secret out of the log, the audit trail and the events", async () => {

@@ -4,13 +4,14 @@ import { requestActor } from "../../src/database/request-actor";
 /**
  * Counts the SQL statements that requests send through TypeORM (every query of the service goes
  * through a query runner). Work of the process's own (webhook delivery woken by a commit) runs
- * outside any request and is not counted.
+ * outside any request and is not counted, unless `outsideRequests` (a calendar feed's fetch, which
+ * has no actor).
  */
-export function countStatements() {
+export function countStatements(options: { outsideRequests?: boolean } = {}) {
   const sql: string[] = [];
   const query = PostgresQueryRunner.prototype.query;
   const spy = jest.spyOn(PostgresQueryRunner.prototype, "query").mockImplementation(function (this: PostgresQueryRunner, ...args: Parameters<typeof query>) {
-    if (requestActor.getStore()) sql.push(String(args[0]));
+    if (options.outsideRequests || requestActor.getStore()) sql.push(String(args[0]));
     return query.apply(this, args);
   });
   return {

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from "typeorm";
 import { updateReturning } from "../../database/returning";
+import { spanOverlaps } from "../../database/spans";
 
 /** The SQL of calendar feeds: the feeds themselves, and what a feed shows (entries, departures, time off). */
 
@@ -103,19 +104,23 @@ export async function selectFeedBySecret(db: DataSource, secretHash: string): Pr
   return row;
 }
 
-/** Published entries of the feed's subject overlapping the window, and those removed since `removedSince`. */
+/**
+ * Published entries of the feed's subject overlapping the window, and those removed since
+ * `removedSince`: live ones by their span (the range indexes of a worker's and a location's
+ * entries), removed ones by when (see the IndexScheduleEntriesForCalendarFeeds migration).
+ */
 export function selectEntries(db: DataSource, feed: FeedRow, window: FeedWindow): Promise<EntryRow[]> {
-  const subject = feed.staff_id ? "e.worker_id" : "e.location_id";
+  const subject = feed.staff_id ? "worker_id" : "location_id";
+  const ofSubject = `SELECT * FROM schedule_entries WHERE organization_id = $1 AND ${subject} = $2`;
   return db.query(
     `SELECT e.id, e.revision, e.start_time, e.end_time, e.note, e.updated_at, e.deleted_at,
             l.name AS location_name, l.timezone, r.name AS role_name, s.name AS staff_name
-       FROM schedule_entries e
+       FROM (${ofSubject} AND deleted_at IS NULL AND ${spanOverlaps("start_time", "end_time", "$3", "$4", "tstzrange(start_time, end_time)")}
+             UNION ALL
+             ${ofSubject} AND deleted_at >= $5 AND start_time < $4 AND end_time > $3) e
        JOIN locations l ON l.organization_id = e.organization_id AND l.id = e.location_id
        JOIN roles r ON r.organization_id = e.organization_id AND r.id = e.role_id
        JOIN staff_members s ON s.organization_id = e.organization_id AND s.id = e.worker_id
-      WHERE e.organization_id = $1 AND ${subject} = $2
-        AND e.start_time < $4 AND e.end_time > $3
-        AND (e.deleted_at IS NULL OR e.deleted_at >= $5)
       ORDER BY e.start_time, e.id`,
     [feed.organization_id, feed.staff_id ?? feed.location_id, window.from, window.to, window.removedSince],
   );
