@@ -55,7 +55,9 @@ export async function selectPunchContext(
          LEFT JOIN LATERAL (
            SELECT id, start_time, end_time FROM schedule_entries
             WHERE organization_id = $1 AND worker_id = $3 AND deleted_at IS NULL
-              AND start_time - interval '12 hours' <= $4 AND end_time > $4
+              -- Running at the start or starting within 12 hours of it: found by span in the worker's
+              -- index of entry ranges, where a test of the start alone read every earlier entry.
+              AND tstzrange(start_time, end_time) && tstzrange($4, $4::timestamptz + interval '12 hours', '[]')
             ORDER BY abs(extract(epoch FROM start_time - $4::timestamptz)), id LIMIT 1) AS e ON true`,
     [organizationId, locationId, staffId, shiftStart],
   );

@@ -174,7 +174,8 @@ export async function insertNoShows(manager: EntityManager, now: Date): Promise<
        JOIN locations l ON l.organization_id = e.organization_id AND l.id = e.location_id
       WHERE NOT EXISTS (SELECT 1 FROM shifts s
                          WHERE s.organization_id = e.organization_id AND s.employee_id = e.worker_id AND s.deleted_at IS NULL
-                           AND s.start_time < e.end_time AND (s.end_time IS NULL OR s.end_time > e.start_time))
+                           -- An open shift's range has no end. By span, in the worker's index of shift ranges.
+                           AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange(e.start_time, e.end_time, '[)'))
         AND NOT EXISTS (SELECT 1 FROM attendance_exceptions x WHERE x.organization_id = e.organization_id AND x.subject_id = e.id AND x.kind = 'NO_SHOW')
      ON CONFLICT (organization_id, subject_id, kind) DO NOTHING
      RETURNING id`,
@@ -199,7 +200,8 @@ export async function insertMissedClockOuts(manager: EntityManager, now: Date): 
        LEFT JOIN LATERAL (
          SELECT id, end_time FROM schedule_entries x
           WHERE x.organization_id = s.organization_id AND x.worker_id = s.employee_id AND x.deleted_at IS NULL
-            AND x.start_time - interval '12 hours' <= s.start_time AND x.end_time > s.start_time
+            -- As a punch matches its entry (selectPunchContext).
+            AND tstzrange(x.start_time, x.end_time) && tstzrange(s.start_time, s.start_time + interval '12 hours', '[]')
           ORDER BY abs(extract(epoch FROM x.start_time - s.start_time)), x.id LIMIT 1) e ON true
       WHERE COALESCE(e.end_time, s.start_time + p.long_shift_hours * interval '1 hour') + make_interval(mins => p.missed_clock_out_after_minutes) <= $1
      ON CONFLICT (organization_id, subject_id, kind) DO NOTHING
