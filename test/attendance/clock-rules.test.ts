@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { addPastEntries } from "../support/history";
 import { countStatements } from "../support/statements";
 import { workplace, Workplace } from "../support/workplace";
 
@@ -192,15 +193,8 @@ describe("clock-in rules", () => {
     expect((await exceptions("&kind=EARLY_OUT")).map((e) => e.message)).toEqual([expect.stringContaining("minutes before the scheduled end (grace 5)")]);
   });
   it("matches a punch to its entry by span, however many entries the worker had before", async () => {
-    const db = t.runtime.db;
     // An entry a day for 2,000 days, years before the punch.
-    await db.query(
-      `INSERT INTO schedule_entries (organization_id, location_id, worker_id, role_id, start_time, end_time)
-       SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, timestamptz '2015-01-01T09:00:00Z' + d * interval '1 day', timestamptz '2015-01-01T17:00:00Z' + d * interval '1 day'
-         FROM generate_series(0, 1999) d`,
-      [w.org.id, w.locationId, w.workerId, w.roleId],
-    );
-    await db.query("ANALYZE schedule_entries");
+    await addPastEntries(t, { organizationId: w.org.id, locationId: w.locationId, workerId: w.workerId, roleId: w.roleId }, "2015-01-01T09:00:00Z", 2000);
     t.clock.advance(3_600_000);
     w.workerToken = await t.token(w.org.apiKey, w.workerId);
     const statements = countStatements();
@@ -209,7 +203,7 @@ describe("clock-in rules", () => {
     statements.stop();
     expect(punch.status).toBe(201);
     const context = sql.find((q) => /FROM schedule_entries/.test(q) && /clock_rules/.test(q))!;
-    const [{ "QUERY PLAN": plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${context}`, [w.org.id, w.locationId, w.workerId, t.clock.now()]);
+    const [{ "QUERY PLAN": plan }] = await t.runtime.db.query(`EXPLAIN (FORMAT JSON) ${context}`, [w.org.id, w.locationId, w.workerId, t.clock.now()]);
     expect(JSON.stringify(plan)).toMatch(/"Index Cond":"[^"]*tstzrange\(start_time, end_time\) && /);
   });
 });

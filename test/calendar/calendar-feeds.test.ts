@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import ICAL from "ical.js";
 import { createLogger } from "../../src/http/logger";
 import { TestService } from "../support/harness";
+import { addPastEntries } from "../support/history";
 import { countStatements } from "../support/statements";
 import { fileTimeOff } from "../support/time-off";
 import { scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
@@ -216,13 +217,7 @@ describe("calendar feeds", () => {
     const veteran = await w.worker();
     const db = t.runtime.db;
     // A shift a day for 2,000 days before the feed's window.
-    await db.query(
-      `INSERT INTO schedule_entries (organization_id, location_id, worker_id, role_id, start_time, end_time)
-       SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, timestamptz '2020-01-01T14:00:00Z' + d * interval '1 day', timestamptz '2020-01-01T22:00:00Z' + d * interval '1 day'
-         FROM generate_series(0, 1999) d`,
-      [w.org.id, w.locationId, veteran.id, w.roleId],
-    );
-    await db.query("ANALYZE schedule_entries");
+    await addPastEntries(t, { organizationId: w.org.id, locationId: w.locationId, workerId: veteran.id, roleId: w.roleId }, "2020-01-01T14:00:00Z", 2000);
     const base = `/api/organizations/${w.org.id}`;
     const feeds = {
       worker: { subject: veteran.id, url: (await t.as(w.manager).post(`${base}/staff/${veteran.id}/calendar-feed`)).body.url },
