@@ -1,3 +1,4 @@
+import { DataSource } from "typeorm";
 import { PostgresQueryRunner } from "typeorm/driver/postgres/PostgresQueryRunner";
 import { requestActor } from "../../src/database/request-actor";
 
@@ -25,4 +26,10 @@ export function countStatements(options: { outsideRequests?: boolean } = {}) {
     /** Ends the count; read `count` and `sql` before, as this forgets them. */
     stop: () => spy.mockRestore(),
   };
+}
+
+/** PostgreSQL's plan for a statement a test caught (`sql`) with `params`, as JSON text: EXPLAIN, without running it. */
+export async function planOf(db: DataSource, sql: string, params: unknown[]): Promise<string> {
+  const [{ "QUERY PLAN": plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  return JSON.stringify(plan);
 }
