@@ -27,6 +27,8 @@ interface ZoneOffsets {
   zone: Zone;
   /** Offset in minutes by UTC hour number; NaN for an hour in which the offset changes. */
   byHour: Map<number, number>;
+  /** Offset in minutes at the first instant of a UTC hour: an hour ends where the next begins, so each boundary is asked of Intl once. */
+  atHourStart: Map<number, number>;
   /** Local times already written, by instant: a list repeats the same few starts and ends many times. */
   texts: Map<number, string>;
 }
@@ -36,10 +38,16 @@ const zones = new Map<string, ZoneOffsets>();
 function offsetsOf(name: string): ZoneOffsets {
   let entry = zones.get(name);
   if (!entry) {
-    entry = { zone: Info.normalizeZone(name), byHour: new Map(), texts: new Map() };
+    entry = { zone: Info.normalizeZone(name), byHour: new Map(), atHourStart: new Map(), texts: new Map() };
     zones.set(name, entry);
   }
   return entry;
+}
+
+function offsetAtHourStart(entry: ZoneOffsets, hour: number): number {
+  let offset = entry.atHourStart.get(hour);
+  if (offset === undefined) entry.atHourStart.set(hour, (offset = entry.zone.offset(hour * HOUR_MS)));
+  return offset;
 }
 
 /** Minutes east of UTC in `zone` at `ms`, as luxon reads it. */
@@ -47,10 +55,14 @@ function offsetAt(entry: ZoneOffsets, ms: number): number {
   const hour = Math.floor(ms / HOUR_MS);
   let offset = entry.byHour.get(hour);
   if (offset === undefined) {
-    const start = hour * HOUR_MS;
-    const first = entry.zone.offset(start);
-    offset = entry.zone.offset(start + HOUR_MS - 1) === first ? first : NaN;
-    if (entry.byHour.size >= MAX_HOURS_PER_ZONE) entry.byHour.clear();
+    if (entry.byHour.size >= MAX_HOURS_PER_ZONE) {
+      entry.byHour.clear();
+      entry.atHourStart.clear();
+    }
+    // The same offset where the hour begins and where the next begins: none changed in between. A
+    // change on the hour (most are) makes the hour before it read instant by instant, which is exact too.
+    const first = offsetAtHourStart(entry, hour);
+    offset = offsetAtHourStart(entry, hour + 1) === first ? first : NaN;
     entry.byHour.set(hour, offset);
   }
   return Number.isNaN(offset) ? entry.zone.offset(ms) : offset;

@@ -1,4 +1,5 @@
 import { formatLocal, utcOffsetMinutes } from "../../src/common/time";
+import { IANAZone } from "luxon";
 import { localTime, utcTimeAt, zoneOffsetMinutes } from "../../src/common/local-time";
 
 const ZONES = [
@@ -34,6 +35,19 @@ describe("local times of shifts", () => {
         expect(wrong.map((t) => `${zone} ${t.toISOString()}: ${localTime(t, zone)} vs ${formatLocal(t, zone)}`)).toEqual([]);
         expect(instants.filter((t) => utcTimeAt(t.getTime()) !== t.toISOString())).toEqual([]);
       }
+    }
+  });
+
+  it("asks the zone for its offset once per hour boundary, not twice per hour", () => {
+    const asked = jest.spyOn(IANAZone.prototype, "offset");
+    try {
+      // A year no other test reads: two days of shifts starting every 20 minutes.
+      const first = Date.UTC(2031, 4, 12);
+      for (let ms = first; ms < first + 48 * 3_600_000; ms += 20 * 60_000) localTime(new Date(ms), "America/Chicago");
+      // 48 hours have 49 boundaries.
+      expect(asked).toHaveBeenCalledTimes(49);
+    } finally {
+      asked.mockRestore();
     }
   });
 });
