@@ -126,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(env.REQUEST_TIMEOUT_MS ?? 30_000),
     keepAliveTimeoutMs: Number(env.KEEP_ALIVE_TIMEOUT_MS ?? 5_000),
-    concurrentRequests: Number(env.CONCURRENT_REQUESTS ?? 4),
+    concurrentRequests: Number(env.CONCURRENT_REQUESTS ?? 2),
     maxWaitInLineMs: Number(env.MAX_WAIT_IN_LINE_MS ?? 10_000),
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
