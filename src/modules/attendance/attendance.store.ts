@@ -21,6 +21,18 @@ export interface MatchedEntry {
   end: Date;
 }
 
+/**
+ * SQL of the MatchedEntry of a shift starting at `at` (each argument an SQL expression; the entry is
+ * `x`): found by span in the worker's index of entry ranges, where a test of the start alone read
+ * every earlier entry. A punch and the missed clock-out check match alike.
+ */
+export function matchedEntrySql(columns: string, organizationId: string, workerId: string, at: string): string {
+  return `SELECT ${columns} FROM schedule_entries x
+           WHERE x.organization_id = ${organizationId} AND x.worker_id = ${workerId} AND x.deleted_at IS NULL
+             AND tstzrange(x.start_time, x.end_time) && tstzrange(${at}, ${at} + interval '12 hours', '[]')
+           ORDER BY abs(extract(epoch FROM x.start_time - ${at})), x.id LIMIT 1`;
+}
+
 /** What a punch is checked against. */
 export interface PunchContext {
   /** The location's clock rules; undefined while it has none. */
@@ -52,13 +64,7 @@ export async function selectPunchContext(
               (SELECT to_jsonb(p) FROM attendance_policies p WHERE p.organization_id = $1) AS policy,
               e.id AS entry_id, e.start_time AS entry_start, e.end_time AS entry_end
          FROM (SELECT 1) AS one
-         LEFT JOIN LATERAL (
-           SELECT id, start_time, end_time FROM schedule_entries
-            WHERE organization_id = $1 AND worker_id = $3 AND deleted_at IS NULL
-              -- Running at the start or starting within 12 hours of it: found by span in the worker's
-              -- index of entry ranges, where a test of the start alone read every earlier entry.
-              AND tstzrange(start_time, end_time) && tstzrange($4, $4::timestamptz + interval '12 hours', '[]')
-            ORDER BY abs(extract(epoch FROM start_time - $4::timestamptz)), id LIMIT 1) AS e ON true`,
+         LEFT JOIN LATERAL (${matchedEntrySql("x.id, x.start_time, x.end_time", "$1", "$3", "$4::timestamptz")}) AS e ON true`,
     [organizationId, locationId, staffId, shiftStart],
   );
   return {

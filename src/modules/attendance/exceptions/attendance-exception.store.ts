@@ -1,4 +1,5 @@
 import { EntityManager } from "typeorm";
+import { matchedEntrySql } from "../attendance.store";
 import { AttendanceException, AttendanceExceptionKind, AttendanceExceptionStatus, severityOf } from "./attendance-exception.graphql";
 
 interface ExceptionRow {
@@ -197,12 +198,7 @@ export async function insertMissedClockOuts(manager: EntityManager, now: Date): 
        FROM attendance_policies p
        JOIN shifts s ON s.organization_id = p.organization_id AND s.deleted_at IS NULL AND s.end_time IS NULL
        JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
-       LEFT JOIN LATERAL (
-         SELECT id, end_time FROM schedule_entries x
-          WHERE x.organization_id = s.organization_id AND x.worker_id = s.employee_id AND x.deleted_at IS NULL
-            -- As a punch matches its entry (selectPunchContext).
-            AND tstzrange(x.start_time, x.end_time) && tstzrange(s.start_time, s.start_time + interval '12 hours', '[]')
-          ORDER BY abs(extract(epoch FROM x.start_time - s.start_time)), x.id LIMIT 1) e ON true
+       LEFT JOIN LATERAL (${matchedEntrySql("x.id, x.end_time", "s.organization_id", "s.employee_id", "s.start_time")}) e ON true
       WHERE COALESCE(e.end_time, s.start_time + p.long_shift_hours * interval '1 hour') + make_interval(mins => p.missed_clock_out_after_minutes) <= $1
      ON CONFLICT (organization_id, subject_id, kind) DO NOTHING
      RETURNING id`,
