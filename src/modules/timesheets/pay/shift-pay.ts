@@ -91,25 +91,28 @@ export function payContextStart(start: string, weekStart: Weekday): string {
 
 const rateAbove = (rate: number) => (moneyUnits(rate) - moneyUnits(1)) / moneyUnits(1);
 
-/** A workweek of a worker so far under a profile's figures: its first day, its workdays, its regular minutes. */
-interface Workweek {
-  week: string;
-  days: Workday[];
-  weekRegular: number;
-}
-
 /**
- * A worker's pay so far in the export or report (`ShiftPayCalculator.worker`). Its workweek under
- * the organization's settings is kept in place, as most locations have no profile: its first day
- * ("" before any), its workdays' dates and minutes side by side in arrays emptied and reused from
- * week to week (an object per shift, stored into the long-lived state, was most of the pay rules'
- * cost in a long export), and its regular minutes.
+ * A workweek of a worker so far: its first day ("" before any), its workdays' dates and minutes
+ * side by side, and its regular minutes. The arrays are emptied and reused from week to week: an
+ * object per shift, stored into the long-lived state, was most of the pay rules' cost in a long export.
  */
-export interface StaffState {
+interface Workweek {
   week: string;
   dayDates: string[];
   dayMinutes: number[];
   weekRegular: number;
+}
+
+const newWorkweek = (): Workweek => ({ week: "", dayDates: [], dayMinutes: [], weekRegular: 0 });
+
+/** The days of a workweek as the compliance rules read them. */
+const workdays = (week: Workweek): Workday[] => week.dayDates.map((date, i) => ({ date, minutes: week.dayMinutes[i] }));
+
+/**
+ * A worker's pay so far in the export or report (`ShiftPayCalculator.worker`); its own workweek is
+ * the one under the organization's settings, kept in place as most locations have no profile.
+ */
+export interface StaffState extends Workweek {
   /** Workweeks under a profile's overtime figures, by the figures' key. */
   profileWeeks: Map<string, Workweek>;
   /** The worker's previous shift: its workday ("" before the first) and end, kept in place rather than as an object per shift. */
@@ -176,6 +179,7 @@ export class ShiftPayCalculator {
   /** A worker's state, for `payAt`. */
   worker(staffId: string): StaffState {
     let state = this.byStaff.get(staffId);
+    // Written out rather than spread from newWorkweek(): the spread object made a long export a fifth slower.
     if (!state)
       this.byStaff.set(
         staffId,
@@ -219,11 +223,17 @@ export class ShiftPayCalculator {
     };
   }
 
-  /** The worker's workweek holding `day` under a profile's figures (`regime`). */
-  private profileWeek(state: StaffState, regime: string, day: string): Workweek {
+  /** The worker's workweek holding `day` under the settings (`regime` ""), or under a profile's figures. */
+  private weekState(state: StaffState, regime: string, day: string): Workweek {
     const week = this.weekOf(day);
-    let current = state.profileWeeks.get(regime);
-    if (!current || current.week !== week) state.profileWeeks.set(regime, (current = { week, days: [], weekRegular: 0 }));
+    let current = regime === "" ? state : state.profileWeeks.get(regime);
+    if (!current) state.profileWeeks.set(regime, (current = newWorkweek()));
+    if (current.week !== week) {
+      current.week = week;
+      current.dayDates.length = 0;
+      current.dayMinutes.length = 0;
+      current.weekRegular = 0;
+    }
     return current;
   }
 
@@ -232,10 +242,10 @@ export class ShiftPayCalculator {
    * the shift's part is what it adds to its workweek's split, so no minute is paid twice.
    */
   private profileSplit(state: StaffState, shift: ShiftTimes, figures: ComplianceFigures, regime: string): OvertimeSplit {
-    const week = this.profileWeek(state, regime, shift.day);
-    const before = splitWorkweek(week.days, figures).total;
-    addMinutes(week.days, shift.day, shift.payableMinutes);
-    const after = splitWorkweek(week.days, figures).total;
+    const week = this.weekState(state, regime, shift.day);
+    const before = splitWorkweek(workdays(week), figures).total;
+    addMinutes(week, shift.day, shift.payableMinutes);
+    const after = splitWorkweek(workdays(week), figures).total;
     return {
       regularMinutes: after.regularMinutes - before.regularMinutes,
       overtimeMinutes: after.overtimeMinutes - before.overtimeMinutes,
@@ -248,19 +258,13 @@ export class ShiftPayCalculator {
    * regular minutes beyond the weekly threshold are.
    */
   private settingsSplit(state: StaffState, shift: ShiftTimes): OvertimeSplit {
-    const week = this.weekOf(shift.day);
-    if (state.week !== week) {
-      state.week = week;
-      state.dayDates.length = 0;
-      state.dayMinutes.length = 0;
-      state.weekRegular = 0;
-    }
+    const week = this.weekState(state, "", shift.day);
     const payable = shift.payableMinutes;
-    const before = addDayMinutes(state, shift.day, payable);
+    const before = addMinutes(week, shift.day, payable);
     const daily = this.dailyLimit === null ? 0 : clamp(before + payable - this.dailyLimit, 0, payable);
     const rest = payable - daily;
-    const weekly = clamp(state.weekRegular + rest - this.weeklyLimit, 0, rest);
-    state.weekRegular += rest - weekly;
+    const weekly = clamp(week.weekRegular + rest - this.weeklyLimit, 0, rest);
+    week.weekRegular += rest - weekly;
     return { regularMinutes: rest - weekly, overtimeMinutes: daily + weekly, doubleTimeMinutes: 0 };
   }
 
@@ -292,30 +296,17 @@ export class ShiftPayCalculator {
  * Adds a shift's minutes to its workday among a workweek's days, answering the workday's minutes
  * before. A worker's shifts come in time order, so their workday is nearly always the last one.
  */
-function addMinutes(days: Workday[], day: string, minutes: number): number {
-  for (let i = days.length - 1; i >= 0; i--) {
-    if (days[i].date === day) {
-      const before = days[i].minutes;
-      days[i].minutes += minutes;
-      return before;
-    }
-  }
-  days.push({ date: day, minutes });
-  return 0;
-}
-
-/** `addMinutes` for the workweek under the settings, kept as two arrays in the worker's state. */
-function addDayMinutes(state: StaffState, day: string, minutes: number): number {
-  const dates = state.dayDates;
+function addMinutes(week: Workweek, day: string, minutes: number): number {
+  const dates = week.dayDates;
   for (let i = dates.length - 1; i >= 0; i--) {
     if (dates[i] === day) {
-      const before = state.dayMinutes[i];
-      state.dayMinutes[i] = before + minutes;
+      const before = week.dayMinutes[i];
+      week.dayMinutes[i] = before + minutes;
       return before;
     }
   }
   dates.push(day);
-  state.dayMinutes.push(minutes);
+  week.dayMinutes.push(minutes);
   return 0;
 }
 
