@@ -1,5 +1,4 @@
 import { EntityManager } from "typeorm";
-import { readTogether } from "../../database/read-together";
 import { Actor, can } from "../../auth/actor";
 import { requireUuid } from "../../common/ids";
 import { ServiceDeps } from "../../common/services";
@@ -7,7 +6,7 @@ import { rejectNulls } from "../../common/validation";
 import { AppError, conflict, forbidden, invalidField, notFound, unknownReference } from "../../errors/app-error";
 import { describeConstraint } from "../../errors/database-errors";
 import { evaluateShiftsEligibility, notEligible, StaffEligibility } from "../../modules/availability";
-import { ComplianceRules, rulesOfLocations } from "../../modules/compliance";
+import { ComplianceRules, LocationRules, rulesOfLocations } from "../../modules/compliance";
 import { postPublishedOpenShift } from "../../modules/open-shifts";
 import { reassignEntries, removeEntries, ScheduleEntry } from "../../modules/schedules";
 import { LIVE_STATUSES, ShiftRequest, ShiftRequestStatus, ShiftRequestType } from "./shift-request.entity";
@@ -40,6 +39,12 @@ interface Check {
   result: StaffEligibility;
 }
 
+/** Requests evaluated together: each one's checks, and the rules in force where they and their entries are. */
+interface Evaluation {
+  checks: Check[][];
+  rulesAt: ReadonlyMap<string, LocationRules>;
+}
+
 /** Why a request owes no predictability pay, citing the law's exemption: a swap or cover is a trade the workers arranged; a drop, a change the worker asked for. */
 function exemption(type: ShiftRequestType, rules: ComplianceRules): string {
   return type === ShiftRequestType.DROP
@@ -55,10 +60,12 @@ function exemption(type: ShiftRequestType, rules: ComplianceRules): string {
  */
 export class ShiftRequestService {
   /**
-   * The evaluation an acceptance or approval made of the request it answers with: its answer's
-   * preview is that evaluation, made in the change's own transaction, not a second one after it.
+   * The evaluation a change made of the request it answers with (and the rules at its location):
+   * its answer's preview is that evaluation, made in the change's own transaction, not a second one after it.
    */
-  private readonly evaluatedBy = new WeakMap<ShiftRequest, Check[]>();
+  private readonly evaluatedBy = new WeakMap<ShiftRequest, { checks: Check[]; rules: LocationRules }>();
+  /** The entries a request's creation read, which its answer's preview (evaluated only if asked for) need not read again. */
+  private readonly entriesReadBy = new WeakMap<ShiftRequest, EntryRow[]>();
 
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -147,7 +154,9 @@ export class ShiftRequestService {
       // A drop asks nobody: where the location needs no approval it goes through at once.
       if (status === PENDING_APPROVAL && !(await selectRequiresApproval(manager, org, entry.locationId)))
         return this.answer(manager, actor, saved.id, await this.complete(manager, actor, saved, {}, [PENDING_APPROVAL]));
-      return this.find(manager, actor, saved.id);
+      const created = await this.find(manager, actor, saved.id);
+      this.entriesReadBy.set(created, read);
+      return created;
     });
   }
 
@@ -166,8 +175,8 @@ export class ShiftRequestService {
       if (request.status === OPEN && actor.staffId === request.requesterStaffId) throw conflict("The requester cannot take their own entry");
       if (request.status !== OPEN && request.status !== PENDING_RECIPIENT) throw this.notFrom(request, "accepted");
       // Facts refuse the taker now; labor-rule errors wait for the manager, who may acknowledge them.
-      const [checks] = await this.evaluate(manager, [{ request, recipients: taker ? [taker] : [] }]);
-      const check = checks[0];
+      const evaluation = await this.evaluate(manager, org, [{ request, recipients: taker ? [taker] : [] }]);
+      const check = evaluation.checks[0][0];
       const hard = check?.result.reasons.filter((r) => HARD_CODES.has(r.code)) ?? [];
       if (hard.length) throw notEligible({ ...check.result, reasons: hard });
       const next = (await selectRequiresApproval(manager, org, request.locationId)) ? PENDING_APPROVAL : APPROVED;
@@ -183,7 +192,7 @@ export class ShiftRequestService {
           request.id,
           await this.complete(manager, actor, await this.find(manager, actor, request.id), {}, [PENDING_APPROVAL]),
         );
-      return this.answer(manager, actor, request.id, checks);
+      return this.answer(manager, actor, request.id, evaluation);
     });
   }
 
@@ -217,35 +226,28 @@ export class ShiftRequestService {
   /**
    * What approving each request would mean now: each person's eligibility for the entry they would
    * take, and why no predictability pay is owed. One evaluation for the whole page, whatever its
-   * number of requests.
+   * number of requests; none for a request a change has just evaluated.
    */
   async previews(actor: Actor, requests: readonly ShiftRequest[]): Promise<ShiftRequestPreview[]> {
-    const manager = this.deps.db.manager;
     const live = (r: ShiftRequest) => LIVE_STATUSES.includes(r.status) || r.status === APPROVED;
-    const evaluated = requests.filter((r) => live(r) && !this.evaluatedBy.has(r));
-    const [checks, rulesAt] = await readTogether(
-      manager,
-      () =>
-        this.evaluate(
-          manager,
-          evaluated.map((request) => ({ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] })),
-        ),
-      () =>
-        rulesOfLocations(
-          manager,
-          actor.organizationId,
-          requests.map((r) => r.locationId),
-        ),
+    const fresh = requests.filter((r) => !this.evaluatedBy.has(r));
+    const evaluated = fresh.filter(live);
+    const read = evaluated.map((r) => this.entriesReadBy.get(r));
+    const { checks, rulesAt } = await this.evaluate(
+      this.deps.db.manager,
+      actor.organizationId,
+      evaluated.map((request) => ({ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] })),
+      { locationIds: fresh.map((r) => r.locationId), entries: read.every(Boolean) && read.length ? (read.flat() as EntryRow[]) : undefined },
     );
     const checksOf = new Map(evaluated.map((request, i) => [request, checks[i]]));
-    for (const request of requests) if (this.evaluatedBy.has(request)) checksOf.set(request, this.evaluatedBy.get(request)!);
     const now = this.deps.clock.now().getTime();
     return requests.map((request) => {
-      const { rules } = rulesAt.get(request.locationId)!;
+      const done = this.evaluatedBy.get(request);
+      const { rules } = done?.rules ?? rulesAt.get(request.locationId)!;
       const noticeMs = (rules.figures.noticeDays ?? 0) * 86_400_000;
       const inWindow = rules.figures.noticeDays !== null && request.entryStart.getTime() - now < noticeMs;
       return {
-        people: (checksOf.get(request) ?? []).map(({ move, result }) => ({ ...result, entryId: move.entry.id })),
+        people: (done?.checks ?? checksOf.get(request) ?? []).map(({ move, result }) => ({ ...result, entryId: move.entry.id })),
         predictabilityPayExemption: inWindow ? exemption(request.type, rules) : null,
       };
     });
@@ -292,7 +294,7 @@ export class ShiftRequestService {
     request: ShiftRequest,
     ack: ApproveShiftRequestInput,
     from: ShiftRequestStatus[],
-  ): Promise<Check[]> {
+  ): Promise<Evaluation> {
     const org = actor.organizationId;
     const now = this.deps.clock.now();
     const ids = [request.entryId, ...(request.recipientEntryId ? [request.recipientEntryId] : [])];
@@ -305,7 +307,8 @@ export class ShiftRequestService {
       same(request.entryId, request.requesterStaffId, request.entryStart, request.entryEnd) &&
       (!request.recipientEntryId || same(request.recipientEntryId, request.recipientStaffId, request.recipientEntryStart, request.recipientEntryEnd));
     if (!unchanged) throw conflict("The entry changed, went away or started since the request was made: the request has expired", "REQUEST_EXPIRED");
-    const [checks] = await this.evaluate(manager, [{ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] }], entries);
+    const evaluation = await this.evaluate(manager, org, [{ request, recipients: request.recipientStaffId ? [request.recipientStaffId] : [] }], { entries });
+    const checks = evaluation.checks[0];
     for (const { result } of checks) {
       const hard = result.reasons.filter((r) => HARD_CODES.has(r.code));
       if (hard.length) throw notEligible({ ...result, reasons: hard });
@@ -352,31 +355,35 @@ export class ShiftRequestService {
     if (!(await moveRequestStatus(manager, org, request.id, from, APPROVED, { decidedBy: actor.staffId, decidedAt: now, openShiftId, ...acknowledged }, now))) {
       throw conflict("The request changed meanwhile");
     }
-    return checks;
+    return evaluation;
   }
 
-  /** The request as the change left it, with the evaluation the change made of it for its preview. */
-  private async answer(manager: EntityManager, actor: Actor, id: string, checks: Check[]): Promise<ShiftRequest> {
+  /** The request as the change left it, with the evaluation the change made of it (the only request evaluated) for its preview. */
+  private async answer(manager: EntityManager, actor: Actor, id: string, evaluation: Evaluation): Promise<ShiftRequest> {
     const request = await this.find(manager, actor, id);
-    this.evaluatedBy.set(request, checks);
+    this.evaluatedBy.set(request, { checks: evaluation.checks[0], rules: evaluation.rulesAt.get(request.locationId)! });
     return request;
   }
 
   /**
    * For each request, each person it moves an entry to, with their eligibility for it (the
-   * request's entries set aside, no predictability pay: the worker asked). One read of the entries
-   * and one eligibility evaluation for all the requests; `lockedEntries`, when the caller has just
-   * read and locked the requests' entries, spares the read.
+   * request's entries set aside, no predictability pay: the worker asked), and the rules in force
+   * at the requests' locations, their entries' and `also.locationIds`. One read of the entries, one
+   * of the rules and one eligibility evaluation for all the requests; `also.entries`, when the
+   * caller has just read the requests' entries, spares the first.
    */
   private async evaluate(
     manager: EntityManager,
+    organizationId: string,
     asked: readonly { request: ShiftRequest; recipients: string[] }[],
-    lockedEntries?: EntryRow[],
-  ): Promise<Check[][]> {
-    if (asked.length === 0) return [];
+    also: { entries?: EntryRow[]; locationIds?: string[] } = {},
+  ): Promise<Evaluation> {
     const idsOf = (r: ShiftRequest) => [r.entryId, ...(r.recipientEntryId ? [r.recipientEntryId] : [])];
     const entries =
-      lockedEntries ?? (await selectEntries(manager, asked[0].request.organizationId, [...new Set(asked.flatMap(({ request }) => idsOf(request)))], false));
+      also.entries ?? (asked.length ? await selectEntries(manager, organizationId, [...new Set(asked.flatMap(({ request }) => idsOf(request)))], false) : []);
+    const locationIds = [...(also.locationIds ?? []), ...asked.map(({ request }) => request.locationId), ...entries.map((e) => e.locationId)];
+    if (locationIds.length === 0) return { checks: [], rulesAt: new Map() };
+    const rulesAt = await rulesOfLocations(manager, organizationId, locationIds);
     const byId = new Map(entries.map((e) => [e.id, e]));
     const movesOf = asked.map(({ request, recipients }) => {
       const moves: Move[] = [];
@@ -404,14 +411,16 @@ export class ShiftRequestService {
           now,
         })),
       ),
+      rulesAt,
     );
     let next = 0;
-    return movesOf.map((moves) =>
+    const checks = movesOf.map((moves) =>
       moves.flatMap((move) => {
         const [result] = results[next++];
         return result ? [{ move, result }] : [];
       }),
     );
+    return { checks, rulesAt };
   }
 
   private async transition(
@@ -465,8 +474,9 @@ export class ShiftRequestService {
     const me = actor.staffId;
     const own = (r: ShiftRequest) => can(actor, "shiftrequests:manage") || r.requesterStaffId === me || r.recipientStaffId === me;
     const open = me ? requests.filter((r) => !own(r) && r.status === OPEN) : [];
-    const checks = await this.evaluate(
+    const { checks } = await this.evaluate(
       this.deps.db.manager,
+      actor.organizationId,
       open.map((request) => ({ request, recipients: [me!] })),
     );
     const eligible = new Set(open.filter((_, i) => checks[i][0]?.result.eligible).map((r) => r.id));

@@ -1,6 +1,6 @@
 import { EntityManager } from "typeorm";
 import { AppError } from "../../../errors/app-error";
-import { rulesOfLocations } from "../../compliance";
+import { LocationRules, rulesOfLocations } from "../../compliance";
 import { formatLocal } from "../../../common/time";
 import { matchesShift } from "../rules/availability-rule.rules";
 import { availabilityWindows, availabilityWindowsOf } from "../rules/availability-windows";
@@ -37,9 +37,14 @@ export async function evaluateShiftEligibility(manager: EntityManager, query: El
 /**
  * The eligibility of several shifts of one organization (a page of shift requests: each its own
  * location, role, people and time), in the queries' order: the same five statements for all of
- * them, over the union of their people and ranges, then each evaluated in memory.
+ * them, over the union of their people and ranges, then each evaluated in memory. `rulesAt`, when
+ * the caller has read the locations' rules already, spares the read of them.
  */
-export async function evaluateShiftsEligibility(manager: EntityManager, queries: readonly EligibilityQuery[]): Promise<StaffEligibility[][]> {
+export async function evaluateShiftsEligibility(
+  manager: EntityManager,
+  queries: readonly EligibilityQuery[],
+  rulesAt?: ReadonlyMap<string, LocationRules>,
+): Promise<StaffEligibility[][]> {
   if (queries.length === 0) return [];
   const org = queries[0].organizationId;
   const candidates = await selectCandidates(manager, org, queries);
@@ -47,7 +52,7 @@ export async function evaluateShiftsEligibility(manager: EntityManager, queries:
   // Asked about everyone, the reads take the whole organization rather than a list of all its people.
   const everyone = queries.some((q) => q.staffIds === null);
   const around = (q: EligibilityQuery) => ({ from: new Date(q.start.getTime() - CONTEXT_MS), until: new Date(q.end.getTime() + CONTEXT_MS) });
-  const [windows, entries, rulesAt] = await readTogether(
+  const [windows, entries, rules] = await readTogether(
     manager,
     () =>
       availabilityWindowsOf(
@@ -62,7 +67,8 @@ export async function evaluateShiftsEligibility(manager: EntityManager, queries:
         new Date(Math.min(...queries.map((q) => around(q).from.getTime()))),
         new Date(Math.max(...queries.map((q) => around(q).until.getTime()))),
       ),
-    () =>
+    async () =>
+      rulesAt ??
       rulesOfLocations(
         manager,
         org,
@@ -82,8 +88,8 @@ export async function evaluateShiftsEligibility(manager: EntityManager, queries:
     };
     const whose = new Set(staffOf[i]);
     const near = entries.filter((e) => whose.has(e.staffId) && e.start >= from && e.start < until);
-    const { rules, weekStart } = rulesAt.get(q.locationId)!;
-    return evaluateEligibility(shift, candidates[i], windows[i], near, { rules, ctx: { zone: q.timeZone, weekStart, now: q.now } });
+    const { rules: inForce, weekStart } = rules.get(q.locationId)!;
+    return evaluateEligibility(shift, candidates[i], windows[i], near, { rules: inForce, ctx: { zone: q.timeZone, weekStart, now: q.now } });
   });
 }
 
