@@ -71,6 +71,11 @@ const finding = (code: EligibilityCode, message: string, sourceId: string | null
   amount: null,
 });
 
+/** The reasons that depend on nobody's schedule: one of each, shared by everyone they concern (most of an organization, for one shift). */
+const INACTIVE = Object.freeze(finding("INACTIVE", "The worker is no longer active"));
+const NO_ROLE = Object.freeze(finding("ROLE", "The worker does not hold the shift's role"));
+const NOT_AT_LOCATION = Object.freeze(finding("LOCATION", "The worker does not work at the shift's location"));
+
 function fromViolation(v: Violation): EligibilityFinding {
   return {
     code: v.ruleId,
@@ -103,9 +108,9 @@ export function evaluateEligibility(
   return candidates.map((c) => {
     const reasons: EligibilityFinding[] = [];
     const warnings: EligibilityFinding[] = [];
-    if (!c.active) reasons.push(finding("INACTIVE", "The worker is no longer active"));
-    if (!c.hasRole) reasons.push(finding("ROLE", "The worker does not hold the shift's role"));
-    if (!c.atLocation) reasons.push(finding("LOCATION", "The worker does not work at the shift's location"));
+    if (!c.active) reasons.push(INACTIVE);
+    if (!c.hasRole) reasons.push(NO_ROLE);
+    if (!c.atLocation) reasons.push(NOT_AT_LOCATION);
     for (const w of windowsOf.get(c.staffId) ?? []) {
       if (!matchesShift(w, shift.start, shift.end, shift.templateId)) continue;
       const span = `${formatLocal(w.start, zone)} to ${formatLocal(w.end, zone)}`;
