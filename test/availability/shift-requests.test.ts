@@ -63,6 +63,10 @@ describe("shift requests", () => {
     expect(acceptance.sql.filter((q) => /SAVEPOINT/.test(q))).toEqual([]);
     // Its answer's preview is the acceptance's own evaluation, with the rules it read: nothing is read after the commit.
     expect(acceptance.sql.slice(acceptance.sql.indexOf("COMMIT") + 1)).toEqual([]);
+    // The sweep of stale requests each change begins with names the organization outright, so PostgreSQL can keep one plan for it.
+    const sweep = acceptance.sql.filter((q) => /SET status = 'EXPIRED'/.test(q));
+    expect(sweep).toHaveLength(1);
+    expect(sweep[0]).toMatch(/WHERE r\.organization_id = \$1 AND/);
     expect((await t.as(bob.token).post(`${org}/shift-requests/${created.body.id}/approve`, {})).status).toBe(403);
     const payRows = () => t.runtime.db.query("SELECT count(*)::int AS n FROM predictability_pay WHERE entry_id = ANY($1::uuid[])", [[annEntry, bobEntry]]);
     const payBefore = await payRows();
@@ -130,17 +134,30 @@ describe("shift requests", () => {
     expect((await t.as(cy.token).get(`${org}/shift-requests`)).body.map((r: { id: string }) => r.id)).toContain(named.body.id);
   });
 
+  /** A swap of two new workers' entries on `days`, the recipient's entry then moved an hour by a manager: stale, not yet marked. */
+  async function swapMadeStale(days: [string, string]) {
+    const [asker, recipient] = [await w.worker(), await w.worker()];
+    const askerEntry = await entry(asker.id, days[0], "09:00", "17:00");
+    const recipientEntry = await entry(recipient.id, days[1], "09:00", "17:00");
+    const swap = (await t.as(asker.token).post(`${org}/shift-requests`, { type: "SWAP", entryId: askerEntry, recipientEntryId: recipientEntry })).body;
+    expect((await t.as(w.manager).patch(`${w.base}/schedules/${recipientEntry}`, { startTime: `${days[1]}T10:00:00` })).status).toBe(200);
+    return { asker, recipient, swap };
+  }
+
   it("expires a swap whose entry changed meanwhile", async () => {
-    const [eve, fay] = [await w.worker(), await w.worker()];
-    const eveEntry = await entry(eve.id, "2026-03-16", "09:00", "17:00");
-    const fayEntry = await entry(fay.id, "2026-03-17", "09:00", "17:00");
-    const swap = (await t.as(eve.token).post(`${org}/shift-requests`, { type: "SWAP", entryId: eveEntry, recipientEntryId: fayEntry })).body;
-    expect((await t.as(w.manager).patch(`${w.base}/schedules/${fayEntry}`, { startTime: "2026-03-17T10:00:00" })).status).toBe(200);
-    expect((await t.as(eve.token).get(`${org}/shift-requests/${swap.id}`)).body.status).toBe("EXPIRED");
-    const late = await t.as(fay.token).post(`${org}/shift-requests/${swap.id}/accept`);
+    const { asker, recipient, swap } = await swapMadeStale(["2026-03-16", "2026-03-17"]);
+    expect((await t.as(asker.token).get(`${org}/shift-requests/${swap.id}`)).body.status).toBe("EXPIRED");
+    const late = await t.as(recipient.token).post(`${org}/shift-requests/${swap.id}/accept`);
     expect([late.status, late.body.error.code]).toEqual([409, "REQUEST_EXPIRED"]);
     const events = await t.runtime.db.query("SELECT type FROM events WHERE organization_id = $1 AND object->>'id' = $2 ORDER BY sequence", [w.org.id, swap.id]);
     expect(events.map((e: { type: string }) => e.type)).toEqual(["shift_request.created", "shift_request.expired"]);
+  });
+
+  it("expires, in the background job of every organization, a request whose entry changed", async () => {
+    const { swap } = await swapMadeStale(["2026-03-18", "2026-03-19"]);
+    expect(await t.runtime.services.shiftRequests.expireAll()).toBeGreaterThanOrEqual(1);
+    const [stored] = await t.runtime.db.query("SELECT status FROM shift_requests WHERE organization_id = $1 AND id = $2", [w.org.id, swap.id]);
+    expect(stored.status).toBe("EXPIRED");
   });
 
   it("refuses an approval over the weekly maximum, then takes it acknowledged with a reason", async () => {

@@ -14,12 +14,14 @@ const UNCHANGED = (entry: string, worker: string, start: string, end: string) =>
 /**
  * Marks EXPIRED every live request of the organization (or of all, with null) whose entry, or
  * the recipient's entry of a swap, started, changed hands, moved or went away: one statement.
+ * One text for an organization and another for all: a single text with "$1 IS NULL OR" would be
+ * planned anew at every change of a request, as no plan serves both.
  */
 export async function expireStaleRequests(manager: EntityManager, organizationId: string | null, now: Date): Promise<number> {
   const rows = await updateReturning(
     manager,
     `UPDATE shift_requests r SET status = 'EXPIRED', updated_at = $2
-      WHERE ($1::uuid IS NULL OR r.organization_id = $1) AND r.status IN ${LIVE}
+      WHERE ${organizationId === null ? "$1::uuid IS NULL" : "r.organization_id = $1"} AND r.status IN ${LIVE}
         AND (r.entry_start <= $2 OR NOT ${UNCHANGED("r.entry_id", "r.requester_id", "r.entry_start", "r.entry_end")}
              OR (r.recipient_entry_id IS NOT NULL AND (r.recipient_entry_start <= $2
                  OR NOT ${UNCHANGED("r.recipient_entry_id", "r.recipient_id", "r.recipient_entry_start", "r.recipient_entry_end")})))
