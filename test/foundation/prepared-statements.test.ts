@@ -1,5 +1,6 @@
 import { QueryRunner } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
+import { pendingEvents } from "../../src/modules/events";
 import { TestService } from "../support/harness";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
@@ -34,6 +35,16 @@ describe("statements sent as named prepared statements on a PostgreSQL server", 
     await runner.query(plain);
     await runner.query(plain);
     expect(await prepared(runner)).not.toContain(plain);
+  });
+
+  onPostgres("prepares the read of a transaction's pending events, which every unit of work makes before it commits", async () => {
+    const own = t.runtime.db.createQueryRunner();
+    try {
+      for (let i = 0; i < 3; i++) expect(await pendingEvents(own.manager)).toEqual([]);
+      expect((await prepared(own)).filter((text) => text.includes("current_setting($1, true)"))).toHaveLength(1);
+    } finally {
+      await own.release();
+    }
   });
 
   onPostgres("keeps at most 100 prepared on one connection, and answers the texts past them unnamed", async () => {
