@@ -31,8 +31,9 @@ export type PendingEvent = Pick<EventRow, "id" | "organization_id" | "type" | "s
 export function selectPendingEvents(manager: EntityManager): Promise<PendingEvent[]> {
   // One statement: every unit of work asks this before it commits, most of them with no event to render.
   // The list is ids each followed by a space; trimmed, it splits into ids only (an empty setting into none).
-  // The setting's name is a parameter so that the statement is prepared (src/database/prepared-statements.ts)
-  // and planned once per connection: a text without parameters is sent unnamed, and planned at every commit.
+  // The setting's name is a parameter so that the statement is prepared (src/database/prepared-statements.ts):
+  // parsed once per connection, where a text without parameters is sent unnamed and parsed and planned at every
+  // commit. PostgreSQL still plans it most times, as a custom plan that knows the setting's value.
   return manager.query(
     `SELECT e.id, e.organization_id, e.type, e.source_table, e.object, e.previous_attributes
        FROM unnest(string_to_array(btrim(current_setting($1, true)), ' ')) WITH ORDINALITY AS p (id, position)
