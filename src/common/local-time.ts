@@ -1,4 +1,4 @@
-import { Info, Zone } from "luxon";
+import { DateTime, Info, Zone } from "luxon";
 import { formatLocal } from "./time";
 
 /**
@@ -139,4 +139,40 @@ export function localTimeAt(ms: number, zone: string): string {
 /** An instant in UTC with milliseconds, the same as `Date#toISOString`, kept like local times. */
 export function utcTimeAt(ms: number): string {
   return ms >= FIRST_MS && ms <= LAST_MS ? localTimeAt(ms, "UTC") : new Date(ms).toISOString();
+}
+
+/** The calendar day (`YYYY-MM-DD`) of `instant` in `zone`; the same as `localDate`. */
+export function localDay(instant: Date, zone: string): string {
+  const ms = instant.getTime();
+  return ms >= FIRST_MS && ms <= LAST_MS ? localTimeAt(ms, zone).slice(0, 10) : DateTime.fromJSDate(instant, { zone }).toISODate()!;
+}
+
+/**
+ * The instant of wall time `minutes` after the start of local day `date` in `zone`, as luxon
+ * resolves it (`DateTime.fromISO(date, { zone }).set({ hour, minute })`): a time a DST change
+ * skips moves forward, a time it repeats takes the offset the day began with. Rules expand to
+ * thousands of such times for one eligibility check; luxon asked Intl for each.
+ */
+export function wallClockInstant(date: string, minutes: number, zone: string): Date {
+  const midnight = Date.parse(`${date}T00:00:00Z`);
+  if (!(midnight >= FIRST_MS && midnight <= LAST_MS)) {
+    return DateTime.fromISO(date, { zone })
+      .set({ hour: Math.floor(minutes / 60), minute: minutes % 60 })
+      .toJSDate();
+  }
+  const entry = offsetsOf(zone);
+  const dayBegan = resolveWallTime(entry, midnight, offsetAt(entry, midnight));
+  return new Date(resolveWallTime(entry, midnight + minutes * MINUTE_MS, dayBegan.offset).ms);
+}
+
+/** luxon's resolution of a wall time (`wall`, local milliseconds) from a first guess of its offset. */
+function resolveWallTime(entry: ZoneOffsets, wall: number, guess: number): { ms: number; offset: number } {
+  let ms = wall - guess * MINUTE_MS;
+  const second = offsetAt(entry, ms);
+  if (second === guess) return { ms, offset: guess };
+  ms -= (second - guess) * MINUTE_MS;
+  const third = offsetAt(entry, ms);
+  if (second === third) return { ms, offset: second };
+  // A time the change skips: it moves forward by the change.
+  return { ms: wall - Math.min(second, third) * MINUTE_MS, offset: Math.max(second, third) };
 }

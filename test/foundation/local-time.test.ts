@@ -1,6 +1,7 @@
 import { formatLocal, utcOffsetMinutes } from "../../src/common/time";
-import { IANAZone } from "luxon";
-import { localTime, utcTimeAt, zoneOffsetMinutes } from "../../src/common/local-time";
+import { DateTime, IANAZone } from "luxon";
+import { localDay, localTime, utcTimeAt, wallClockInstant, zoneOffsetMinutes } from "../../src/common/local-time";
+import { addDays, localDate } from "../../src/common/time";
 
 const ZONES = [
   "America/New_York",
@@ -36,6 +37,33 @@ describe("local times of shifts", () => {
         expect(instants.filter((t) => utcTimeAt(t.getTime()) !== t.toISOString())).toEqual([]);
       }
     }
+  });
+
+  it("reads wall times of local days as luxon does: skipped ones move forward, repeated ones keep the day's first offset", () => {
+    // Days of a year and around: those with a change of offset near them every quarter hour, the others at a few times.
+    const days = Array.from({ length: 400 }, (_, i) => addDays("2025-12-15", i));
+    const extremes = ["0999-12-31", "1000-01-01", "1900-03-01", "9999-12-30", "9999-12-31"];
+    const everyQuarter = Array.from({ length: 96 }, (_, i) => i * 15);
+    const offsetAtStart = (day: string, zone: string) => utcOffsetMinutes(DateTime.fromISO(day, { zone }).toJSDate(), zone);
+    for (const zone of ZONES) {
+      const wrong: string[] = [];
+      for (const day of [...days, ...extremes]) {
+        const changing = [-1, 0, 1].some((d) => offsetAtStart(addDays(day, d), zone) !== offsetAtStart(addDays(day, d + 1), zone));
+        for (const minutes of changing || extremes.includes(day) ? everyQuarter : [0, 95, 510, 1035, 1425]) {
+          const luxon = DateTime.fromISO(day, { zone })
+            .set({ hour: Math.floor(minutes / 60), minute: minutes % 60 })
+            .toJSDate();
+          const ours = wallClockInstant(day, minutes, zone);
+          if (ours.getTime() !== luxon.getTime()) wrong.push(`${zone} ${day} +${minutes} min: ${ours.toISOString()} vs ${luxon.toISOString()}`);
+          if (localDay(ours, zone) !== localDate(ours, zone))
+            wrong.push(`${zone} day of ${ours.toISOString()}: ${localDay(ours, zone)} vs ${localDate(ours, zone)}`);
+        }
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+    }
+    // New York's spring change skips 02:00–03:00 (02:30 is 03:30 EDT); its fall change repeats 01:00–02:00 (01:30 is still EDT).
+    expect(wallClockInstant("2026-03-08", 150, "America/New_York").toISOString()).toBe("2026-03-08T07:30:00.000Z");
+    expect(wallClockInstant("2026-11-01", 90, "America/New_York").toISOString()).toBe("2026-11-01T05:30:00.000Z");
   });
 
   it("asks the zone for its offset once per hour boundary, not twice per hour", () => {

@@ -1,5 +1,5 @@
 import { round2 } from "../../../common/entity-columns";
-import { formatLocal } from "../../../common/time";
+import { localTime } from "../../../common/local-time";
 import {
   CheckContext,
   ComplianceRules,
@@ -113,7 +113,7 @@ export function evaluateEligibility(
     if (!c.atLocation) reasons.push(NOT_AT_LOCATION);
     for (const w of windowsOf.get(c.staffId) ?? []) {
       if (!matchesShift(w, shift.start, shift.end, shift.templateId)) continue;
-      const span = `${formatLocal(w.start, zone)} to ${formatLocal(w.end, zone)}`;
+      const span = `${localTime(w.start, zone)} to ${localTime(w.end, zone)}`;
       if (w.source === "TIME_OFF") reasons.push(finding("TIME_OFF", `The worker has approved time off from ${span}`, w.sourceId));
       else if (w.kind === "UNAVAILABLE") reasons.push(finding("UNAVAILABLE", `The worker is unavailable from ${span}`, w.sourceId));
       else if (w.kind === "PREFER_OFF") warnings.push(finding("PREFER_OFF", `The worker would rather not work from ${span} (weight ${w.weight})`, w.sourceId));
@@ -121,7 +121,7 @@ export function evaluateEligibility(
     const own = entriesOf.get(c.staffId) ?? [];
     for (const e of own) {
       if (e.start < shift.end && e.end > shift.start)
-        reasons.push(finding("OVERLAP", `The worker's entry from ${formatLocal(e.start, zone)} to ${formatLocal(e.end, zone)} overlaps the shift`, e.id));
+        reasons.push(finding("OVERLAP", `The worker's entry from ${localTime(e.start, zone)} to ${localTime(e.end, zone)} overlaps the shift`, e.id));
     }
     // Whoever has no entry around the shift is judged on the shift alone, the same for everyone at one wage.
     let judged = own.length ? undefined : alone.get(c.wage);

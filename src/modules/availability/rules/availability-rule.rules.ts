@@ -1,4 +1,4 @@
-import { DateTime } from "luxon";
+import { localDay, wallClockInstant } from "../../../common/local-time";
 import { addDays } from "../../../common/time";
 import { invalidField } from "../../../errors/app-error";
 
@@ -66,7 +66,8 @@ export function formatWallTime(minutes: number): string {
 
 /** The weekday of a calendar day. */
 export function weekdayOf(date: string): Weekday {
-  return WEEKDAYS[DateTime.fromISO(date, { zone: "UTC" }).weekday - 1];
+  // getUTCDay counts from Sunday (0), WEEKDAYS from Monday.
+  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7];
 }
 
 /** Whether the rule applies on local day `date` (a one-day rule on its day; a weekly one on its weekdays inside its effective range). */
@@ -77,20 +78,13 @@ export function appliesOn(rule: RuleTimes, date: string): boolean {
   return rule.weekdays!.includes(weekdayOf(date));
 }
 
-/** Wall time `minutes` after the start of local day `date` in `zone` (a time a DST change skips moves forward). */
-function wallInstant(date: string, minutes: number, zone: string): Date {
-  return DateTime.fromISO(date, { zone })
-    .set({ hour: Math.floor(minutes / 60), minute: minutes % 60 })
-    .toJSDate();
-}
-
 /** The instants the rule covers on local day `date`: the whole day, or its window (into the next day when it ends at or before it starts). */
 export function windowOn(rule: RuleTimes, date: string, zone: string): { start: Date; end: Date; wholeDay: boolean } {
   if (rule.startMinute === null || rule.endMinute === null) {
-    return { start: wallInstant(date, 0, zone), end: wallInstant(addDays(date, 1), 0, zone), wholeDay: true };
+    return { start: wallClockInstant(date, 0, zone), end: wallClockInstant(addDays(date, 1), 0, zone), wholeDay: true };
   }
   const endDay = rule.endMinute <= rule.startMinute ? addDays(date, 1) : date;
-  return { start: wallInstant(date, rule.startMinute, zone), end: wallInstant(endDay, rule.endMinute, zone), wholeDay: false };
+  return { start: wallClockInstant(date, rule.startMinute, zone), end: wallClockInstant(endDay, rule.endMinute, zone), wholeDay: false };
 }
 
 /**
@@ -98,8 +92,8 @@ export function windowOn(rule: RuleTimes, date: string, zone: string): { start: 
  * The day before `from` counts too: its window may run past midnight into the range.
  */
 export function expandRules(rules: RuleShape[], from: Date, until: Date, zone: string): AvailabilityWindow[] {
-  const first = addDays(DateTime.fromJSDate(from, { zone }).toISODate()!, -1);
-  const last = DateTime.fromJSDate(until, { zone }).toISODate()!;
+  const first = addDays(localDay(from, zone), -1);
+  const last = localDay(until, zone);
   const windows: AvailabilityWindow[] = [];
   for (let date = first; date <= last; date = addDays(date, 1)) {
     for (const rule of rules) {
