@@ -3,6 +3,7 @@ import path from "node:path";
 import { DataSource, DataSourceOptions } from "typeorm";
 import { loadConfig, Config } from "./src/config";
 import { PGliteDatabase, pgliteDriver } from "./src/database/pglite-pool";
+import { IDLE_CONNECTION_MS } from "./src/database/idle-connections";
 import { PreparingClient } from "./src/database/prepared-statements";
 
 /**
@@ -26,7 +27,7 @@ export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir"
       url: config.databaseUrl,
       poolSize: 20,
       connectTimeoutMS: 5000,
-      ...(config.preparedStatements ? { extra: { Client: PreparingClient } } : {}),
+      extra: { idleTimeoutMillis: IDLE_CONNECTION_MS, ...(config.preparedStatements ? { Client: PreparingClient } : {}) },
     };
   }
   const database = PGliteDatabase.for(config.dataDir, path.join(__dirname, "migrations"));
