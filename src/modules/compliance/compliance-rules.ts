@@ -1,7 +1,7 @@
 import { exactAmount, exactCents, exactPay, moneyUnits, payCents } from "../../common/money";
 import { minutesToHours } from "../../common/shift-minutes";
 import { ComplianceFigures, ComplianceRules, RuleId } from "./compliance-presets";
-import { ZoneCalendar } from "./zone-calendar";
+import { localDay, localTime } from "../../common/local-time";
 
 /**
  * The labor rules as pure functions of planned shifts: no database, no clock of their own. Each
@@ -10,6 +10,7 @@ import { ZoneCalendar } from "./zone-calendar";
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 export interface PlannedBreakSpan {
   paid: boolean;
@@ -68,12 +69,11 @@ export interface CheckContext {
   now: Date;
 }
 
-const calendars = new WeakMap<CheckContext, ZoneCalendar>();
-/** The zone's calendar, one per check (it caches the offsets it looks up). */
-function calendarOf(ctx: CheckContext): ZoneCalendar {
-  let calendar = calendars.get(ctx);
-  if (!calendar) calendars.set(ctx, (calendar = new ZoneCalendar(ctx.zone)));
-  return calendar;
+/** The first day (`YYYY-MM-DD`) of the week that holds `instant` in `zone`, weeks starting on ISO weekday `weekStart`. */
+function weekOf(instant: Date, zone: string, weekStart: number): string {
+  const day = Date.parse(`${localDay(instant, zone)}T00:00:00Z`);
+  const weekday = new Date(day).getUTCDay() || 7;
+  return new Date(day - ((weekday - weekStart + 7) % 7) * DAY_MS).toISOString().slice(0, 10);
 }
 
 const minutesBetween = (a: Date, b: Date): number => Math.round((b.getTime() - a.getTime()) / MINUTE_MS);
@@ -145,7 +145,6 @@ export function restPremium(
  * shift worked inside the rest period at the rate above regular pay, or the flat amount per shift.
  */
 export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  const calendar = calendarOf(ctx);
   const { minRestHours } = rules.figures;
   if (minRestHours === null) return [];
   const found: Violation[] = [];
@@ -154,7 +153,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
     for (let i = 1; i < sorted.length; i++) {
       const [first, second] = [sorted[i - 1], sorted[i]];
       if (!first.checked && !second.checked) continue;
-      if (calendar.day(first.startsAt) === calendar.day(second.startsAt)) continue;
+      if (localDay(first.startsAt, ctx.zone) === localDay(second.startsAt, ctx.zone)) continue;
       const short = restShortfall(first.endsAt, second, minRestHours);
       if (!short) continue;
       const priced = restPremium(short.insideMinutes, second.hourlyWage, rules.figures);
@@ -165,7 +164,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
           "warning",
           staffId,
           [first, second],
-          `Only ${hoursText(short.restMinutes)} of rest between the shift ending ${calendarOf(ctx).format(first.endsAt)} and the one starting ${calendarOf(ctx).format(second.startsAt)}; the minimum is ${minRestHours} h`,
+          `Only ${hoursText(short.restMinutes)} of rest between the shift ending ${localTime(first.endsAt, ctx.zone)} and the one starting ${localTime(second.startsAt, ctx.zone)}; the minimum is ${minRestHours} h`,
           priced && { minutes: short.insideMinutes, cents: exactCents(priced.exact) },
         ),
       );
@@ -187,7 +186,7 @@ export function shiftLength(shifts: PlannedShift[], rules: ComplianceRules, ctx:
         "error",
         s.staffId,
         [s],
-        `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`,
+        `The shift starting ${localTime(s.startsAt, ctx.zone)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))}; the longest allowed is ${maxShiftHours} h`,
       ),
     );
 }
@@ -225,19 +224,17 @@ function hoursOverCap(
 
 /** Hours of work planned on one calendar day (the day a shift starts) over the daily cap. */
 export function dailyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  const calendar = calendarOf(ctx);
-  return hoursOverCap(shifts, rules, "MAX_DAILY_HOURS", rules.figures.maxDailyHours, (s) => calendar.day(s.startsAt), "on");
+  return hoursOverCap(shifts, rules, "MAX_DAILY_HOURS", rules.figures.maxDailyHours, (s) => localDay(s.startsAt, ctx.zone), "on");
 }
 
 /** Hours of work planned in one workweek over the weekly cap. */
 export function weeklyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  const calendar = calendarOf(ctx);
   return hoursOverCap(
     shifts,
     rules,
     "MAX_WEEKLY_HOURS",
     rules.figures.maxWeeklyHours,
-    (s) => calendar.weekOf(s.startsAt, ctx.weekStart),
+    (s) => weekOf(s.startsAt, ctx.zone, ctx.weekStart),
     "in the workweek starting",
   );
 }
@@ -276,7 +273,7 @@ export function mealBreaks(shifts: PlannedShift[], rules: ComplianceRules, ctx: 
           "error",
           s.staffId,
           [s],
-          `The shift starting ${calendarOf(ctx).format(s.startsAt)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${calendarOf(ctx).format(by)}`,
+          `The shift starting ${localTime(s.startsAt, ctx.zone)} lasts ${hoursText(minutesBetween(s.startsAt, s.endsAt))} and needs ${ordinal} of at least ${mealBreakMinutes ?? 0} unpaid minutes planned to start by ${localTime(by, ctx.zone)}`,
         ),
       );
     }
@@ -298,7 +295,7 @@ export function overTimeOff(shifts: PlannedShift[], timeOff: TimeOffSpan[], rule
           "error",
           s.staffId,
           [s],
-          `The shift starting ${calendarOf(ctx).format(s.startsAt)} falls in approved time off from ${calendarOf(ctx).format(hit.startsAt)} to ${calendarOf(ctx).format(hit.endsAt)}`,
+          `The shift starting ${localTime(s.startsAt, ctx.zone)} falls in approved time off from ${localTime(hit.startsAt, ctx.zone)} to ${localTime(hit.endsAt, ctx.zone)}`,
         ),
       );
     }
@@ -361,7 +358,7 @@ export function noticeWindow(changes: ScheduleChange[], rules: ComplianceRules, 
         "warning",
         change.staffId,
         [change],
-        `A change ${CHANGE_WORDS[pay.kind]} starting ${calendarOf(ctx).format(shift.startsAt)} with ${hoursText(pay.noticeMinutes)} of notice; the schedule must be given ${rules.figures.noticeDays} days ahead`,
+        `A change ${CHANGE_WORDS[pay.kind]} starting ${localTime(shift.startsAt, ctx.zone)} with ${hoursText(pay.noticeMinutes)} of notice; the schedule must be given ${rules.figures.noticeDays} days ahead`,
         { minutes: pay.minutes, cents: pay.cents },
       ),
     );
