@@ -1,7 +1,7 @@
 /**
- * How long a pooled connection to PostgreSQL may sit idle before its pool closes it. pg's default
- * (10 s) closed connections between the bursts of a steady load, and each new one slowed the
- * requests that opened it: the server starts a process, which reads the catalog and plans every
- * prepared statement afresh. A pool still never holds more than its size.
+ * How long a pooled connection to PostgreSQL may sit idle before its pool closes it. With pg's
+ * default (10 s) the pools closed connections between the bursts of a steady load and opened new
+ * ones at the next: each a new server process that reads the catalog and prepares every statement
+ * afresh. A pool still never holds more than its size.
  */
 export const IDLE_CONNECTION_MS = 300_000;
