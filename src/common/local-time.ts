@@ -1,5 +1,4 @@
 import { DateTime, Info, Zone } from "luxon";
-import { formatLocal } from "./time";
 
 /**
  * Local times of shifts, exactly as `formatLocal` writes them (`2026-03-02T09:00:00.000-05:00`)
@@ -141,8 +140,13 @@ export function utcTimeAt(ms: number): string {
   return ms >= FIRST_MS && ms <= LAST_MS ? localTimeAt(ms, "UTC") : new Date(ms).toISOString();
 }
 
-/** The calendar day (`YYYY-MM-DD`) of `instant` in `zone`; the same as `localDate`. */
-export function localDay(instant: Date, zone: string): string {
+/** Local wall time with its offset, with milliseconds, through luxon: `2026-03-02T09:00:00.000-05:00`. */
+export function formatLocal(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: false, includeOffset: true })!;
+}
+
+/** The calendar day (`YYYY-MM-DD`) of `instant` in `zone`. */
+export function localDate(instant: Date, zone: string): string {
   const ms = instant.getTime();
   return ms >= FIRST_MS && ms <= LAST_MS ? localTimeAt(ms, zone).slice(0, 10) : DateTime.fromJSDate(instant, { zone }).toISODate()!;
 }

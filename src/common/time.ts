@@ -1,6 +1,9 @@
 import { DateTime, IANAZone } from "luxon";
 import { invalidField } from "../errors/app-error";
 
+// Local times and days are read through the per-zone offsets kept in local-time.ts.
+export { formatLocal, localDate } from "./local-time";
+
 export function isValidTimeZone(zone: string): boolean {
   return typeof zone === "string" && zone.length <= 64 && IANAZone.isValidZone(zone);
 }
@@ -13,11 +16,6 @@ export function requireTimeZone(zone: string, field = "timezone"): string {
 /** Minutes east of UTC in `zone` at `instant` (-300 for New York in winter, 330 for Kolkata). */
 export function utcOffsetMinutes(instant: Date, zone: string): number {
   return DateTime.fromJSDate(instant, { zone }).offset;
-}
-
-/** Local wall time with its offset, with milliseconds: `2026-03-02T09:00:00.000-05:00`. */
-export function formatLocal(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: false, includeOffset: true })!;
 }
 
 /** UTC with milliseconds: `2026-03-02T14:00:00.000Z`. */
@@ -86,11 +84,6 @@ function impossibleDateOrTime(text: string): string {
 /** The first instant of calendar day `date` in `zone`. */
 export function startOfLocalDay(date: string, zone: string): Date {
   return DateTime.fromISO(date, { zone }).startOf("day").toJSDate();
-}
-
-/** The calendar day (`YYYY-MM-DD`) of `instant` in `zone`. */
-export function localDate(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISODate()!;
 }
 
 export function addDays(date: string, days: number): string {

@@ -1,7 +1,7 @@
 import { exactAmount, exactCents, exactPay, moneyUnits, payCents } from "../../common/money";
 import { minutesToHours } from "../../common/shift-minutes";
 import { ComplianceFigures, ComplianceRules, RuleId } from "./compliance-presets";
-import { localDay, localTime } from "../../common/local-time";
+import { localDate, localTime } from "../../common/local-time";
 
 /**
  * The labor rules as pure functions of planned shifts: no database, no clock of their own. Each
@@ -71,7 +71,7 @@ export interface CheckContext {
 
 /** The first day (`YYYY-MM-DD`) of the week that holds `instant` in `zone`, weeks starting on ISO weekday `weekStart`. */
 function weekOf(instant: Date, zone: string, weekStart: number): string {
-  const day = Date.parse(`${localDay(instant, zone)}T00:00:00Z`);
+  const day = Date.parse(`${localDate(instant, zone)}T00:00:00Z`);
   const weekday = new Date(day).getUTCDay() || 7;
   return new Date(day - ((weekday - weekStart + 7) % 7) * DAY_MS).toISOString().slice(0, 10);
 }
@@ -153,7 +153,7 @@ export function restBetweenShifts(shifts: PlannedShift[], rules: ComplianceRules
     for (let i = 1; i < sorted.length; i++) {
       const [first, second] = [sorted[i - 1], sorted[i]];
       if (!first.checked && !second.checked) continue;
-      if (localDay(first.startsAt, ctx.zone) === localDay(second.startsAt, ctx.zone)) continue;
+      if (localDate(first.startsAt, ctx.zone) === localDate(second.startsAt, ctx.zone)) continue;
       const short = restShortfall(first.endsAt, second, minRestHours);
       if (!short) continue;
       const priced = restPremium(short.insideMinutes, second.hourlyWage, rules.figures);
@@ -224,7 +224,7 @@ function hoursOverCap(
 
 /** Hours of work planned on one calendar day (the day a shift starts) over the daily cap. */
 export function dailyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx: CheckContext): Violation[] {
-  return hoursOverCap(shifts, rules, "MAX_DAILY_HOURS", rules.figures.maxDailyHours, (s) => localDay(s.startsAt, ctx.zone), "on");
+  return hoursOverCap(shifts, rules, "MAX_DAILY_HOURS", rules.figures.maxDailyHours, (s) => localDate(s.startsAt, ctx.zone), "on");
 }
 
 /** Hours of work planned in one workweek over the weekly cap. */

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { addDays } from "../../common/time";
+import { addDays, localDate } from "../../common/time";
 import { ComplianceRules, missedMealBreaks, predictabilityPay, restPremium, restShortfall } from "../../modules/compliance";
 import type { PlannedShiftRow } from "../../modules/schedules";
 import { breakStart } from "../../modules/shift-templates";
@@ -140,7 +140,7 @@ export function buildProblem(data: GenerationData): BuiltProblem {
   const templateIndex = new Map(templates.map((t, i) => [t.id, i]));
   const instances = dates.map((date) => templates.map((t) => instanceOf(t, date, zone)));
   const dayOf = new Map(dates.map((date, d) => [date, d]));
-  const localDay = (instant: Date) => DateTime.fromJSDate(instant, { zone }).toISODate()!;
+  const localDay = (instant: Date) => localDate(instant, zone);
   const restHard = rules.minRestHours !== null && rules.restPriced && !request.allowPremiums;
   const restMs = (rules.minRestHours ?? 0) * 3_600_000;
   const tooShortRest = (first: { endsAt: Date }, second: { startsAt: Date }) => restHard && second.startsAt.getTime() - first.endsAt.getTime() < restMs;

@@ -1,4 +1,4 @@
-import { localDay, wallClockInstant } from "../../../common/local-time";
+import { localDate, wallClockInstant } from "../../../common/local-time";
 import { addDays } from "../../../common/time";
 import { invalidField } from "../../../errors/app-error";
 
@@ -92,8 +92,8 @@ export function windowOn(rule: RuleTimes, date: string, zone: string): { start: 
  * The day before `from` counts too: its window may run past midnight into the range.
  */
 export function expandRules(rules: RuleShape[], from: Date, until: Date, zone: string): AvailabilityWindow[] {
-  const first = addDays(localDay(from, zone), -1);
-  const last = localDay(until, zone);
+  const first = addDays(localDate(from, zone), -1);
+  const last = localDate(until, zone);
   const windows: AvailabilityWindow[] = [];
   for (let date = first; date <= last; date = addDays(date, 1)) {
     for (const rule of rules) {

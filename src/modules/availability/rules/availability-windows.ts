@@ -1,5 +1,5 @@
 import { EntityManager } from "typeorm";
-import { localDay } from "../../../common/local-time";
+import { localDate } from "../../../common/local-time";
 import { addDays } from "../../../common/time";
 import { readTogether } from "../../../database/read-together";
 import { approvedTimeOff } from "../../timeoff";
@@ -37,8 +37,8 @@ export async function availabilityWindowsOf(
 ): Promise<AvailabilityWindow[][]> {
   if (queries.length === 0) return [];
   const staffIds = queries.some((q) => q.staffIds === null) ? null : [...new Set(queries.flatMap((q) => q.staffIds!))];
-  const firstDate = queries.map((q) => addDays(localDay(q.from, q.timeZone), -1)).reduce((a, b) => (b < a ? b : a));
-  const lastDate = queries.map((q) => localDay(q.until, q.timeZone)).reduce((a, b) => (b > a ? b : a));
+  const firstDate = queries.map((q) => addDays(localDate(q.from, q.timeZone), -1)).reduce((a, b) => (b < a ? b : a));
+  const lastDate = queries.map((q) => localDate(q.until, q.timeZone)).reduce((a, b) => (b > a ? b : a));
   const from = new Date(Math.min(...queries.map((q) => q.from.getTime())));
   const until = new Date(Math.max(...queries.map((q) => q.until.getTime())));
   const [rules, timeOff] = await readTogether(
@@ -56,7 +56,7 @@ export async function availabilityWindowsOf(
         kind: "UNAVAILABLE",
         source: "TIME_OFF",
         sourceId: t.id,
-        date: localDay(t.start, timeZone),
+        date: localDate(t.start, timeZone),
         start: t.start,
         end: t.end,
         wholeDay: false,
