@@ -2,6 +2,7 @@ import { exactAmount, exactCents, exactPay, moneyUnits, payCents } from "../../c
 import { minutesToHours } from "../../common/shift-minutes";
 import { ComplianceFigures, ComplianceRules, RuleId } from "./compliance-presets";
 import { localDate, localTime } from "../../common/local-time";
+import { workweekOf } from "../../common/weekday";
 
 /**
  * The labor rules as pure functions of planned shifts: no database, no clock of their own. Each
@@ -10,7 +11,6 @@ import { localDate, localTime } from "../../common/local-time";
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 export interface PlannedBreakSpan {
   paid: boolean;
@@ -67,13 +67,6 @@ export interface CheckContext {
   /** ISO weekday (Monday 1 … Sunday 7) the workweek starts on. */
   weekStart: number;
   now: Date;
-}
-
-/** The first day (`YYYY-MM-DD`) of the week that holds `instant` in `zone`, weeks starting on ISO weekday `weekStart`. */
-function weekOf(instant: Date, zone: string, weekStart: number): string {
-  const day = Date.parse(`${localDate(instant, zone)}T00:00:00Z`);
-  const weekday = new Date(day).getUTCDay() || 7;
-  return new Date(day - ((weekday - weekStart + 7) % 7) * DAY_MS).toISOString().slice(0, 10);
 }
 
 const minutesBetween = (a: Date, b: Date): number => Math.round((b.getTime() - a.getTime()) / MINUTE_MS);
@@ -234,7 +227,7 @@ export function weeklyHours(shifts: PlannedShift[], rules: ComplianceRules, ctx:
     rules,
     "MAX_WEEKLY_HOURS",
     rules.figures.maxWeeklyHours,
-    (s) => weekOf(s.startsAt, ctx.zone, ctx.weekStart),
+    (s) => workweekOf(localDate(s.startsAt, ctx.zone), ctx.weekStart),
     "in the workweek starting",
   );
 }

@@ -1,5 +1,6 @@
 import { localDate, wallClockInstant } from "../../../common/local-time";
 import { addDays } from "../../../common/time";
+import { isoWeekdayOf } from "../../../common/weekday";
 import { invalidField } from "../../../errors/app-error";
 
 /** What a rule says: never scheduled there, or a wish the generator weighs. */
@@ -66,8 +67,7 @@ export function formatWallTime(minutes: number): string {
 
 /** The weekday of a calendar day. */
 export function weekdayOf(date: string): Weekday {
-  // getUTCDay counts from Sunday (0), WEEKDAYS from Monday.
-  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7];
+  return WEEKDAYS[isoWeekdayOf(date) - 1];
 }
 
 /** Whether the rule applies on local day `date` (a one-day rule on its day; a weekly one on its weekdays inside its effective range). */

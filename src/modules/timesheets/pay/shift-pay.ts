@@ -12,7 +12,7 @@ import {
   Workday,
 } from "../../compliance";
 import { BreakSpan } from "../../../common/shift-minutes";
-import { Weekday, weekdayNumber } from "../../../common/weekday";
+import { Weekday, weekdayNumber, workweekOf } from "../../../common/weekday";
 import { TimesheetSettings } from "../settings/timesheet-settings.entity";
 
 /**
@@ -72,12 +72,6 @@ function profileOvertime(rules: ComplianceRules | undefined): ComplianceFigures 
   const f = rules?.figures;
   if (!f || (f.dailyOvertimeHours === null && f.dailyDoubleTimeHours === null && f.weeklyOvertimeHours === null && !f.seventhDayRule)) return null;
   return f;
-}
-
-/** The first day of the workweek holding `day`, weeks starting on ISO weekday `weekStart`. */
-function workweekOf(day: string, weekStart: number): string {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay() || 7;
-  return addDays(day, -((weekday - weekStart + 7) % 7));
 }
 
 /**
