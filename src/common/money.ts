@@ -1,4 +1,4 @@
-import { Max, Min, ValidationOptions } from "class-validator";
+import { Max, Min, CheckOptions } from "./input-checks";
 import { AtMostDecimals } from "./validation";
 
 /**
@@ -66,7 +66,7 @@ export function exactCents(exact: bigint): number {
  * An hourly wage: from 0 to `max`, with at most four decimals (the database keeps four and would
  * round a fifth away silently).
  */
-export function IsHourlyWage(max: number, options?: ValidationOptions): PropertyDecorator {
+export function IsHourlyWage(max: number, options?: CheckOptions): PropertyDecorator {
   return (target, key) => {
     Min(0, options)(target, key);
     Max(max, options)(target, key);

@@ -1,6 +1,6 @@
 import { ArgsType, ClassType, Field, Int, ObjectType } from "type-graphql";
 import { ObjectLiteral, SelectQueryBuilder } from "typeorm";
-import { Max, Min } from "class-validator";
+import { Max, Min } from "./input-checks";
 import { invalidField } from "../errors/app-error";
 import { isUuid } from "./ids";
 

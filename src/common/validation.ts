@@ -1,4 +1,4 @@
-import { ValidateBy, ValidationOptions } from "class-validator";
+import { CheckedBy, CheckOptions } from "./input-checks";
 import { Extensions, getMetadataStorage } from "type-graphql";
 import { invalidField } from "../errors/app-error";
 
@@ -58,8 +58,8 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
  * Refuses control characters in a name or identifier: they land in CSV rows that payroll
  * importers read line by line, and in labels that a line break would split.
  */
-export function NoControlCharacters(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
+export function NoControlCharacters(options?: CheckOptions): PropertyDecorator {
+  return CheckedBy(
     {
       name: "noControlCharacters",
       validator: {
@@ -113,8 +113,8 @@ export const unstorableText = (field: string) => invalidField(field, `${field} h
  * text a client sent may hide more in an exponent (`-8e-323`), which a count of digits after a
  * point misses and the database would round away or refuse.
  */
-export function AtMostDecimals(places: number, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
+export function AtMostDecimals(places: number, options?: CheckOptions): PropertyDecorator {
+  return CheckedBy(
     {
       name: "atMostDecimals",
       constraints: [places],

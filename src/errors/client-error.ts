@@ -1,7 +1,6 @@
 import type { Request, Response } from "express";
 import { GraphQLError } from "graphql";
 import { ArgumentValidationError } from "type-graphql";
-import type { ValidationError } from "class-validator";
 import { AppError, ErrorDetail, validationFailed, badRequest } from "./app-error";
 import { fromDatabaseError } from "./database-errors";
 import { ERROR_CODES, ErrorCode, isErrorCode } from "./error-codes";
@@ -24,7 +23,15 @@ export function refusal(code: ErrorCode, message: string, details: ErrorDetail[]
   return { code, message, status: ERROR_CODES[code].status, details, internal: false };
 }
 
-function flattenValidation(errors: ValidationError[], prefix = ""): ErrorDetail[] {
+/** What was wrong with one field of an input (or item of a list): its failed checks by name, and what was wrong inside it. */
+export interface FieldViolation {
+  property: string;
+  value: unknown;
+  constraints?: Record<string, string>;
+  children?: FieldViolation[];
+}
+
+function flattenValidation(errors: FieldViolation[], prefix = ""): ErrorDetail[] {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
     const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
@@ -93,7 +100,7 @@ function classify(error: GraphQLError | Error): ClientError {
 
   if (original instanceof AppError) return fromApp(original);
   if (original instanceof ArgumentValidationError) {
-    const details = flattenValidation(original.extensions.validationErrors as unknown as ValidationError[]);
+    const details = flattenValidation(original.extensions.validationErrors as unknown as FieldViolation[]);
     return fromApp(validationFailed(details[0] ? `${details[0].field}: ${details[0].message}` : "Invalid input", details));
   }
   if (original) {

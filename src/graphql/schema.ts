@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import { GraphQLSchema } from "graphql";
 import { buildSchemaSync, NonEmptyArray, PubSub } from "type-graphql";
+import { checkArgument } from "../common/input-checks";
 import { authChecker } from "./authorization";
 import { DateTimeISO } from "./date-time-scalar";
 
@@ -24,7 +25,7 @@ export function buildGraphqlSchema(resolvers: NonEmptyArray<Function>): GraphQLS
     authChecker,
     authMode: "error",
     pubSub: noTopics,
-    validate: { forbidUnknownValues: false },
+    validateFn: checkArgument,
     scalarsMap: [{ type: Date, scalar: DateTimeISO }],
     // Its check runs a whole introspection query (a twentieth of a start); graphql-js validates the schema itself when Apollo starts.
     skipCheck: true,

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsOptional, Length } from "class-validator";
+import { ArrayMaxSize, IsOptional, Length } from "../../common/input-checks";
 import { ApiKey } from "./api-key.entity";
 import { NullRefused, NoControlCharacters } from "../../common/validation";
 

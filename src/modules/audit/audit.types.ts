@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, ObjectType } from "type-graphql";
 import { GraphQLJSONObject } from "graphql-scalars";
-import { IsOptional, MaxLength } from "class-validator";
+import { IsOptional, MaxLength } from "../../common/input-checks";
 import { Connection, PageArgs } from "../../common/pagination";
 
 @ObjectType({ simpleResolvers: true, description: "One change of one record: who made it, when, and the record before and after" })

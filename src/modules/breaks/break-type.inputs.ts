@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from "type-graphql";
-import { IsOptional, Length, Max, Min } from "class-validator";
+import { IsOptional, Length, Max, Min } from "../../common/input-checks";
 import { NullRefused, NoControlCharacters } from "../../common/validation";
 
 const MINUTES_PER_DAY = 1440;

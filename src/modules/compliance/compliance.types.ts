@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsIn, IsOptional, Max, Min } from "class-validator";
+import { ArrayMaxSize, IsIn, IsOptional, Max, Min } from "../../common/input-checks";
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { CompliancePreset, ComplianceFigures, NUMERIC_FIGURES, NumericFigure } from "./compliance-presets";
 import { NullRefused } from "../../common/validation";

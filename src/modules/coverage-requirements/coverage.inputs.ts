@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsOptional, Max, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsOptional, Max, Min, ValidateNested } from "../../common/input-checks";
 
 export const MAX_COVERAGE_WEIGHT = 100_000;
 

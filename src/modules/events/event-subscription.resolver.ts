@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Resolver, Root, Subscription, Args } from "type-graphql";
-import { ArrayMaxSize, IsOptional } from "class-validator";
+import { ArrayMaxSize, IsOptional } from "../../common/input-checks";
 import { actorOf } from "../../graphql/authorization";
 import type { RequestContext } from "../../graphql/context";
 import { badRequest } from "../../errors/app-error";

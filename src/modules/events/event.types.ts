@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, ObjectType } from "type-graphql";
 import { GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
-import { ArrayMaxSize, IsOptional } from "class-validator";
+import { ArrayMaxSize, IsOptional } from "../../common/input-checks";
 import { Connection, PageArgs } from "../../common/pagination";
 
 @ObjectType({ simpleResolvers: true, description: "Who made a change: a staff member and/or the API key behind the token" })

@@ -1,5 +1,5 @@
 import { Field, InputType, ObjectType } from "type-graphql";
-import { IsOptional, Length, MaxLength } from "class-validator";
+import { IsOptional, Length, MaxLength } from "../../common/input-checks";
 import { Connection } from "../../common/pagination";
 import { Location } from "./location.entity";
 import { NullRefused, NoControlCharacters } from "../../common/validation";

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, MaxLength, Min } from "class-validator";
+import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, MaxLength, Min } from "../../common/input-checks";
 import { Connection, PageArgs } from "../../common/pagination";
 import { OpenShift, OpenShiftPreference, PreferenceValue } from "./open-shift.entity";
 import { NullRefused } from "../../common/validation";

@@ -1,5 +1,5 @@
 import { Field, InputType, ObjectType } from "type-graphql";
-import { IsOptional, Length } from "class-validator";
+import { IsOptional, Length } from "../../common/input-checks";
 import { Organization } from "./organization.entity";
 import { NullRefused, NoControlCharacters } from "../../common/validation";
 

@@ -1,4 +1,4 @@
-import { IsOptional, Length } from "class-validator";
+import { IsOptional, Length } from "../../common/input-checks";
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { PayFrequency } from "./pay-period.rules";
 

@@ -1,5 +1,5 @@
 import { Field, Float, InputType, ObjectType } from "type-graphql";
-import { IsOptional, Length } from "class-validator";
+import { IsOptional, Length } from "../../common/input-checks";
 import { IsHourlyWage } from "../../common/money";
 import { Connection } from "../../common/pagination";
 import { Role } from "./role.entity";

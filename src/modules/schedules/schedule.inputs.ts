@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsOptional, MaxLength, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsOptional, MaxLength, ValidateNested } from "../../common/input-checks";
 import { Connection, PageArgs } from "../../common/pagination";
 import { ComplianceViolation } from "../compliance";
 import { DraftAction, ScheduleDraft, ScheduleEntry } from "./schedule.entity";

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsOptional, Length, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsOptional, Length, ValidateNested } from "../../common/input-checks";
 import { Connection, PageArgs } from "../../common/pagination";
 import { NullRefused } from "../../common/validation";
 import { ShiftTemplate, TemplateBreak } from "./shift-template.entity";

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsEmail, IsOptional, Length, MaxLength, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsEmail, IsOptional, Length, MaxLength, ValidateNested } from "../../common/input-checks";
 import { IsHourlyWage } from "../../common/money";
 import { Connection, PageArgs } from "../../common/pagination";
 import { MAX_HOURLY_WAGE } from "../roles";

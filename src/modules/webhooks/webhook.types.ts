@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsOptional, Length, MaxLength } from "class-validator";
+import { ArrayMaxSize, IsOptional, Length, MaxLength } from "../../common/input-checks";
 import { Connection, PageArgs } from "../../common/pagination";
 
 @ObjectType({ simpleResolvers: true, description: "Where the organization's events are sent, signed as Standard Webhooks says" })

@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType, Int } from "type-graphql";
-import { ArrayMaxSize, IsOptional, Max, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsOptional, Max, Min, ValidateNested } from "../../common/input-checks";
 import { GenerationMode } from "./generation.entity";
 
 @InputType()

@@ -1,4 +1,4 @@
-import { IsOptional, MaxLength } from "class-validator";
+import { IsOptional, MaxLength } from "../../common/input-checks";
 import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
 import { NullRefused } from "../../common/validation";
 import { EligibilityFindingView, PremiumView } from "../../modules/availability";

@@ -1,4 +1,4 @@
-import { Length } from "class-validator";
+import { Length } from "../../../common/input-checks";
 import { Field, ID, InputType, ObjectType } from "type-graphql";
 
 @ObjectType({ simpleResolvers: true, description: "A registered time-clock device (a kiosk) of a location; its token is shown once, when registered" })

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsOptional, Max, MaxLength, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsOptional, Max, MaxLength, Min, ValidateNested } from "../../../common/input-checks";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 
 export enum ClockEnforcement {

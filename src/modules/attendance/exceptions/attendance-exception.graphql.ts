@@ -1,4 +1,4 @@
-import { Length } from "class-validator";
+import { Length } from "../../../common/input-checks";
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Connection, PageArgs } from "../../../common/pagination";
 

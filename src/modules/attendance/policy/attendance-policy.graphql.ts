@@ -1,4 +1,4 @@
-import { IsOptional, Max, Min } from "class-validator";
+import { IsOptional, Max, Min } from "../../../common/input-checks";
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 
 @ObjectType({

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsOptional } from "class-validator";
+import { ArrayMaxSize, IsOptional } from "../../../common/input-checks";
 import { Field, Float, ID, InputType, ObjectType } from "type-graphql";
 
 @InputType({ description: "A shift to ask about: a time range and role at a location" })

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsOptional, Max, MaxLength, Min } from "class-validator";
+import { ArrayMaxSize, IsOptional, Max, MaxLength, Min } from "../../../common/input-checks";
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { NullRefused } from "../../../common/validation";
 import { AvailabilityKindValue, AvailabilityStatusValue, WeekdayValue } from "./availability-rule.entity";

@@ -1,4 +1,4 @@
-import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "class-validator";
+import { IsBoolean, IsNumber, IsOptional, Length, Max, Min } from "../../../common/input-checks";
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AtMostDecimals, NullRefused } from "../../../common/validation";
 import { MAX_POLICY_HOURS } from "../policies/policy.entity";
@@ -9,7 +9,7 @@ import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
 @InputType()
 export class SetTimeOffBalanceInput {
   @Field(() => Float, { description: "The balance to set, in hours (at most 6 decimals)" })
-  @IsNumber({}, { message: "hoursBalance must be a number" })
+  @IsNumber({ message: "hoursBalance must be a number" })
   @AtMostDecimals(6)
   @Min(-MAX_POLICY_HOURS)
   @Max(MAX_POLICY_HOURS)
@@ -27,7 +27,7 @@ export class SetTimeOffBalanceInput {
 export class UpdateWorkerPolicyInput {
   @Field(() => Float, { nullable: true, description: "The balance to set, in hours (at most 6 decimals); the worker must be (or become) included" })
   @IsOptional()
-  @IsNumber({}, { message: "hoursBalance must be a number" })
+  @IsNumber({ message: "hoursBalance must be a number" })
   @AtMostDecimals(6)
   @Min(-MAX_POLICY_HOURS)
   @Max(MAX_POLICY_HOURS)

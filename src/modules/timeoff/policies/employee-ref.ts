@@ -1,4 +1,4 @@
-import { IsOptional, MaxLength } from "class-validator";
+import { IsOptional, MaxLength } from "../../../common/input-checks";
 import { Field, InputType } from "type-graphql";
 import { EntityManager } from "typeorm";
 import { requireInOrganization } from "../../../common/tenant-records";

@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from "class-validator";
+import { IsBoolean, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from "../../../common/input-checks";
 import { Field, Float, ID, InputType, ObjectType } from "type-graphql";
 import { Column, DeleteDateColumn, Entity } from "typeorm";
 import { numericColumn, TenantRecord } from "../../../common/entity-columns";

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, Length, Max, Min, ValidateNested } from "../../../common/input-checks";
 import { Field, Float, ID, InputType } from "type-graphql";
 import { EmployeeInput } from "./employee-ref";
 import { DefaultSettings, LimitSettings, MAX_POLICY_HOURS, POLICY_UNITS } from "./policy.entity";

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from "../../../common/input-checks";
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Connection, PageArgs } from "../../../common/pagination";
 import { EmployeeInput } from "../policies/employee-ref";

@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from "class-validator";
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from "../../../common/input-checks";
 import { Field, Float, InputType, Int } from "type-graphql";
 import { WEEKDAYS } from "../policies/policy.entity";
 import { NullRefused } from "../../../common/validation";

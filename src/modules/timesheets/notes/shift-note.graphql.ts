@@ -1,5 +1,5 @@
 import { Field, InputType } from "type-graphql";
-import { Length } from "class-validator";
+import { Length } from "../../../common/input-checks";
 
 @InputType()
 export class ShiftNoteInput {

@@ -1,4 +1,4 @@
-import { IsOptional, Max, Min } from "class-validator";
+import { IsOptional, Max, Min } from "../../../common/input-checks";
 import { Field, Float, InputType } from "type-graphql";
 import { NullRefused } from "../../../common/validation";
 import { Weekday } from "../../../common/weekday";

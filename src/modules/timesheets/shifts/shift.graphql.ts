@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
-import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, IsOptional, Length, Max, Min, ValidateNested } from "../../../common/input-checks";
 import { IsHourlyWage } from "../../../common/money";
 import { MAX_HOURLY_WAGE } from "../../roles";
 import { NullRefused, NoControlCharacters } from "../../../common/validation";
