@@ -66,8 +66,8 @@ export interface RunningApp {
   app: express.Express;
   server: http.Server;
   apollo: ApolloServer<RequestContext>;
-  /** The OpenAPI document served at /api/openapi.json. */
-  openapi: Record<string, unknown>;
+  /** The OpenAPI document served at /api/openapi.json, built at its first use (a start need not wait for it). */
+  openapi: () => Record<string, unknown>;
   /** Express's compiled `trust proxy`, for the addresses of requests it does not see (WebSocket upgrades). */
   trustProxy: TrustProxy;
   /** The parsed and validated GraphQL documents, shared with the subscriptions. */
@@ -119,7 +119,8 @@ function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): G
 export async function createApp(parts: AppParts): Promise<RunningApp> {
   const { db, services, logger, rateLimits } = parts;
   const { schema, compiled, rawRestRoutes } = parts.api;
-  const openapi = openApiDocument(schema, compiled, rawRestRoutes);
+  let document: Record<string, unknown> | undefined;
+  const openapi = () => (document ??= openApiDocument(schema, compiled, rawRestRoutes));
   const app = express();
   // Slow clients are closed rather than held: headers, then the whole request, each within its time.
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = parts.timeouts;
@@ -173,7 +174,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     res.status(503).json({ error: { code: "SERVICE_UNAVAILABLE", message: "The database is unreachable", details: [], requestId: req.id }, databases });
   });
   app.get("/api/openapi.json", (_req, res) => {
-    res.json(openapi);
+    res.json(openapi());
   });
   app.use(graphiqlRouter());
 

@@ -67,7 +67,7 @@ export class TestService {
   /** Supertest on the app; every answer is checked against the OpenAPI document (test/support/contract.ts). */
   get http(): ReturnType<typeof request> {
     const agent = request(this.runtime.app);
-    const openapi = this.runtime.openapi;
+    const openapi = this.runtime.openapi();
     return new Proxy(agent, {
       get(target, property, receiver) {
         const value = Reflect.get(target, property, receiver);
