@@ -58,14 +58,27 @@ function declare(entry: Declared): void {
   else declaredOn.set(entry.target, [entry]);
 }
 
+/** Each input class's declarations by field, worked out at its first check: a class and its ancestors are whole once it is defined. */
+const fieldsOfType = new Map<Function, Map<string, Declared[]>>();
+
 /**
- * A class's declarations and those of its ancestors, its own first; an ancestor's are dropped where
- * the class declares the same kind for the same field (a subclass redefines a field's checks whole).
+ * A class's declarations and those of its ancestors by field, in declaration order, its own first;
+ * an ancestor's are dropped where the class declares the same kind for the same field (a subclass
+ * redefines a field's checks whole).
  */
-function declarationsOf(type: Function): Declared[] {
+function fieldsOf(type: Function): Map<string, Declared[]> {
+  let fields = fieldsOfType.get(type);
+  if (fields) return fields;
   const own = declaredOn.get(type) ?? [];
   const inherited = [...declaredOn].filter(([target]) => target !== type && type.prototype instanceof target).flatMap(([, list]) => list);
-  return [...own, ...inherited.filter((i) => !own.some((o) => o.property === i.property && o.kind === i.kind))];
+  fields = new Map();
+  for (const d of [...own, ...inherited.filter((i) => !own.some((o) => o.property === i.property && o.kind === i.kind))]) {
+    const list = fields.get(d.property);
+    if (list) list.push(d);
+    else fields.set(d.property, [d]);
+  }
+  fieldsOfType.set(type, fields);
+  return fields;
 }
 
 /** A field check made from a validation function and a default message (`$property`, `$constraint1`, `$value` are filled in). */
@@ -90,7 +103,7 @@ function builtIn(
 
 /** The field is checked only when it holds a value (every field is: a missing one is the schema's to refuse). */
 export function IsOptional(): PropertyDecorator {
-  return ValidateIf((object: Record<string, unknown>, value) => value !== null && value !== undefined);
+  return ValidateIf((_input: object, value) => value !== null && value !== undefined);
 }
 
 /** The field is checked only when `condition` holds. */
@@ -151,7 +164,7 @@ export const IsInt = (options?: CheckOptions) =>
 
 /** A finite number (NaN and the infinities are refused). */
 export const IsNumber = (options?: CheckOptions) =>
-  builtIn("isNumber", [{}], (v) => typeof v === "number" && Number.isFinite(v), "$property must be a number conforming to the specified constraints", options);
+  builtIn("isNumber", [], (v) => typeof v === "number" && Number.isFinite(v), "$property must be a number conforming to the specified constraints", options);
 
 export const IsEmail = (options?: CheckOptions) => builtIn("isEmail", [], (v) => typeof v === "string" && isEmail(v), "$property must be an email", options);
 
@@ -214,14 +227,8 @@ export function checkArgument(value: unknown): void {
 
 /** What is wrong with an input object, field by field in the order their checks were declared (none: an empty list). */
 export function checkObject(input: object): FieldViolation[] {
-  const byField = new Map<string, Declared[]>();
-  for (const d of declarationsOf(input.constructor)) {
-    const list = byField.get(d.property);
-    if (list) list.push(d);
-    else byField.set(d.property, [d]);
-  }
   const violations: FieldViolation[] = [];
-  for (const [property, declared] of byField) {
+  for (const [property, declared] of fieldsOf(input.constructor)) {
     const found = checkField(input, (input as Record<string, unknown>)[property], property, declared);
     if (found) violations.push(found);
   }
