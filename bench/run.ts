@@ -34,6 +34,7 @@ import {
 import { seedBenchOrganization } from "./seed";
 import { sampleSessions, sessionLine } from "./database-sessions";
 import type { ProcessHealth } from "../src/http/process-health";
+import type { Percentiles, RequestTimes } from "../src/http/request-admission";
 import { webhookBench } from "./webhooks";
 import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, percentile, ROUNDS, SECONDS } from "./load";
@@ -403,6 +404,16 @@ function cpuSince(mark: CpuMark, processes: ServiceProcess[]) {
   };
 }
 
+/** Where a process's calls spent their time (from its /healthz): before their turn, in line, at work. */
+function spans(times: RequestTimes): string {
+  const span = (name: string, t: Percentiles) => `${name} p50 ${t.p50} / p99 ${t.p99} ms`;
+  return [
+    span("before their turn (body, authentication, rate limits)", times.beforeTurnMs),
+    span("in line", times.inLineMs),
+    span("at work", times.atWorkMs),
+  ].join(", ");
+}
+
 /** The mixed workload against two service processes at once. */
 async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLoadRun> {
   const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
@@ -426,7 +437,8 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
     const loops = kept
       .map(
         (h, i) =>
-          `process ${i + 1} event loop delay p50 ${h.eventLoopDelayMs.p50} ms, p99 ${h.eventLoopDelayMs.p99} ms, garbage collection ${h.garbageCollectionPercent}%`,
+          `process ${i + 1} event loop delay p50 ${h.eventLoopDelayMs.p50} ms, p99 ${h.eventLoopDelayMs.p99} ms, garbage collection ${h.garbageCollectionPercent}%, ` +
+          `its calls ${spans(h.requestTimes)}`,
       )
       .join("; ");
     const read = async () => (await fetch(`${processes[0].url}/api/organizations/${world.organizationId}/schedule-generations/${id}`, { headers })).json();

@@ -26,7 +26,7 @@ import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
 import { CompiledRoute, restRouter } from "../rest/shim";
 import type { TrustProxy } from "./client-address";
 import { idempotency } from "./idempotency";
-import { requestAdmission } from "./request-admission";
+import { ARRIVED_AT, requestAdmission } from "./request-admission";
 import { loggableUrl } from "./logger";
 import { watchProcessHealth } from "./process-health";
 import { MAX_CALL_COST, RateLimits, rateLimiting, restCosts } from "./rate-limits";
@@ -144,9 +144,10 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     const given = req.get("x-request-id");
     req.id = given && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader("X-Request-Id", req.id);
-    const started = process.hrtime.bigint();
+    const arrived = performance.now();
+    res.locals[ARRIVED_AT] = arrived;
     res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const ms = performance.now() - arrived;
       logger.info({ reqId: req.id, method: req.method, url: loggableUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
     next();
@@ -161,7 +162,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       sendError(res, req, { code: "SERVICE_UNAVAILABLE", status: 503, message: tooBusy, details: [] });
     },
   });
-  const health = watchProcessHealth(admission.inProcess);
+  const health = watchProcessHealth(admission);
   server.on("close", () => health.stop());
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", process: health.read() });

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import type { RequestsInProcess } from "./request-admission";
+import type { RequestsInProcess, RequestTimes } from "./request-admission";
 
 /** How the process has kept up since it started: its event loop's delay and the time garbage collection took. */
 export interface ProcessHealth {
@@ -9,6 +9,8 @@ export interface ProcessHealth {
   uptimeSeconds: number;
   /** The API's requests this process is working on now, and those waiting for their turn (CONCURRENT_REQUESTS). */
   requests: RequestsInProcess;
+  /** Where its requests spent their time since it started: before their turn, in line, at work. */
+  requestTimes: RequestTimes;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface ProcessHealth {
  * other work in this process) and garbage collection, for /healthz: what a slow answer spent its
  * time on when the database was not the cause.
  */
-export function watchProcessHealth(requests: () => RequestsInProcess): { read(): ProcessHealth; stop(): void } {
+export function watchProcessHealth(line: { inProcess: () => RequestsInProcess; times: () => RequestTimes }): { read(): ProcessHealth; stop(): void } {
   const resolutionMs = 10;
   const delay = monitorEventLoopDelay({ resolution: resolutionMs });
   delay.enable();
@@ -34,7 +36,8 @@ export function watchProcessHealth(requests: () => RequestsInProcess): { read():
       eventLoopDelayMs: { p50: late(delay.percentile(50)), p99: late(delay.percentile(99)), max: late(delay.max) },
       garbageCollectionPercent: Math.round((1000 * collecting) / (performance.now() - started)) / 10,
       uptimeSeconds: Math.round(process.uptime()),
-      requests: requests(),
+      requests: line.inProcess(),
+      requestTimes: line.times(),
     }),
     stop: () => {
       delay.disable();

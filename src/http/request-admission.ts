@@ -1,4 +1,5 @@
 import { AsyncResource } from "node:async_hooks";
+import { createHistogram, RecordableHistogram } from "node:perf_hooks";
 import type { NextFunction, Request, Response } from "express";
 
 /** The requests a process is working on and those waiting for their turn; and how many it has turned away, since it started, for waiting too long. */
@@ -7,6 +8,27 @@ export interface RequestsInProcess {
   waiting: number;
   turnedAway: number;
 }
+
+/** Milliseconds: the median, the 99th percentile and the most, over every request since the process started. */
+export interface Percentiles {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Where the API's requests spent their time in this process: before their turn (from arrival:
+ * reading the body, authentication, rate limits), waiting in line, and at work (from their turn to
+ * their answer handed to the socket). A slow answer is one of the three.
+ */
+export interface RequestTimes {
+  beforeTurnMs: Percentiles;
+  inLineMs: Percentiles;
+  atWorkMs: Percentiles;
+}
+
+/** When the request reached the service (`performance.now()`), kept by the first middleware so the line can tell the time before it. */
+export const ARRIVED_AT = "arrivedAt";
 
 export interface WaitLimit {
   /** How long a request may wait in line; 0: as long as it takes. */
@@ -38,6 +60,7 @@ export function requestAdmission(
   /** Gives up the request's place before its answer is whole: for an answer streamed at its reader's pace. */
   leave: (res: Response) => void;
   inProcess: () => RequestsInProcess;
+  times: () => RequestTimes;
 } {
   const most = limit > 0 ? limit : Infinity;
   let running = 0;
@@ -62,14 +85,25 @@ export function requestAdmission(
   };
   /** How each request at work gives up its place. */
   const places = new WeakMap<Response, () => void>();
+  // In microseconds: a histogram holds whole numbers, at least 1.
+  const beforeTurn = createHistogram();
+  const inLine = createHistogram();
+  const atWork = createHistogram();
+  const record = (histogram: RecordableHistogram, fromMs: number) => histogram.record(Math.max(1, Math.round((performance.now() - fromMs) * 1000)));
+  const percentiles = (histogram: RecordableHistogram): Percentiles => {
+    const ms = (us: number) => (histogram.count ? Math.round(us / 100) / 10 : 0);
+    return { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+  };
   /**
    * Starts a request's work. Its place is given up once its answer is whole (`prefinish`: handed
    * to the socket, whether or not the client reads it, so a client that does not read holds none),
    * when its client leaves, or by `leave`.
    */
   const enter = (res: Response, next: NextFunction) => {
+    const turn = performance.now();
     // Once called, nothing holds it any more: neither event, nor `places`.
     const leave = () => {
+      record(atWork, turn);
       res.off("prefinish", leave);
       res.off("close", leave);
       places.delete(res);
@@ -82,8 +116,11 @@ export function requestAdmission(
   };
   return {
     admit: (req, res, next) => {
+      const queued = performance.now();
+      record(beforeTurn, (res.locals[ARRIVED_AT] as number | undefined) ?? queued);
       if (running < most) {
         running++;
+        record(inLine, queued);
         return enter(res, next);
       }
       waiting++;
@@ -111,6 +148,7 @@ export function requestAdmission(
           res.off("close", leave);
           clearTimeout(tooLong);
           waiting--;
+          record(inLine, queued);
           enter(res, next);
           return true;
         }),
@@ -118,5 +156,6 @@ export function requestAdmission(
     },
     leave: (res) => places.get(res)?.(),
     inProcess: () => ({ running, waiting, turnedAway }),
+    times: () => ({ beforeTurnMs: percentiles(beforeTurn), inLineMs: percentiles(inLine), atWorkMs: percentiles(atWork) }),
   };
 }

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import net, { AddressInfo } from "node:net";
 import express from "express";
 import { Client } from "pg";
-import { requestAdmission, RequestsInProcess } from "../../src/http/request-admission";
+import { ARRIVED_AT, requestAdmission, RequestsInProcess } from "../../src/http/request-admission";
 import { TestOrganization, TestService } from "../support/harness";
 import { until } from "../support/until";
 
@@ -137,6 +137,63 @@ describe("requests in line", () => {
   });
 });
 
+describe("where requests spent their time", () => {
+  /** What the service does before the line (authentication, rate limits), made to take this long. */
+  const BEFORE_MS = 40;
+  const HELD_MS = 120;
+  const admission = requestAdmission(1);
+  const started: string[] = [];
+  const answer = new Map<string, () => void>();
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    const app = express();
+    app.use((_req, res, next) => {
+      res.locals[ARRIVED_AT] = performance.now();
+      setTimeout(next, BEFORE_MS);
+    });
+    app.use(admission.admit);
+    app.get("/hold/:name", (req, res) => {
+      started.push(req.params.name);
+      answer.set(req.params.name, () => res.send(req.params.name));
+    });
+    ({ server, port } = await listen(app));
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("tells the time before each request's turn, in line and at work, each none until a request came", async () => {
+    expect(admission.times()).toEqual({
+      beforeTurnMs: { p50: 0, p99: 0, max: 0 },
+      inLineMs: { p50: 0, p99: 0, max: 0 },
+      atWorkMs: { p50: 0, p99: 0, max: 0 },
+    });
+    const answered: string[] = [];
+    const first = get(port, "/hold/first", answered);
+    await until(() => started.length === 1);
+    const second = get(port, "/hold/second", answered);
+    await until(() => admission.inProcess().waiting === 1);
+    // The first works, and the second waits for it, at least this long.
+    await pause(HELD_MS + 10);
+    answer.get("first")!();
+    await until(() => started.length === 2);
+    answer.get("second")!();
+    expect(await Promise.all([first, second])).toEqual([200, 200]);
+    await until(() => admission.inProcess().running === 0);
+
+    const { beforeTurnMs, inLineMs, atWorkMs } = admission.times();
+    // Both spent the time before the line; the second alone waited in it; the first worked while it waited.
+    expect(beforeTurnMs.p50).toBeGreaterThanOrEqual(BEFORE_MS - 1);
+    expect(inLineMs.max).toBeGreaterThanOrEqual(HELD_MS);
+    expect(inLineMs.p50).toBeLessThan(HELD_MS);
+    expect(atWorkMs.max).toBeGreaterThanOrEqual(HELD_MS);
+    for (const times of [beforeTurnMs, inLineMs, atWorkMs]) {
+      expect(times.p50).toBeLessThanOrEqual(times.p99);
+      expect(times.p99).toBeLessThanOrEqual(times.max);
+    }
+  });
+});
+
 describe("a line with a wait limit", () => {
   const LIMIT_MS = 1000;
   const turnedAway: string[] = [];
@@ -218,15 +275,21 @@ describe("the service's line", () => {
     await until(async () => (await inProcess()).running === 1);
     const roles = call(`/api/organizations/${org.id}/roles`);
     await until(async () => (await inProcess()).waiting === 1);
+    const inLineSince = performance.now();
     // A token that is not valid is refused before the line.
     expect((await t.as("not.a.token").get(`/api/organizations/${org.id}/roles`)).status).toBe(401);
     expect(answered).toEqual([]);
 
+    const waitedAtLeast = performance.now() - inLineSince;
     await locker.query("COMMIT");
     await locker.end();
     expect(await Promise.all([locations, roles])).toEqual([200, 200]);
     expect(answered).toEqual([`/api/organizations/${org.id}/locations`, `/api/organizations/${org.id}/roles`]);
     await until(async () => (await inProcess()).running === 0);
+    // The list of roles waited in line while the list of locations worked: /healthz tells both times.
+    const { inLineMs, atWorkMs } = (await t.http.get("/healthz")).body.process.requestTimes;
+    expect(inLineMs.max).toBeGreaterThanOrEqual(Math.floor(waitedAtLeast));
+    expect(atWorkMs.max).toBeGreaterThanOrEqual(Math.floor(waitedAtLeast));
   });
 });
 
