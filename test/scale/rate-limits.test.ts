@@ -26,6 +26,11 @@ describe("rate limits in one process", () => {
   });
   afterAll(() => t.stop());
 
+  it("keeps the shared counters out of the write-ahead log: taking a lease never waits for the disk", async () => {
+    const [{ relpersistence }] = await t.runtime.db.query("SELECT relpersistence FROM pg_class WHERE oid = 'rate_limits.counters'::regclass");
+    expect(relpersistence).toBe("u");
+  });
+
   it("makes a GraphQL operation spend its cost, refuses the one that no longer fits, and leaves another organization alone", async () => {
     const gql = () => t.http.post("/graphql").set("Authorization", `Bearer ${org.token}`).send({ query: LOCATIONS });
     const first = await gql();
