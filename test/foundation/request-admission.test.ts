@@ -29,6 +29,23 @@ function get(port: number, path: string, answered: string[]): Promise<number> {
   });
 }
 
+/**
+ * A server whose `GET /hold/{name}` waits behind `admission` (and `before`, when given) and is
+ * answered when the test calls `answer.get(name)`; `started` lists the requests let in, in order.
+ */
+async function holdingServer(admission: ReturnType<typeof requestAdmission>, before?: express.RequestHandler) {
+  const started: string[] = [];
+  const answer = new Map<string, () => void>();
+  const app = express();
+  if (before) app.use(before);
+  app.use(admission.admit);
+  app.get("/hold/:name", (req, res) => {
+    started.push(req.params.name);
+    answer.set(req.params.name, () => res.send(req.params.name));
+  });
+  return { started, answer, ...(await listen(app)) };
+}
+
 describe("requests in line", () => {
   const admission = requestAdmission(2);
   /** Requests whose handlers started, and how to answer each. */
@@ -142,24 +159,14 @@ describe("where requests spent their time", () => {
   const BEFORE_MS = 40;
   const HELD_MS = 120;
   const admission = requestAdmission(1);
-  const started: string[] = [];
-  const answer = new Map<string, () => void>();
-  let server: http.Server;
-  let port: number;
+  let held: Awaited<ReturnType<typeof holdingServer>>;
   beforeAll(async () => {
-    const app = express();
-    app.use((_req, res, next) => {
+    held = await holdingServer(admission, (_req, res, next) => {
       res.locals[ARRIVED_AT] = performance.now();
       setTimeout(next, BEFORE_MS);
     });
-    app.use(admission.admit);
-    app.get("/hold/:name", (req, res) => {
-      started.push(req.params.name);
-      answer.set(req.params.name, () => res.send(req.params.name));
-    });
-    ({ server, port } = await listen(app));
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => new Promise((resolve) => held.server.close(resolve)));
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it("tells the time before each request's turn, in line and at work, each none until a request came", async () => {
@@ -169,15 +176,15 @@ describe("where requests spent their time", () => {
       atWorkMs: { p50: 0, p99: 0, max: 0 },
     });
     const answered: string[] = [];
-    const first = get(port, "/hold/first", answered);
-    await until(() => started.length === 1);
-    const second = get(port, "/hold/second", answered);
+    const first = get(held.port, "/hold/first", answered);
+    await until(() => held.started.length === 1);
+    const second = get(held.port, "/hold/second", answered);
     await until(() => admission.inProcess().waiting === 1);
     // The first works, and the second waits for it, at least this long.
     await pause(HELD_MS + 10);
-    answer.get("first")!();
-    await until(() => started.length === 2);
-    answer.get("second")!();
+    held.answer.get("first")!();
+    await until(() => held.started.length === 2);
+    held.answer.get("second")!();
     expect(await Promise.all([first, second])).toEqual([200, 200]);
     await until(() => admission.inProcess().running === 0);
 
@@ -204,42 +211,33 @@ describe("a line with a wait limit", () => {
       res.status(503).send("busy");
     },
   });
-  const started: string[] = [];
-  const answer = new Map<string, () => void>();
-  let server: http.Server;
-  let port: number;
+  let held: Awaited<ReturnType<typeof holdingServer>>;
   beforeAll(async () => {
-    const app = express();
-    app.use(admission.admit);
-    app.get("/hold/:name", (req, res) => {
-      started.push(req.params.name);
-      answer.set(req.params.name, () => res.send(req.params.name));
-    });
-    ({ server, port } = await listen(app));
+    held = await holdingServer(admission);
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => new Promise((resolve) => held.server.close(resolve)));
 
   it("turns away a request still waiting after the limit, never to start it; one let in before keeps its place however long it works", async () => {
     const answered: string[] = [];
-    const first = get(port, "/hold/first", answered);
-    await until(() => started.length === 1);
+    const first = get(held.port, "/hold/first", answered);
+    await until(() => held.started.length === 1);
     const waitedFrom = Date.now();
-    expect(await get(port, "/hold/second", answered)).toBe(503);
+    expect(await get(held.port, "/hold/second", answered)).toBe(503);
     expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(LIMIT_MS - 10);
     expect(turnedAway).toEqual(["/hold/second"]);
     expect(admission.inProcess()).toEqual({ running: 1, waiting: 0, turnedAway: 1 });
 
     // The first has worked past the limit: a request at work is not timed. The third waits behind it
     // and, let in before its limit, works past it too.
-    const third = get(port, "/hold/third", answered);
+    const third = get(held.port, "/hold/third", answered);
     await until(() => admission.inProcess().waiting === 1);
-    answer.get("first")!();
+    held.answer.get("first")!();
     expect(await first).toBe(200);
-    await until(() => started.length === 2);
+    await until(() => held.started.length === 2);
     await new Promise((resolve) => setTimeout(resolve, LIMIT_MS + 100));
-    answer.get("third")!();
+    held.answer.get("third")!();
     expect(await third).toBe(200);
-    expect(started).toEqual(["first", "third"]);
+    expect(held.started).toEqual(["first", "third"]);
     expect(turnedAway).toEqual(["/hold/second"]);
     expect(admission.inProcess()).toEqual({ running: 0, waiting: 0, turnedAway: 1 });
   });
