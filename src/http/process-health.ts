@@ -1,9 +1,9 @@
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import type { RequestsInProcess, RequestTimes } from "./request-admission";
+import type { Percentiles, RequestsInProcess, RequestTimes } from "./request-admission";
 
 /** How the process has kept up since it started: its event loop's delay and the time garbage collection took. */
 export interface ProcessHealth {
-  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  eventLoopDelayMs: Percentiles;
   /** Share of the time since start spent collecting garbage, in percent. */
   garbageCollectionPercent: number;
   uptimeSeconds: number;
