@@ -6,6 +6,7 @@ import { isUuid, requireUuid } from "./ids";
 import { Page, PageArgs, paginate } from "./pagination";
 import { TenantRecord } from "./entity-columns";
 import type { ServiceDeps } from "./services";
+import { findByIds, findOneBy } from "./entity-reads";
 
 /**
  * Reads of one kind of tenant record, always inside the caller's organization: an id of another
@@ -29,17 +30,15 @@ export class TenantRecords<T extends TenantRecord> {
 
   /** One record; inside a transaction pass its manager (and `lock` to hold the row until commit). */
   async get(actor: Actor, id: string, options: { manager?: EntityManager; lock?: boolean } = {}): Promise<T> {
-    const where = { id: requireUuid(id, this.label), organizationId: actor.organizationId } as FindOptionsWhere<T>;
-    const repo = options.manager ? options.manager.getRepository(this.entity) : this.repo;
-    const record = await repo.findOne({ where, ...(options.lock ? { lock: { mode: "pessimistic_write" as const } } : {}) });
+    const where = { id: requireUuid(id, this.label), organizationId: actor.organizationId } as Partial<Record<keyof T & string, string>>;
+    const record = await findOneBy(options.manager ?? this.db.manager, this.entity, where, { lock: options.lock ? "update" : undefined });
     if (!record) throw notFound(this.label);
     return record;
   }
 
   /** Records by id, in the order asked (null where unknown); for data loaders. */
   async byIds(organizationId: string, ids: readonly string[]): Promise<(T | null)[]> {
-    const rows = await this.repo.createQueryBuilder("r").where("r.organization_id = :org AND r.id = ANY(:ids)", { org: organizationId, ids }).getMany();
-    return byKeys(ids, rows, (r) => r.id);
+    return byKeys(ids, await findByIds(this.db.manager, this.entity, organizationId, ids), (r) => r.id);
   }
 
   /** A page of the organization's records sorted by `sort`; `filter` narrows the query; `source` is where it runs (a replica for a read that may lag). */

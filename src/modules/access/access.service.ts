@@ -11,6 +11,7 @@ import { AccessRole } from "./access-role.entity";
 import { ApiKey } from "./api-key.entity";
 import { activeStaffMember, holdersOfAccessRole, tokenStanding } from "./access.store";
 import { AccessToken, CreateAccessRoleInput, CreatedApiKey, CreateApiKeyInput, TokenExchangeInput, UpdateAccessRoleInput } from "./access.inputs";
+import { findOneBy } from "../../common/entity-reads";
 
 const API_KEY_PREFIX = "wfk";
 
@@ -43,13 +44,13 @@ export class AccessService {
   }
 
   async getAccessRole(actor: Actor, id: string): Promise<AccessRole> {
-    const role = await this.deps.db.getRepository(AccessRole).findOneBy({ id: requireUuid(id, "Access role"), organizationId: actor.organizationId });
+    const role = await findOneBy(this.deps.db.manager, AccessRole, { id: requireUuid(id, "Access role"), organizationId: actor.organizationId });
     if (!role) throw notFound("Access role");
     return role;
   }
 
   async findAccessRoleByName(manager: EntityManager, organizationId: string, name: string): Promise<AccessRole | null> {
-    return manager.getRepository(AccessRole).findOneBy({ organizationId, name });
+    return findOneBy(manager, AccessRole, { organizationId, name });
   }
 
   async createAccessRole(actor: Actor, input: CreateAccessRoleInput): Promise<AccessRole> {
@@ -97,7 +98,7 @@ export class AccessService {
 
   async revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
     const repo = this.deps.db.getRepository(ApiKey);
-    const key = await repo.findOneBy({ id: requireUuid(id, "API key"), organizationId: actor.organizationId });
+    const key = await findOneBy(repo.manager, ApiKey, { id: requireUuid(id, "API key"), organizationId: actor.organizationId });
     if (!key) throw notFound("API key");
     if (!key.revokedAt) {
       key.revokedAt = this.deps.clock.now();

@@ -21,6 +21,7 @@ import {
   UpdatePreferenceInput,
   WorkerChoiceInput,
 } from "./open-shift.inputs";
+import { findOneBy, findOneByOrFail } from "../../common/entity-reads";
 
 const full = (shift: OpenShift) => conflict(`The open shift needs ${shift.staffCountRequired} worker(s) and all places are taken`, "OPEN_SHIFT_FULL");
 
@@ -133,10 +134,7 @@ export class OpenShiftService {
   retractClaim(actor: Actor, locationId: string, id: string, input: WorkerChoiceInput): Promise<OpenShiftPreference> {
     const staffId = actingStaffId(actor, input.workerId, "schedules:write", "openshifts:claim");
     return this.withShift(actor, locationId, id, async (manager, shift) => {
-      const claim = await manager.getRepository(OpenShiftPreference).findOne({
-        where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
-        lock: { mode: "pessimistic_write" },
-      });
+      const claim = await findOneBy(manager, OpenShiftPreference, { organizationId: actor.organizationId, openShiftId: shift.id, staffId }, { lock: "update" });
       if (!claim) throw notFound("Claim");
       return this.transition(manager, claim, PreferenceStatus.RETRACTED);
     });
@@ -215,12 +213,11 @@ export class OpenShiftService {
   ): Promise<T> {
     const prefId = requireUuid(preferenceId, "Preference");
     return this.deps.unitOfWork.run(async (manager) => {
-      const repo = manager.getRepository(OpenShiftPreference);
-      const located = await repo.findOneBy({ organizationId: actor.organizationId, id: prefId });
+      const located = await findOneBy(manager, OpenShiftPreference, { organizationId: actor.organizationId, id: prefId });
       if (!located || (openShiftId !== null && located.openShiftId !== openShiftId.toLowerCase())) throw notFound("Preference");
       const location = await this.locations.get(actor, locationId, { manager });
       const shift = await this.shiftAt(manager, actor, location, located.openShiftId, true);
-      const preference = await repo.findOne({ where: { id: prefId }, lock: { mode: "pessimistic_write" } });
+      const preference = await findOneBy(manager, OpenShiftPreference, { id: prefId }, { lock: "update" });
       if (!preference || (!seesDrafts(actor) && preference.staffId !== actor.staffId)) throw notFound("Preference");
       return work(manager, shift, preference, location);
     });
@@ -246,10 +243,12 @@ export class OpenShiftService {
     if (shift.isDraft && !can(actor, "schedules:write")) throw notFound("Open shift");
     await this.requireEligible(manager, shift, staffId);
     const repo = manager.getRepository(OpenShiftPreference);
-    const existing = await repo.findOne({
-      where: { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
-      lock: { mode: "pessimistic_write" },
-    });
+    const existing = await findOneBy(
+      manager,
+      OpenShiftPreference,
+      { organizationId: actor.organizationId, openShiftId: shift.id, staffId },
+      { lock: "update" },
+    );
     if (existing && existing.status !== PreferenceStatus.RETRACTED)
       throw conflict(`The worker already has a ${existing.status} preference for this open shift`);
     return Object.assign(existing ?? repo.create({ organizationId: actor.organizationId, openShiftId: shift.id, staffId, scheduleShiftId: null }), {
@@ -272,7 +271,7 @@ export class OpenShiftService {
 
   /** The preference as it now stands in the caller's transaction (after a removed entry gave its place back). */
   reloadPreference(manager: EntityManager, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
-    return manager.getRepository(OpenShiftPreference).findOneByOrFail({ id: preference.id });
+    return findOneByOrFail(manager, OpenShiftPreference, { id: preference.id });
   }
 
   /** The worker must be eligible for the open shift: what the eligibility check refuses, a claim and an assignment refuse. */

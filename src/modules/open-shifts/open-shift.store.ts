@@ -1,6 +1,7 @@
 import { EntityManager, SelectQueryBuilder } from "typeorm";
 import { OpenShift, OpenShiftPreference } from "./open-shift.entity";
 import { updateReturning } from "../../database/returning";
+import { findWhere } from "../../common/entity-reads";
 
 /** The SQL of open shifts: publishing them, taking a place, and who may take one. */
 
@@ -54,7 +55,7 @@ export function locationOpenShifts(manager: EntityManager, organizationId: strin
 }
 
 /** An open shift of the location (only a published one with `publishedOnly`), locked until commit with `lock`. */
-export function selectOpenShift(
+export async function selectOpenShift(
   manager: EntityManager,
   organizationId: string,
   locationId: string,
@@ -62,24 +63,18 @@ export function selectOpenShift(
   publishedOnly: boolean,
   lock: boolean,
 ): Promise<OpenShift | null> {
-  const query = manager
-    .getRepository(OpenShift)
-    .createQueryBuilder("r")
-    .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: organizationId, loc: locationId, id });
-  if (publishedOnly) query.andWhere("r.published_at IS NOT NULL");
-  if (lock) query.setLock("pessimistic_write");
-  return query.getOne();
+  const published = publishedOnly ? " AND published_at IS NOT NULL" : "";
+  const found = await findWhere(manager, OpenShift, `organization_id = $1 AND location_id = $2 AND id = $3${published}`, [organizationId, locationId, id], {
+    lock: lock ? "update" : undefined,
+  });
+  return found[0] ?? null;
 }
 
 /** The preferences of many open shifts, oldest first. */
 export function selectPreferences(manager: EntityManager, organizationId: string, openShiftIds: readonly string[]): Promise<OpenShiftPreference[]> {
-  return manager
-    .getRepository(OpenShiftPreference)
-    .createQueryBuilder("p")
-    .where("p.organization_id = :org AND p.open_shift_id = ANY(:ids)", { org: organizationId, ids: [...openShiftIds] })
-    .orderBy("p.created_at")
-    .addOrderBy("p.id")
-    .getMany();
+  return findWhere(manager, OpenShiftPreference, "organization_id = $1 AND open_shift_id = ANY($2::uuid[])", [organizationId, [...openShiftIds]], {
+    orderBy: "created_at, id",
+  });
 }
 
 /** A published open shift of one place, in the caller's transaction: what a dropped entry becomes. */

@@ -8,6 +8,7 @@ import { AccessService } from "../access";
 import { Organization } from "./organization.entity";
 import { CreateOrganizationInput, CreateOrganizationPayload, UpdateOrganizationInput } from "./organization.inputs";
 import { PlatformSecrets } from "./platform-secrets";
+import { findOneBy } from "../../common/entity-reads";
 
 /** Gives a new organization what it starts with (policy types, settings, …), in its creating transaction. */
 export type OrganizationSeeder = (manager: EntityManager, organizationId: string) => Promise<void>;
@@ -50,7 +51,7 @@ export class OrganizationService {
   }
 
   async get(actor: Actor): Promise<Organization> {
-    const organization = await this.deps.db.getRepository(Organization).findOneBy({ id: actor.organizationId });
+    const organization = await findOneBy(this.deps.db.manager, Organization, { id: actor.organizationId });
     if (!organization) throw notFound("Organization");
     return organization;
   }

@@ -28,6 +28,7 @@ import {
 } from "./schedule.store";
 import { ScheduleBreak, ScheduleEntry } from "./schedule.entity";
 import { CreateScheduleEntryInput, ScheduleListArgs, UpdateScheduleEntryInput } from "./schedule.inputs";
+import { findOneByOrFail } from "../../common/entity-reads";
 
 /**
  * Marks entries removed and gives back the open-shift places they held: their accepted
@@ -131,7 +132,7 @@ export class ScheduleService {
 
   /** Removes the entry of a worker accepted for an open shift, in the caller's transaction: their place is given back. */
   async removeOpenShiftEntry(manager: EntityManager, organizationId: string, entryId: string): Promise<void> {
-    const entry = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId, id: entryId });
+    const entry = await findOneByOrFail(manager, ScheduleEntry, { organizationId, id: entryId });
     await removeEntries(manager, organizationId, [entry], this.deps.clock.now());
   }
 

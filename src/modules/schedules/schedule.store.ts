@@ -2,6 +2,7 @@ import { EntityManager, SelectQueryBuilder } from "typeorm";
 import { updateReturning } from "../../database/returning";
 import { spanOverlaps } from "../../database/spans";
 import { ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
+import { findWhere } from "../../common/entity-reads";
 
 /** The SQL of schedules: entries, drafts, their planned breaks, and what publishing and removing touch. */
 
@@ -234,48 +235,51 @@ export function whereStaffAndRole(
 }
 
 /** A live entry of the location, locked until commit with `lock`. */
-export function selectEntry(manager: EntityManager, organizationId: string, locationId: string, id: string, lock: boolean): Promise<ScheduleEntry | null> {
-  const query = manager
-    .getRepository(ScheduleEntry)
-    .createQueryBuilder("r")
-    .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id AND r.deleted_at IS NULL", {
-      org: organizationId,
-      loc: locationId,
-      id,
-    });
-  if (lock) query.setLock("pessimistic_write");
-  return query.getOne();
+export async function selectEntry(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  id: string,
+  lock: boolean,
+): Promise<ScheduleEntry | null> {
+  const found = await findWhere(
+    manager,
+    ScheduleEntry,
+    "organization_id = $1 AND location_id = $2 AND id = $3 AND deleted_at IS NULL",
+    [organizationId, locationId, id],
+    {
+      lock: lock ? "update" : undefined,
+    },
+  );
+  return found[0] ?? null;
 }
 
 /** Live entries by id, in any order (an unknown id has none). */
 export function selectEntries(manager: EntityManager, organizationId: string, ids: string[]): Promise<ScheduleEntry[]> {
   if (!ids.length) return Promise.resolve([]);
-  return manager
-    .getRepository(ScheduleEntry)
-    .createQueryBuilder("r")
-    .where("r.organization_id = :org AND r.id = ANY(:ids) AND r.deleted_at IS NULL", { org: organizationId, ids })
-    .getMany();
+  return findWhere(manager, ScheduleEntry, "organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL", [organizationId, ids]);
 }
 
 /** A draft of the location, locked until commit with `lock`. */
-export function selectDraft(manager: EntityManager, organizationId: string, locationId: string, id: string, lock: boolean): Promise<ScheduleDraft | null> {
-  const query = manager
-    .getRepository(ScheduleDraft)
-    .createQueryBuilder("r")
-    .where("r.organization_id = :org AND r.location_id = :loc AND r.id = :id", { org: organizationId, loc: locationId, id });
-  if (lock) query.setLock("pessimistic_write");
-  return query.getOne();
+export async function selectDraft(
+  manager: EntityManager,
+  organizationId: string,
+  locationId: string,
+  id: string,
+  lock: boolean,
+): Promise<ScheduleDraft | null> {
+  const found = await findWhere(manager, ScheduleDraft, "organization_id = $1 AND location_id = $2 AND id = $3", [organizationId, locationId, id], {
+    lock: lock ? "update" : undefined,
+  });
+  return found[0] ?? null;
 }
 
 /** Live entries by id, locked until commit (in id order, so that two publications wait rather than deadlock). */
 export function lockEntries(manager: EntityManager, organizationId: string, ids: string[]): Promise<ScheduleEntry[]> {
-  return manager
-    .getRepository(ScheduleEntry)
-    .createQueryBuilder("r")
-    .where("r.organization_id = :org AND r.id = ANY(:ids) AND r.deleted_at IS NULL", { org: organizationId, ids })
-    .orderBy("r.id")
-    .setLock("pessimistic_write")
-    .getMany();
+  return findWhere(manager, ScheduleEntry, "organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL", [organizationId, ids], {
+    orderBy: "id",
+    lock: "update",
+  });
 }
 
 /** How many entries of a template a local day has. */

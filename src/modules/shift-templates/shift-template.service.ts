@@ -11,6 +11,7 @@ import { ShiftTemplate, TemplateBreak } from "./shift-template.entity";
 import { CreateShiftTemplateInput, ShiftTemplateListArgs, UpdateShiftTemplateInput } from "./shift-template.inputs";
 import { minuteOfDay, parseTimeOfDay, templateMinutes } from "./shift-template.rules";
 import { forgetSuccessor, selectTemplates } from "./shift-template.store";
+import { findOneBy } from "../../common/entity-reads";
 
 /** A location's shift templates: the recurring shifts coverage, drafts and generation are planned in. */
 export class ShiftTemplateService {
@@ -122,10 +123,12 @@ export class ShiftTemplateService {
 
 /** A template of the location (404 otherwise), locked until commit with `lock`. */
 export async function templateAt(manager: EntityManager, organizationId: string, locationId: string, id: string, lock = false): Promise<ShiftTemplate> {
-  const template = await manager.getRepository(ShiftTemplate).findOne({
-    where: { organizationId, locationId, id: requireUuid(id, "Shift template") },
-    ...(lock ? { lock: { mode: "pessimistic_write" as const } } : {}),
-  });
+  const template = await findOneBy(
+    manager,
+    ShiftTemplate,
+    { organizationId, locationId, id: requireUuid(id, "Shift template") },
+    { lock: lock ? "update" : undefined },
+  );
   if (!template) throw notFound("Shift template");
   return template;
 }

@@ -10,6 +10,7 @@ import { AccessRole } from "../access";
 import { StaffLocation, StaffMember, StaffRole } from "./staff-member.entity";
 import { CreateStaffInput, StaffFilterArgs, UpdateStaffInput } from "./staff.inputs";
 import { PlannableStaffMember, selectPlannableStaff, whereStaffListed } from "./staff.store";
+import { findOneByOrFail } from "../../common/entity-reads";
 
 export type { PlannableStaffMember } from "./staff.store";
 
@@ -118,7 +119,7 @@ export class StaffService {
   }
 
   private async workerAccessRoleId(manager: EntityManager, organizationId: string): Promise<string> {
-    const role = await manager.getRepository(AccessRole).findOneByOrFail({ organizationId, name: "Worker", isSystem: true });
+    const role = await findOneByOrFail(manager, AccessRole, { organizationId, name: "Worker", isSystem: true });
     return role.id;
   }
 

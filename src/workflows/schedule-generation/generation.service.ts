@@ -33,6 +33,7 @@ import {
 import { GenerateScheduleInput, PlanningLimitsInput } from "./generation.inputs";
 import { claimGeneration, finishGeneration, renewLease, requestCancel } from "./generation.store";
 import { RosterSolution, SearchProgress } from "./solver";
+import { findOneByOrFail } from "../../common/entity-reads";
 
 const MAX_TAKE_UPS = 3;
 
@@ -170,7 +171,7 @@ export class ScheduleGenerationService {
   private async build(generation: ScheduleGeneration): Promise<BuiltProblem & { zone: string; templates: TemplateShape[] }> {
     const manager = this.deps.db.manager;
     const { organizationId: org, locationId, request } = generation;
-    const location = await manager.getRepository(Location).findOneByOrFail({ organizationId: org, id: locationId });
+    const location = await findOneByOrFail(manager, Location, { organizationId: org, id: locationId });
     const zone = location.timezone;
     const bounds = { from: startOfLocalDay(addDays(request.startDate, -1), zone), to: startOfLocalDay(addDays(request.endDate, 2), zone) };
     const templates = await this.templatesWithBreaks(manager, org, locationId);

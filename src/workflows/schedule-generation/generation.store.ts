@@ -1,6 +1,7 @@
 import { EntityManager } from "typeorm";
 import { updateReturning } from "../../database/returning";
 import { GenerationProgress, GenerationResult, GenerationStatus, ScheduleGeneration } from "./generation.entity";
+import { findOneByOrFail } from "../../common/entity-reads";
 
 /** The SQL of generations: their queue and leases (what a generation reads comes through the modules' front doors). */
 
@@ -21,7 +22,7 @@ export async function claimGeneration(manager: EntityManager, processId: string,
       RETURNING id`,
     [processId, leaseSeconds, now],
   );
-  return rows.length ? manager.getRepository(ScheduleGeneration).findOneByOrFail({ id: rows[0].id }) : null;
+  return rows.length ? findOneByOrFail(manager, ScheduleGeneration, { id: rows[0].id }) : null;
 }
 
 /** Renews the lease and records progress; answers whether a cancel was asked, or null when the lease is lost. */

@@ -19,6 +19,7 @@ import {
   UpdateShiftRequestSettingsInput,
 } from "./shift-request.graphql";
 import { EntryRow, expireStaleRequests, moveRequestStatus, selectEntries, selectRequiresApproval, upsertRequiresApproval } from "./shift-request.store";
+import { findOneBy, findOneByOrFail } from "../../common/entity-reads";
 
 describeConstraint("uq_shift_requests_live_entry", "The entry already has a request waiting; cancel it first");
 
@@ -327,7 +328,7 @@ export class ShiftRequestService {
     let openShiftId: string | undefined;
     if (request.type === ShiftRequestType.DROP) {
       const entry = entries[0];
-      const dropped = await manager.getRepository(ScheduleEntry).findOneByOrFail({ organizationId: org, id: entry.id });
+      const dropped = await findOneByOrFail(manager, ScheduleEntry, { organizationId: org, id: entry.id });
       await removeEntries(manager, org, [dropped], now);
       const shift = await postPublishedOpenShift(
         manager,
@@ -457,7 +458,7 @@ export class ShiftRequestService {
 
   /** A request of the organization that the actor may see; a worker's view of another's is a 404. */
   private async find(manager: EntityManager, actor: Actor, id: string): Promise<ShiftRequest> {
-    const request = await manager.getRepository(ShiftRequest).findOneBy({ organizationId: actor.organizationId, id: requireUuid(id, LABEL) });
+    const request = await findOneBy(manager, ShiftRequest, { organizationId: actor.organizationId, id: requireUuid(id, LABEL) });
     if (!request) throw notFound(LABEL);
     if (
       !can(actor, "shiftrequests:manage") &&

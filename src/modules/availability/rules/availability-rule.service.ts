@@ -19,6 +19,7 @@ import {
 import { AvailabilityStatus, AvailabilityWindow, parseWallTime, RuleTimes } from "./availability-rule.rules";
 import { moveRuleStatus, selectActiveStaffIds, selectRequiresApproval, selectRulesOf, selectTimeZone, upsertRequiresApproval } from "./availability-rule.store";
 import { availabilityWindows } from "./availability-windows";
+import { findOneBy, findOneByOrFail } from "../../../common/entity-reads";
 
 const LABEL = "Availability rule";
 
@@ -88,7 +89,7 @@ export class AvailabilityRuleService {
       rule.decidedBy = status === "APPROVED" ? actor.staffId : null;
       rule.decidedAt = status === "APPROVED" ? this.deps.clock.now() : null;
       await manager.getRepository(AvailabilityRule).save(rule);
-      return manager.getRepository(AvailabilityRule).findOneByOrFail({ organizationId: actor.organizationId, id: rule.id });
+      return findOneByOrFail(manager, AvailabilityRule, { organizationId: actor.organizationId, id: rule.id });
     });
   }
 
@@ -179,10 +180,12 @@ export class AvailabilityRuleService {
   }
 
   private async rule(manager: EntityManager, actor: Actor, staffId: string, id: string, lock = false): Promise<AvailabilityRule> {
-    const rule = await manager.getRepository(AvailabilityRule).findOne({
-      where: { organizationId: actor.organizationId, staffId, id: requireUuid(id, LABEL) },
-      ...(lock ? { lock: { mode: "pessimistic_write" as const } } : {}),
-    });
+    const rule = await findOneBy(
+      manager,
+      AvailabilityRule,
+      { organizationId: actor.organizationId, staffId, id: requireUuid(id, LABEL) },
+      { lock: lock ? "update" : undefined },
+    );
     if (!rule) throw notFound(LABEL);
     return rule;
   }

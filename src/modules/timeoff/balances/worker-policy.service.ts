@@ -28,6 +28,7 @@ import {
   selectWorkerPoliciesByPair,
   whereWorkerPoliciesListed,
 } from "./worker-policy.store";
+import { findOneBy, findOneByOrFail } from "../../../common/entity-reads";
 
 /** A balance as the ledger has it: the sum of its rows, and what pending requests already claim. */
 export interface Balance {
@@ -60,7 +61,7 @@ export class WorkerPolicyService {
 
   /** The organization's calendar day now: the day ledger rows and inclusions are dated with. */
   async today(manager: EntityManager, organizationId: string): Promise<string> {
-    const organization = await manager.getRepository(Organization).findOneByOrFail({ id: organizationId });
+    const organization = await findOneByOrFail(manager, Organization, { id: organizationId });
     return localDate(this.deps.clock.now(), organization.timezone);
   }
 
@@ -98,7 +99,7 @@ export class WorkerPolicyService {
     const staffKey = requireUuid(staffId, "Staff member");
     return this.deps.unitOfWork.run(async (manager) => {
       const policy = await this.sharePolicy(manager, org, policyKey, "Policy");
-      const staff = await manager.getRepository(StaffMember).findOneBy({ organizationId: org, id: staffKey });
+      const staff = await findOneBy(manager, StaffMember, { organizationId: org, id: staffKey });
       if (!staff || staff.deletedAt) throw notFound("Staff member");
       const workerPolicy = await this.lock(manager, org, policy.id, staff.id);
       if (!workerPolicy?.isIncluded) throw notInPolicy(staff.name, policy.name);
@@ -122,7 +123,7 @@ export class WorkerPolicyService {
       }
       if (input.hoursBalance != null) {
         if (!workerPolicy.isIncluded) {
-          const staff = await manager.getRepository(StaffMember).findOneByOrFail({ organizationId: org, id: found.staffId });
+          const staff = await findOneByOrFail(manager, StaffMember, { organizationId: org, id: found.staffId });
           throw notInPolicy(staff.name, policy.name);
         }
         await this.adjustTo(manager, actor, workerPolicy, input.hoursBalance, input.note);
@@ -133,7 +134,7 @@ export class WorkerPolicyService {
 
   /** The policy of a balance change, held FOR SHARE until commit; a removed one is not found. */
   private async sharePolicy(manager: EntityManager, organizationId: string, id: string, label: string): Promise<TimeOffPolicy> {
-    const policy = await manager.getRepository(TimeOffPolicy).findOne({ where: { organizationId, id }, lock: { mode: "pessimistic_read" } });
+    const policy = await findOneBy(manager, TimeOffPolicy, { organizationId, id }, { lock: "share" });
     if (!policy) throw notFound(label);
     return policy;
   }
@@ -216,7 +217,7 @@ export class WorkerPolicyService {
   async ofStaffMember(actor: Actor, staffId: string): Promise<WorkerPolicy[]> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const id = requireUuid(staffId, "Staff member");
-    const staff = await this.deps.db.getRepository(StaffMember).findOneBy({ organizationId: actor.organizationId, id });
+    const staff = await findOneBy(this.deps.db.manager, StaffMember, { organizationId: actor.organizationId, id });
     if (!staff || (own && own !== id)) throw notFound("Staff member");
     return selectStaffMemberPolicies(this.deps.db, actor.organizationId, id);
   }

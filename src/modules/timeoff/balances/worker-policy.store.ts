@@ -1,6 +1,7 @@
 import { EntityManager, SelectQueryBuilder } from "typeorm";
 import type { Queryable } from "../../../database/queryable";
 import { LedgerEntry, LedgerKind, WorkerPolicy } from "./worker-policy.entity";
+import { findOneBy, findWhere } from "../../../common/entity-reads";
 
 /** The SQL of worker policies and the ledger behind their balances. */
 
@@ -167,12 +168,7 @@ export function assignedCountRows(db: Queryable, organizationId: string, policyI
 
 /** The worker policy of a staff member in a policy, locked until the transaction ends. */
 export function lockWorkerPolicy(manager: EntityManager, organizationId: string, policyId: string, staffId: string): Promise<WorkerPolicy | null> {
-  return manager
-    .getRepository(WorkerPolicy)
-    .createQueryBuilder("w")
-    .setLock("pessimistic_write")
-    .where("w.organization_id = :organizationId AND w.policy_id = :policyId AND w.worker_id = :staffId", { organizationId, policyId, staffId })
-    .getOne();
+  return findOneBy(manager, WorkerPolicy, { organizationId, policyId, staffId }, { lock: "update" });
 }
 
 export interface WorkerPolicyListFilter {
@@ -212,10 +208,9 @@ export function ledgerQuery(db: Queryable, organizationId: string, workerPolicyI
 
 /** The worker policies of the (policy, staff member) pairs given as two lists of the same length. */
 export function selectWorkerPoliciesByPair(db: Queryable, organizationId: string, policyIds: string[], staffIds: string[]): Promise<WorkerPolicy[]> {
-  return db
-    .getRepository(WorkerPolicy)
-    .createQueryBuilder("w")
-    .where("w.organization_id = :org", { org: organizationId })
-    .andWhere("(w.policy_id, w.worker_id) IN (SELECT * FROM unnest(:policies::uuid[], :staffIds::uuid[]))", { policies: policyIds, staffIds })
-    .getMany();
+  return findWhere(db, WorkerPolicy, "organization_id = $1 AND (policy_id, worker_id) IN (SELECT * FROM unnest($2::uuid[], $3::uuid[]))", [
+    organizationId,
+    policyIds,
+    staffIds,
+  ]);
 }

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from "typeorm";
 import { TimeOffPolicy } from "./policy.entity";
+import { findWhere } from "../../../common/entity-reads";
 
 /** The SQL of time-off policies. */
 
@@ -12,12 +13,7 @@ export function selectPolicies(db: DataSource, organizationId: string, allStatus
 
 /** Policies by id, removed ones included. */
 export function selectPoliciesWithRemoved(db: DataSource, organizationId: string, ids: readonly string[]): Promise<TimeOffPolicy[]> {
-  return db
-    .getRepository(TimeOffPolicy)
-    .createQueryBuilder("p")
-    .withDeleted()
-    .where("p.organization_id = :org AND p.id = ANY(:ids)", { org: organizationId, ids })
-    .getMany();
+  return findWhere(db, TimeOffPolicy, "organization_id = $1 AND id = ANY($2::uuid[])", [organizationId, ids], { withDeleted: true });
 }
 
 /** Ids of the staff (not deleted) whose `column` (a fixed column name, never input) equals `value`. */

@@ -20,6 +20,7 @@ import { TimeOffSettingsService } from "../settings/settings.service";
 import { moveRequestStatus, selectApprovedTimeOff } from "./request.store";
 import { availableOf, WorkerPolicyService } from "../balances/worker-policy.service";
 import { WorkerPolicy } from "../balances/worker-policy.entity";
+import { findOneBy, findOneByOrFail } from "../../../common/entity-reads";
 
 describeConstraint("ex_time_off_requests_no_overlap", "The worker already has a pending or approved time-off request that overlaps this one");
 
@@ -229,10 +230,10 @@ export class TimeOffRequestService {
     set: Record<string, unknown>,
   ): Promise<TimeOffRequest> {
     if (!(await moveRequestStatus(manager, actor.organizationId, request.id, from, to, set))) {
-      const now = await manager.getRepository(TimeOffRequest).findOneByOrFail({ organizationId: actor.organizationId, id: request.id });
+      const now = await findOneByOrFail(manager, TimeOffRequest, { organizationId: actor.organizationId, id: request.id });
       throw conflict(`The request is ${now.status}; only a ${from} request can become ${to}`);
     }
-    return manager.getRepository(TimeOffRequest).findOneByOrFail({ organizationId: actor.organizationId, id: request.id });
+    return findOneByOrFail(manager, TimeOffRequest, { organizationId: actor.organizationId, id: request.id });
   }
 
   private async recordUse(manager: EntityManager, actor: Actor, request: TimeOffRequest, workerPolicy: WorkerPolicy, kind: "use" | "give_back"): Promise<void> {
@@ -258,7 +259,7 @@ export class TimeOffRequestService {
   }
 
   private async lockRequest(manager: EntityManager, org: string, id: string): Promise<TimeOffRequest> {
-    const request = await manager.getRepository(TimeOffRequest).findOne({ where: { organizationId: org, id }, lock: { mode: "pessimistic_write" } });
+    const request = await findOneBy(manager, TimeOffRequest, { organizationId: org, id }, { lock: "update" });
     if (!request) throw notFound(this.records.label);
     return request;
   }
@@ -266,7 +267,7 @@ export class TimeOffRequestService {
   private async policy(manager: EntityManager, org: string, id: string, share = false): Promise<TimeOffPolicy> {
     const where = { organizationId: org, id: id.toLowerCase() };
     if (!isUuid(id)) throw invalidField("policyId", `No policy has id "${id}"`);
-    const policy = await manager.getRepository(TimeOffPolicy).findOne({ where, ...(share ? { lock: { mode: "pessimistic_read" as const } } : {}) });
+    const policy = await findOneBy(manager, TimeOffPolicy, where, { lock: share ? "share" : undefined });
     if (!policy) throw unknownReference("policyId", `No policy has id "${id}"`);
     return policy;
   }
@@ -279,7 +280,7 @@ export class TimeOffRequestService {
   }
 
   private organization(manager: EntityManager, id: string): Promise<Organization> {
-    return manager.getRepository(Organization).findOneByOrFail({ id });
+    return findOneByOrFail(manager, Organization, { id });
   }
 
   /** Works out zone, times and hours of a new or changed request, and checks the organization's rules. */
@@ -295,7 +296,7 @@ export class TimeOffRequestService {
     let location: Location | null = null;
     if (locationId) {
       if (!isUuid(locationId)) throw invalidField("locationId", `No location has id "${locationId}"`);
-      location = await manager.getRepository(Location).findOneBy({ organizationId: org, id: locationId.toLowerCase() });
+      location = await findOneBy(manager, Location, { organizationId: org, id: locationId.toLowerCase() });
       if (!location) throw unknownReference("locationId", `No location has id "${locationId}"`);
     }
     const zone = input.timezone

@@ -6,6 +6,7 @@ import { POLICY_TYPE_KINDS } from "../policies/policy-type.entity";
 import { UpdateTimeOffSettingsInput } from "./settings.graphql";
 import { TimeOffSettings } from "./settings.entity";
 import { insertTimeOffDefaults } from "./settings.store";
+import { findOneByOrFail } from "../../../common/entity-reads";
 
 /** What every organization starts with: one policy type of each kind and default settings. */
 export async function seedTimeOff(manager: EntityManager, organizationId: string): Promise<void> {
@@ -21,7 +22,7 @@ export class TimeOffSettingsService {
   }
 
   of(organizationId: string, manager: EntityManager = this.deps.db.manager): Promise<TimeOffSettings> {
-    return manager.getRepository(TimeOffSettings).findOneByOrFail({ organizationId });
+    return findOneByOrFail(manager, TimeOffSettings, { organizationId });
   }
 
   async update(actor: Actor, input: UpdateTimeOffSettingsInput): Promise<TimeOffSettings> {

@@ -7,6 +7,7 @@ import { groupByKeys } from "../../../loaders/loaders";
 import { ShiftNote } from "./shift-note.entity";
 import { ShiftNoteInput } from "./shift-note.graphql";
 import { ShiftService } from "../shifts/shift.service";
+import { findOneBy } from "../../../common/entity-reads";
 
 /**
  * Notes on shifts. Whoever may read a shift reads its notes; a worker writes on their own shifts,
@@ -56,7 +57,7 @@ export class ShiftNoteService {
 
   private async get(actor: Actor, shiftId: string, id: string): Promise<ShiftNote> {
     const shift = await this.shifts.get(actor, shiftId);
-    const note = await this.repo.findOneBy({ id: requireUuid(id, "Note"), shiftId: shift.id, organizationId: actor.organizationId });
+    const note = await findOneBy(this.repo.manager, ShiftNote, { id: requireUuid(id, "Note"), shiftId: shift.id, organizationId: actor.organizationId });
     if (!note) throw notFound("Note");
     return note;
   }

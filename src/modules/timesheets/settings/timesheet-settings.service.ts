@@ -5,13 +5,14 @@ import { Weekday } from "../../../common/weekday";
 import { TimesheetSettings } from "./timesheet-settings.entity";
 import { UpdateTimesheetSettingsInput } from "./timesheet-settings.graphql";
 import { upsertTimesheetSettings } from "./timesheet-settings.store";
+import { findOneBy } from "../../../common/entity-reads";
 
 /** Overtime settings of an organization: the defaults until first changed. */
 export class TimesheetSettingsService {
   constructor(private readonly deps: ServiceDeps) {}
 
   async get(actor: Actor): Promise<TimesheetSettings> {
-    const stored = await this.deps.db.getRepository(TimesheetSettings).findOneBy({ organizationId: actor.organizationId });
+    const stored = await findOneBy(this.deps.db.manager, TimesheetSettings, { organizationId: actor.organizationId });
     return (
       stored ??
       Object.assign(new TimesheetSettings(), {
