@@ -12,7 +12,7 @@ type Queryable = DataSource | EntityManager;
  * once per entity and shape, so it is also sent as the same prepared statement every time.
  *
  * For entities without relations or load listeners, as every entity of this service is (a test
- * checks that it stays so). Lists with filters, orderings and pages keep TypeORM's query builder.
+ * reads every entity through both). Pages keep TypeORM's query builder (common/pagination.ts).
  */
 
 /** The row lock a read takes until its transaction ends: `update` as TypeORM's pessimistic_write, `share` as its pessimistic_read. */

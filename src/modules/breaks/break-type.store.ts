@@ -1,17 +1,14 @@
 import { EntityManager } from "typeorm";
 import { BreakType } from "./break-type.entity";
+import { findWhere } from "../../common/entity-reads";
 
 /** The SQL of break types. */
 
 /** The live break types of many locations, by name. */
 export function selectLiveBreakTypes(manager: EntityManager, organizationId: string, locationIds: readonly string[]): Promise<BreakType[]> {
-  return manager
-    .getRepository(BreakType)
-    .createQueryBuilder("b")
-    .where("b.organization_id = :org AND b.location_id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, ids: [...locationIds] })
-    .orderBy("b.name")
-    .addOrderBy("b.id")
-    .getMany();
+  return findWhere(manager, BreakType, "organization_id = $1 AND location_id = ANY($2::uuid[]) AND deleted_at IS NULL", [organizationId, [...locationIds]], {
+    orderBy: "name, id",
+  });
 }
 
 /** A break type that staff must take: at least `durationMinutes` of it every `frequencyMinutes` worked. */

@@ -1,5 +1,6 @@
 import { EntityManager } from "typeorm";
 import { CoverageRequirement } from "./coverage.entity";
+import { findWhere } from "../../common/entity-reads";
 
 /** The SQL of coverage requirements. */
 
@@ -9,13 +10,15 @@ export function selectRequirementsBetween(
   where: { organizationId: string; locationId: string; start: string; end: string },
 ): Promise<CoverageRequirement[]> {
   const { organizationId, locationId, start, end } = where;
-  return manager
-    .getRepository(CoverageRequirement)
-    .createQueryBuilder("c")
-    .where("c.organization_id = :org AND c.location_id = :loc AND c.day BETWEEN :start AND :end", { org: organizationId, loc: locationId, start, end })
-    .orderBy("c.day")
-    .addOrderBy("c.template_id")
-    .getMany();
+  return findWhere(
+    manager,
+    CoverageRequirement,
+    "organization_id = $1 AND location_id = $2 AND day BETWEEN $3 AND $4",
+    [organizationId, locationId, start, end],
+    {
+      orderBy: "day, template_id",
+    },
+  );
 }
 
 export async function deleteRequirements(manager: EntityManager, organizationId: string, locationId: string, start: string, end: string): Promise<void> {

@@ -68,12 +68,9 @@ export async function breaksOf(
   ids: readonly string[],
 ): Promise<ScheduleBreak[][]> {
   const column = owner === "entryId" ? "entry_id" : "draft_id";
-  const rows = await manager
-    .getRepository(ScheduleBreak)
-    .createQueryBuilder("b")
-    .where(`b.organization_id = :org AND b.${column} = ANY(:ids)`, { org: organizationId, ids: [...ids] })
-    .orderBy("b.position")
-    .getMany();
+  const rows = await findWhere(manager, ScheduleBreak, `organization_id = $1 AND ${column} = ANY($2::uuid[])`, [organizationId, [...ids]], {
+    orderBy: "position",
+  });
   const groups = new Map<string, ScheduleBreak[]>();
   for (const row of rows) {
     const id = row[owner]!;

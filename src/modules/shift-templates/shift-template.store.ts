@@ -1,16 +1,15 @@
 import { EntityManager } from "typeorm";
 import { ShiftTemplate } from "./shift-template.entity";
+import { findWhere } from "../../common/entity-reads";
 
 /** The SQL of shift templates. */
 
 /** The location's templates among `ids` (all of them without `ids`), by name. */
 export function selectTemplates(manager: EntityManager, organizationId: string, locationId: string, ids?: string[]): Promise<ShiftTemplate[]> {
-  const query = manager
-    .getRepository(ShiftTemplate)
-    .createQueryBuilder("t")
-    .where("t.organization_id = :org AND t.location_id = :loc", { org: organizationId, loc: locationId });
-  if (ids) query.andWhere("t.id = ANY(:ids)", { ids });
-  return query.orderBy("t.name").addOrderBy("t.id").getMany();
+  const among = ids ? " AND id = ANY($3::uuid[])" : "";
+  return findWhere(manager, ShiftTemplate, `organization_id = $1 AND location_id = $2${among}`, [organizationId, locationId, ...(ids ? [ids] : [])], {
+    orderBy: "name, id",
+  });
 }
 
 /** A deleted template leaves the lists of the templates that named it. */

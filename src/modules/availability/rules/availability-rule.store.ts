@@ -2,6 +2,7 @@ import { EntityManager } from "typeorm";
 import { updateReturning } from "../../../database/returning";
 import { AvailabilityRule } from "./availability-rule.entity";
 import { AvailabilityStatus, RuleShape, Weekday } from "./availability-rule.rules";
+import { findWhere } from "../../../common/entity-reads";
 
 /** The SQL of availability rules and the organization's availability setting. */
 
@@ -62,12 +63,10 @@ export function selectRulesOf(
   staffId: string,
   status: AvailabilityStatus | undefined,
 ): Promise<AvailabilityRule[]> {
-  const q = manager
-    .getRepository(AvailabilityRule)
-    .createQueryBuilder("r")
-    .where("r.organization_id = :org AND r.worker_id = :staffId", { org: organizationId, staffId });
-  if (status) q.andWhere("r.status = :status", { status });
-  return q.orderBy("r.date", "ASC", "NULLS LAST").addOrderBy("r.created_at").addOrderBy("r.id").getMany();
+  const ofStatus = status ? " AND status = $3" : "";
+  return findWhere(manager, AvailabilityRule, `organization_id = $1 AND worker_id = $2${ofStatus}`, [organizationId, staffId, ...(status ? [status] : [])], {
+    orderBy: "date ASC NULLS LAST, created_at, id",
+  });
 }
 
 /** Moves a rule from one status to another only if it still has the first; false when it did not. */

@@ -6,9 +6,7 @@ import { findWhere } from "../../../common/entity-reads";
 
 /** The organization's active policies, or every policy with `allStatuses`, by name. */
 export function selectPolicies(db: DataSource, organizationId: string, allStatuses: boolean): Promise<TimeOffPolicy[]> {
-  const query = db.getRepository(TimeOffPolicy).createQueryBuilder("p").where("p.organization_id = :org", { org: organizationId });
-  if (!allStatuses) query.andWhere("p.status = 'Active'");
-  return query.orderBy("p.name").addOrderBy("p.id").getMany();
+  return findWhere(db, TimeOffPolicy, `organization_id = $1${allStatuses ? "" : " AND status = 'Active'"}`, [organizationId], { orderBy: "name, id" });
 }
 
 /** Policies by id, removed ones included. */

@@ -5,6 +5,7 @@ import { BreakType } from "../../breaks";
 import { localTime, localTimeAt, utcTimeAt, zoneOffsetMinutes } from "../../../common/local-time";
 import { spanMinutes } from "../../../common/shift-minutes";
 import { Shift, ShiftBreak } from "./shift.graphql";
+import { findWhere } from "../../../common/entity-reads";
 
 /**
  * The SQL of shifts, their breaks and locked days. Shifts are read with hand-written SQL and mapped here rather than hydrated
@@ -362,11 +363,11 @@ export async function closeRunningBreak(manager: EntityManager, organizationId: 
 /** The location's break types among `ids` that are not deleted. */
 export function selectBreakTypes(manager: EntityManager, organizationId: string, locationId: string, ids: string[]): Promise<BreakType[]> {
   if (!ids.length) return Promise.resolve([]);
-  return manager
-    .getRepository(BreakType)
-    .createQueryBuilder("b")
-    .where("b.organization_id = :org AND b.location_id = :loc AND b.id = ANY(:ids) AND b.deleted_at IS NULL", { org: organizationId, loc: locationId, ids })
-    .getMany();
+  return findWhere(manager, BreakType, "organization_id = $1 AND location_id = $2 AND id = ANY($3::uuid[]) AND deleted_at IS NULL", [
+    organizationId,
+    locationId,
+    ids,
+  ]);
 }
 
 /** The staff member's open shift (no end yet); `lock` holds it until commit. */
