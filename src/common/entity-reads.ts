@@ -56,6 +56,12 @@ function shapeOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>): E
 
 const lockClause = (lock: RowLock | undefined) => (lock === "update" ? " FOR UPDATE" : lock === "share" ? " FOR SHARE" : "");
 
+/** Leaves soft-deleted rows out, for an entity with a delete date column, unless `withDeleted`. */
+function aliveClause(manager: EntityManager, shape: EntityShape, options: EntityReadOptions): string {
+  const deleted = shape.metadata.deleteDateColumn;
+  return deleted && !options.withDeleted ? ` AND ${manager.connection.driver.escape(deleted.databaseName)} IS NULL` : "";
+}
+
 /** The statement for the row whose `properties` equal the values given, in order. */
 function textOf(manager: EntityManager, shape: EntityShape, properties: string[], options: EntityReadOptions): string {
   const key = `${properties.join(",")}|${options.lock ?? ""}|${options.withDeleted ? "all" : ""}`;
@@ -66,9 +72,7 @@ function textOf(manager: EntityManager, shape: EntityShape, properties: string[]
       if (!column) throw new Error(`${shape.metadata.name} has no column for ${property}`);
       return `${manager.connection.driver.escape(column.databaseName)} = $${i + 1}`;
     });
-    const deleted = shape.metadata.deleteDateColumn;
-    if (deleted && !options.withDeleted) conditions.push(`${manager.connection.driver.escape(deleted.databaseName)} IS NULL`);
-    text = `${shape.from} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(options.lock)}`;
+    text = `${shape.from} WHERE ${conditions.join(" AND ")}${aliveClause(manager, shape, options)} LIMIT 1${lockClause(options.lock)}`;
     shape.texts.set(key, text);
   }
   return text;
@@ -126,10 +130,11 @@ export async function findWhere<T extends ObjectLiteral>(
 ): Promise<T[]> {
   const manager = managerOf(db);
   const shape = shapeOf(manager, target);
-  const deleted = shape.metadata.deleteDateColumn;
-  const alive = deleted && !options.withDeleted ? ` AND ${manager.connection.driver.escape(deleted.databaseName)} IS NULL` : "";
   const order = options.orderBy ? ` ORDER BY ${options.orderBy}` : "";
-  const rows: Record<string, unknown>[] = await manager.query(`${shape.from} WHERE (${condition})${alive}${order}${lockClause(options.lock)}`, params);
+  const rows: Record<string, unknown>[] = await manager.query(
+    `${shape.from} WHERE (${condition})${aliveClause(manager, shape, options)}${order}${lockClause(options.lock)}`,
+    params,
+  );
   return rows.map((row) => hydrate<T>(manager, shape, row));
 }
 

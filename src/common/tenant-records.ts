@@ -31,14 +31,14 @@ export class TenantRecords<T extends TenantRecord> {
   /** One record; inside a transaction pass its manager (and `lock` to hold the row until commit). */
   async get(actor: Actor, id: string, options: { manager?: EntityManager; lock?: boolean } = {}): Promise<T> {
     const where = { id: requireUuid(id, this.label), organizationId: actor.organizationId } as Partial<Record<keyof T & string, string>>;
-    const record = await findOneBy(options.manager ?? this.db.manager, this.entity, where, { lock: options.lock ? "update" : undefined });
+    const record = await findOneBy(options.manager ?? this.db, this.entity, where, { lock: options.lock ? "update" : undefined });
     if (!record) throw notFound(this.label);
     return record;
   }
 
   /** Records by id, in the order asked (null where unknown); for data loaders. */
   async byIds(organizationId: string, ids: readonly string[]): Promise<(T | null)[]> {
-    return byKeys(ids, await findByIds(this.db.manager, this.entity, organizationId, ids), (r) => r.id);
+    return byKeys(ids, await findByIds(this.db, this.entity, organizationId, ids), (r) => r.id);
   }
 
   /** A page of the organization's records sorted by `sort`; `filter` narrows the query; `source` is where it runs (a replica for a read that may lag). */

@@ -44,7 +44,7 @@ export class AccessService {
   }
 
   async getAccessRole(actor: Actor, id: string): Promise<AccessRole> {
-    const role = await findOneBy(this.deps.db.manager, AccessRole, { id: requireUuid(id, "Access role"), organizationId: actor.organizationId });
+    const role = await findOneBy(this.deps.db, AccessRole, { id: requireUuid(id, "Access role"), organizationId: actor.organizationId });
     if (!role) throw notFound("Access role");
     return role;
   }
@@ -97,8 +97,7 @@ export class AccessService {
   }
 
   async revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
-    const repo = this.deps.db.getRepository(ApiKey);
-    const key = await findOneBy(repo.manager, ApiKey, { id: requireUuid(id, "API key"), organizationId: actor.organizationId });
+    const key = await findOneBy(this.deps.db, ApiKey, { id: requireUuid(id, "API key"), organizationId: actor.organizationId });
     if (!key) throw notFound("API key");
     if (!key.revokedAt) {
       key.revokedAt = this.deps.clock.now();

@@ -51,7 +51,7 @@ export class OrganizationService {
   }
 
   async get(actor: Actor): Promise<Organization> {
-    const organization = await findOneBy(this.deps.db.manager, Organization, { id: actor.organizationId });
+    const organization = await findOneBy(this.deps.db, Organization, { id: actor.organizationId });
     if (!organization) throw notFound("Organization");
     return organization;
   }

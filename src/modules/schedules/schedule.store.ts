@@ -2,7 +2,7 @@ import { EntityManager, SelectQueryBuilder } from "typeorm";
 import { updateReturning } from "../../database/returning";
 import { spanOverlaps } from "../../database/spans";
 import { ScheduleBreak, ScheduleDraft, ScheduleEntry } from "./schedule.entity";
-import { findWhere } from "../../common/entity-reads";
+import { findOneBy, findWhere } from "../../common/entity-reads";
 
 /** The SQL of schedules: entries, drafts, their planned breaks, and what publishing and removing touch. */
 
@@ -258,17 +258,8 @@ export function selectEntries(manager: EntityManager, organizationId: string, id
 }
 
 /** A draft of the location, locked until commit with `lock`. */
-export async function selectDraft(
-  manager: EntityManager,
-  organizationId: string,
-  locationId: string,
-  id: string,
-  lock: boolean,
-): Promise<ScheduleDraft | null> {
-  const found = await findWhere(manager, ScheduleDraft, "organization_id = $1 AND location_id = $2 AND id = $3", [organizationId, locationId, id], {
-    lock: lock ? "update" : undefined,
-  });
-  return found[0] ?? null;
+export function selectDraft(manager: EntityManager, organizationId: string, locationId: string, id: string, lock: boolean): Promise<ScheduleDraft | null> {
+  return findOneBy(manager, ScheduleDraft, { organizationId, locationId, id }, { lock: lock ? "update" : undefined });
 }
 
 /** Live entries by id, locked until commit (in id order, so that two publications wait rather than deadlock). */

@@ -217,7 +217,7 @@ export class WorkerPolicyService {
   async ofStaffMember(actor: Actor, staffId: string): Promise<WorkerPolicy[]> {
     const own = ownRecordsOnly(actor, "timeoff:read", "timeoff:self");
     const id = requireUuid(staffId, "Staff member");
-    const staff = await findOneBy(this.deps.db.manager, StaffMember, { organizationId: actor.organizationId, id });
+    const staff = await findOneBy(this.deps.db, StaffMember, { organizationId: actor.organizationId, id });
     if (!staff || (own && own !== id)) throw notFound("Staff member");
     return selectStaffMemberPolicies(this.deps.db, actor.organizationId, id);
   }

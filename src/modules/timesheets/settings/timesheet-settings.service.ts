@@ -12,7 +12,7 @@ export class TimesheetSettingsService {
   constructor(private readonly deps: ServiceDeps) {}
 
   async get(actor: Actor): Promise<TimesheetSettings> {
-    const stored = await findOneBy(this.deps.db.manager, TimesheetSettings, { organizationId: actor.organizationId });
+    const stored = await findOneBy(this.deps.db, TimesheetSettings, { organizationId: actor.organizationId });
     return (
       stored ??
       Object.assign(new TimesheetSettings(), {
