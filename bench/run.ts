@@ -477,8 +477,10 @@ interface PartCost {
 /**
  * Each part of the mix alone at PART_RATE calls per second, with the CPU each call costs the
  * service processes and the database server: what the closed loop spends its cores on. What they
- * spend idle (timers, jobs, autovacuum after the earlier passes), watched for 3 s before each part,
- * is taken off.
+ * spend idle (timers, jobs, autovacuum after the earlier passes) is taken off: watched for 3 s
+ * before and 3 s after each part, at the lower of the two rates. One window alone let a burst
+ * in it (a collection of the earlier part's garbage, a vacuum) count against the part, which came
+ * out negative.
  */
 async function partCosts(processes: ServiceProcess[], world: MixedLoadWorld): Promise<PartCost[]> {
   /** The service processes' and the database server's CPU seconds while `work` runs, and for how many seconds. */
@@ -489,26 +491,32 @@ async function partCosts(processes: ServiceProcess[], world: MixedLoadWorld): Pr
     const { seconds, services } = cpuSince(mark, processes);
     return { seconds, service: services, database: database.stop() };
   };
+  const idleFor3s = () => watch(() => new Promise((resolve) => setTimeout(resolve, 3000)));
   const costs: PartCost[] = [];
+  let before = await idleFor3s();
   for (const part of MIX_PARTS) {
-    const idle = await watch(() => new Promise((resolve) => setTimeout(resolve, 3000)));
     let results: MixedLoadResult[] = [];
     const used = await watch(async () => {
       results = await Promise.all(processes.map((p) => pacedMixedLoad(p.url, world, PART_SECONDS, PART_RATE / processes.length, part)));
     });
+    const after = await idleFor3s();
     const calls = Math.max(
       1,
       results.reduce((n, r) => n + r.requests, 0),
     );
-    const perCall = (busy: number, idleBusy: number) => (1000 * (busy - (idleBusy / idle.seconds) * used.seconds)) / calls;
+    const perCall = (of: "service" | "database") => {
+      const idleRate = Math.min(before[of] / before.seconds, after[of] / after.seconds);
+      return (1000 * (used[of] - idleRate * used.seconds)) / calls;
+    };
     costs.push({
       part,
       inARound: callsInARound(world, part),
       calls,
       p50: results.map((r) => r.p50),
-      service: perCall(used.service, idle.service),
-      database: perCall(used.database, idle.database),
+      service: perCall("service"),
+      database: perCall("database"),
     });
+    before = after;
   }
   return costs;
 }
