@@ -5,6 +5,7 @@ import { loadConfig, Config } from "./src/config";
 import { PGliteDatabase, pgliteDriver } from "./src/database/pglite-pool";
 import { IDLE_CONNECTION_MS } from "./src/database/idle-connections";
 import { PreparingClient } from "./src/database/prepared-statements";
+import { CountingClient } from "./src/database/statement-count";
 
 /**
  * The TypeORM data source: PostgreSQL through `pg` when DATABASE_URL is set, else the embedded
@@ -27,7 +28,7 @@ export function dataSourceOptions(config: Pick<Config, "databaseUrl" | "dataDir"
       url: config.databaseUrl,
       poolSize: 20,
       connectTimeoutMS: 5000,
-      extra: { idleTimeoutMillis: IDLE_CONNECTION_MS, ...(config.preparedStatements ? { Client: PreparingClient } : {}) },
+      extra: { idleTimeoutMillis: IDLE_CONNECTION_MS, Client: config.preparedStatements ? PreparingClient : CountingClient },
     };
   }
   const database = PGliteDatabase.for(config.dataDir, path.join(__dirname, "migrations"));

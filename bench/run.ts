@@ -462,7 +462,7 @@ async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLo
   }
 }
 
-/** What one part of the mix costs, arriving alone and slowly: CPU milliseconds per call, and how fast it is answered. */
+/** What one part of the mix costs, arriving alone and slowly: CPU milliseconds and SQL statements per call, and how fast it is answered. */
 interface PartCost {
   part: MixPart;
   /** How many calls of a round of the mix are this part's. */
@@ -472,6 +472,8 @@ interface PartCost {
   p50: number[];
   service: number;
   database: number;
+  /** SQL statements per call, from the processes' /healthz. */
+  statements: number;
 }
 
 /**
@@ -483,13 +485,19 @@ interface PartCost {
  * out negative.
  */
 async function partCosts(processes: ServiceProcess[], world: MixedLoadWorld): Promise<PartCost[]> {
-  /** The service processes' and the database server's CPU seconds while `work` runs, and for how many seconds. */
+  /** The SQL statements the service processes have sent so far. */
+  const statementsSent = async () => {
+    const health = await Promise.all(processes.map(async (p) => (await (await fetch(`${p.url}/healthz`)).json()).process as ProcessHealth));
+    return health.reduce((sum, h) => sum + h.sqlStatements, 0);
+  };
+  /** The service processes' and the database server's CPU seconds and the statements sent while `work` runs, and for how many seconds. */
   const watch = async (work: () => Promise<unknown>) => {
+    const sent = await statementsSent();
     const mark = cpuMark(processes);
     const database = watchDatabaseServer();
     await work();
     const { seconds, services } = cpuSince(mark, processes);
-    return { seconds, service: services, database: database.stop() };
+    return { seconds, service: services, database: database.stop(), statements: (await statementsSent()) - sent };
   };
   const idleFor3s = () => watch(() => new Promise((resolve) => setTimeout(resolve, 3000)));
   const costs: PartCost[] = [];
@@ -504,17 +512,18 @@ async function partCosts(processes: ServiceProcess[], world: MixedLoadWorld): Pr
       1,
       results.reduce((n, r) => n + r.requests, 0),
     );
-    const perCall = (of: "service" | "database") => {
+    const perCall = (of: "service" | "database" | "statements") => {
       const idleRate = Math.min(before[of] / before.seconds, after[of] / after.seconds);
-      return (1000 * (used[of] - idleRate * used.seconds)) / calls;
+      return (used[of] - idleRate * used.seconds) / calls;
     };
     costs.push({
       part,
       inARound: callsInARound(world, part),
       calls,
       p50: results.map((r) => r.p50),
-      service: perCall("service"),
-      database: perCall("database"),
+      service: 1000 * perCall("service"),
+      database: 1000 * perCall("database"),
+      statements: perCall("statements"),
     });
     before = after;
   }
@@ -622,11 +631,11 @@ function partCostLines(parts: PartCost[]): string[] {
   const inFlight = 2 * MIXED_CONNECTIONS;
   return [
     `then each part of the mix alone, at ${PART_RATE} calls a second for ${PART_SECONDS} s: CPU per call (ms) of the service processes and of the ` +
-      `database server, and its share of the mix's CPU (calls of a round of ${round}):`,
+      `database server, its share of the mix's CPU (calls of a round of ${round}), and the SQL statements a call sends:`,
     ...parts.map(
       (p) =>
         `  ${p.part}: ${p.calls} calls, p50 ${p.p50.join(" / ")} ms; service ${ms(p.service)} + database ${ms(p.database)} = ${ms(cost(p))} ms; ` +
-        `${Math.round((100 * p.inARound * cost(p)) / (average * round))}% of the mix (${p.inARound} of ${round} calls)`,
+        `${Math.round((100 * p.inARound * cost(p)) / (average * round))}% of the mix (${p.inARound} of ${round} calls); ${p.statements.toFixed(1)} statements`,
     ),
     `  the mix's average call: ${ms(average)} ms of CPU (the kernel's and the load's own not counted), so ${cpus().length} cores answer at most ` +
       `${Math.round(capacity)} calls a second; at that rate the closed loop's ${inFlight} calls in flight take ${Math.round((1000 * inFlight) / capacity)} ms ` +

@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { prepareDataDir, tightenDataDir } from "./data-dir-modes";
 import { EmbeddedTemplate, isNewDataDir } from "./embedded-template";
 import { DataDirLock } from "./data-dir-lock";
+import { countStatement } from "./statement-count";
 import type { DatabaseMessage, DatabaseRequest, DatabaseThreadOptions } from "./pglite-thread";
 
 /**
@@ -271,6 +272,7 @@ export class PGliteDatabase {
   }
 
   async run(sql: string, params?: unknown[]): Promise<QueryResultLike> {
+    countStatement();
     const thread = await this.thread();
     // Without parameters, a text may hold several statements (migrations): the last one answers.
     return withLocalDates(await thread.request(params && params.length > 0 ? { kind: "query", sql, params } : { kind: "exec", sql }));

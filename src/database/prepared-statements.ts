@@ -1,4 +1,4 @@
-import { Client } from "pg";
+import { CountingClient } from "./statement-count";
 
 /**
  * Statements sent as named prepared statements. PostgreSQL parses an unnamed statement anew each
@@ -37,7 +37,7 @@ function nameOf(text: string): string | undefined {
  * statements. Not behind a pooler in transaction mode that cannot follow them (PgBouncer before
  * 1.21, or with `max_prepared_statements = 0`): DATABASE_PREPARED_STATEMENTS=off there.
  */
-export class PreparingClient extends Client {
+export class PreparingClient extends CountingClient {
   /** Statements this connection has prepared. */
   private readonly prepared = new Set<string>();
 

@@ -1,8 +1,9 @@
-import pg, { Client, PoolClient } from "pg";
+import pg, { PoolClient } from "pg";
 import { DataSource } from "typeorm";
 import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 import { dataSourceOptions } from "../../ormconfig";
 import { Config } from "../config";
+import { CountingClient } from "./statement-count";
 
 /** The client a read is for: the one whose own writes the read must show. */
 export interface Reader {
@@ -61,7 +62,7 @@ async function replayedOn(client: { query(text: string): Promise<{ rows: Record<
 
 /** How far a replica has replayed, asked on a single connection of its own (until its data source is opened). */
 async function replayedOnce(url: string): Promise<string | null> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = new CountingClient({ connectionString: url, connectionTimeoutMillis: 2000 });
   client.on("error", () => undefined);
   try {
     await client.connect();

@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { statementsSent } from "../database/statement-count";
 import type { Percentiles, RequestsInProcess, RequestTimes } from "./request-admission";
 
 /** How the process has kept up since it started: its event loop's delay and the time garbage collection took. */
@@ -11,6 +12,8 @@ export interface ProcessHealth {
   requests: RequestsInProcess;
   /** Where its requests spent their time since it started: before their turn, in line, at work. */
   requestTimes: RequestTimes;
+  /** SQL statements it has sent to its databases since it started (its jobs' too). */
+  sqlStatements: number;
 }
 
 /**
@@ -38,6 +41,7 @@ export function watchProcessHealth(line: { inProcess: () => RequestsInProcess; t
       uptimeSeconds: Math.round(process.uptime()),
       requests: line.inProcess(),
       requestTimes: line.times(),
+      sqlStatements: statementsSent(),
     }),
     stop: () => {
       delay.disable();

@@ -4,6 +4,7 @@ import type { Actor } from "../auth/actor";
 import type { RequestContext } from "../graphql/context";
 import { MAX_PAGE_SIZE } from "../common/pagination";
 import { IDLE_CONNECTION_MS } from "../database/idle-connections";
+import { CountingClient } from "../database/statement-count";
 import { Config } from "../config";
 import { refusal, SendError } from "../errors/client-error";
 import { MAX_COST } from "../graphql/limits";
@@ -82,7 +83,13 @@ export class RateLimits {
         undefined,
       );
     }
-    const pool = new Pool({ connectionString: config.databaseUrl, max: 4, connectionTimeoutMillis: 2000, idleTimeoutMillis: IDLE_CONNECTION_MS });
+    const pool = new Pool({
+      connectionString: config.databaseUrl,
+      Client: CountingClient,
+      max: 4,
+      connectionTimeoutMillis: 2000,
+      idleTimeoutMillis: IDLE_CONNECTION_MS,
+    });
     // An idle connection the server closes (a restart, an outage) is dropped by the pool and the next
     // call connects again, the memory limiter standing in meanwhile; unheard, the error would end the process.
     pool.on("error", () => undefined);

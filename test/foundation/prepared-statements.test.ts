@@ -1,6 +1,8 @@
 import { QueryRunner } from "typeorm";
 import { dataSourceOptions } from "../../ormconfig";
 import { pendingEvents } from "../../src/modules/events";
+import { PreparingClient } from "../../src/database/prepared-statements";
+import { CountingClient } from "../../src/database/statement-count";
 import { TestService } from "../support/harness";
 
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
@@ -57,10 +59,10 @@ describe("statements sent as named prepared statements on a PostgreSQL server", 
     expect(texts.filter((text) => kept.includes(text)).length).toBeGreaterThan(0);
   });
 
-  it("leaves the driver's own client in place when DATABASE_PREPARED_STATEMENTS is off", () => {
+  it("sends unnamed statements through a client that only counts them when DATABASE_PREPARED_STATEMENTS is off", () => {
     const on = dataSourceOptions({ databaseUrl: "postgresql://localhost/x", dataDir: "", preparedStatements: true }) as { extra?: { Client?: unknown } };
     const off = dataSourceOptions({ databaseUrl: "postgresql://localhost/x", dataDir: "", preparedStatements: false }) as { extra?: { Client?: unknown } };
-    expect(on.extra?.Client).toBeDefined();
-    expect(off.extra?.Client).toBeUndefined();
+    expect(on.extra?.Client).toBe(PreparingClient);
+    expect(off.extra?.Client).toBe(CountingClient);
   });
 });

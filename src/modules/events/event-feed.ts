@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import { Client } from "pg";
+import { CountingClient } from "../../database/statement-count";
 import { DataSource } from "typeorm";
 import type { PGliteDatabase } from "../../database/pglite-pool";
 import { requestActor } from "../../database/request-actor";
@@ -59,7 +60,7 @@ export class EventFeed extends EventEmitter {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl });
+    const client: Client = new CountingClient({ connectionString: this.databaseUrl });
     client.on("notification", (n) => n.channel === CHANNEL && n.payload && this.received(n.payload));
     client.on("error", (err) => {
       this.logger.warn({ err }, "event feed: connection lost");
