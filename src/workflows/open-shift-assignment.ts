@@ -39,8 +39,11 @@ export class OpenShiftAssignment {
     if (preference === PreferenceValue.UNAVAILABLE) throw invalidField("preference", "A claim cannot say UNAVAILABLE");
     return this.openShifts.withShift(actor, locationId, id, async (manager, shift, location) => {
       this.openShifts.requireClaimable(shift);
+      // Opening the claim checked the worker's eligibility, in this transaction: it is not checked again.
       const claim = await this.openShifts.openPreference(manager, actor, shift, staffId, preference);
-      return shift.requireApproval ? this.openShifts.savePreference(manager, claim) : this.accept(manager, location, shift, claim);
+      if (shift.requireApproval) return this.openShifts.savePreference(manager, claim);
+      await this.openShifts.takePlace(manager, shift);
+      return this.enter(manager, location, shift, claim);
     });
   }
 
@@ -88,11 +91,16 @@ export class OpenShiftAssignment {
     });
   }
 
-  /** Takes a place of the locked open shift for the worker and makes their schedule entry. */
+  /** Takes a place of the locked open shift for the worker, if they are eligible, and makes their schedule entry. */
   private async accept(manager: EntityManager, location: Location, shift: OpenShift, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
-    const org = shift.organizationId;
     await this.openShifts.takePlace(manager, shift);
     await this.openShifts.requireEligible(manager, shift, preference.staffId);
+    return this.enter(manager, location, shift, preference);
+  }
+
+  /** The accepted worker's schedule entry for the open shift, whose place they hold. */
+  private async enter(manager: EntityManager, location: Location, shift: OpenShift, preference: OpenShiftPreference): Promise<OpenShiftPreference> {
+    const org = shift.organizationId;
     const plan = {
       staffId: preference.staffId,
       roleId: shift.roleId,

@@ -102,8 +102,15 @@ describe("open shifts and their preferences", () => {
   it("claims without approval at once: ACCEPTED with a schedule entry, until the shift is full", async () => {
     const shift = await openShift({ requireApproval: false });
     const [ann, bob, cy] = [await w.worker(), await w.worker(), await w.worker()];
+    const statements = countStatements();
     const claim = await t.as(ann.token).post(`${shift.path}/claim`);
+    const sql = statements.sql;
+    statements.stop();
     expect(claim.status).toBe(200);
+    // The worker's eligibility is read once, in the location's zone as the claim read it; the new entry has no breaks to delete.
+    expect(sql.filter((q) => /FROM q JOIN staff_members s/.test(q))).toHaveLength(1);
+    expect(sql.filter((q) => /SELECT timezone FROM locations/.test(q))).toEqual([]);
+    expect(sql.filter((q) => /DELETE FROM "?schedule_breaks/.test(q))).toEqual([]);
     expect(claim.body).toMatchObject({
       openShiftId: shift.id,
       workerId: ann.id,

@@ -279,7 +279,11 @@ export class OpenShiftService {
     const { organizationId, locationId, roleId, startsAt: start, endsAt: end } = shift;
     const breaks = await breakTypesOf(manager, organizationId, locationId, shift.breakTypeIds, "breaks");
     const unpaidBreakMinutes = breaks.filter((b) => !b.paid).reduce((sum, b) => sum + b.durationMinutes, 0);
-    await requireEligible(manager, { organizationId, locationId, roleId, start, end, unpaidBreakMinutes, now: this.deps.clock.now() }, staffId);
+    await requireEligible(
+      manager,
+      { organizationId, locationId, timeZone: shift.timezone, roleId, start, end, unpaidBreakMinutes, now: this.deps.clock.now() },
+      staffId,
+    );
   }
 
   private requireOwnOrManager(actor: Actor, preference: OpenShiftPreference): void {

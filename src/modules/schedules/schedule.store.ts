@@ -32,7 +32,8 @@ export async function insertEntry(
   const repo = manager.getRepository(ScheduleEntry);
   const { breaks, ...fields } = plan;
   const entry = await repo.save(repo.create({ organizationId, locationId, ...fields, openShiftId, deletedAt: null }));
-  await replaceBreaks(manager, organizationId, { entryId: entry.id }, breaks);
+  // A new entry has no breaks to replace.
+  await insertBreaks(manager, organizationId, [{ owner: { entryId: entry.id }, breaks }]);
   return entry;
 }
 
