@@ -19,7 +19,7 @@ export function countStatement(): void {
 export class CountingClient extends Client {
   // pg's own overloads pass through as they came.
   override query(...args: unknown[]): never {
-    sent++;
+    countStatement();
     return (super.query as (...a: unknown[]) => never)(...args);
   }
 }
