@@ -21,6 +21,7 @@ import {
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { MAX_PAGE_SIZE } from "../common/pagination";
+import { jsonBytes } from "../common/json-bytes";
 import { requireAnyPermission } from "../auth/actor";
 import { permissionsOf } from "../graphql/authorization";
 import { Permission } from "../auth/permissions";
@@ -270,14 +271,37 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
  * made with it in If-Match is then checked by the database itself, on the locked row: see the
  * GuardRecordVersions migration), else a hash of the whole answer, unless `hash` is false.
  */
-export function entityTag(body: unknown, json?: string, hash = true): string | undefined {
+export function entityTag(body: unknown, bytes: Buffer[] = jsonBytes(body), hash = true): string | undefined {
   const record = body as { id?: unknown; updatedAt?: unknown } | null;
   if (record && typeof record.id === "string" && typeof record.updatedAt === "string") return `"${record.id}@${record.updatedAt}"`;
   if (!hash) return undefined;
-  return `"${createHash("sha256")
-    .update(json ?? JSON.stringify(body))
-    .digest("base64url")
-    .slice(0, 27)}"`;
+  const digest = createHash("sha256");
+  for (const piece of bytes) digest.update(piece);
+  return `"${digest.digest("base64url").slice(0, 27)}"`;
+}
+
+/**
+ * Sends a JSON answer made in pieces (src/common/json-bytes.ts). A tagged one goes through
+ * express whole, which answers a matching If-None-Match with 304; an untagged one is written
+ * piece by piece, corked into one write, with its length.
+ */
+function sendJson(req: Request, res: Response, bytes: Buffer[]): void {
+  res.type("json");
+  if (bytes.length === 1 || res.get("ETag")) {
+    res.send(bytes.length === 1 ? bytes[0] : Buffer.concat(bytes));
+    return;
+  }
+  res.setHeader(
+    "Content-Length",
+    bytes.reduce((length, piece) => length + piece.length, 0),
+  );
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  res.cork();
+  for (const piece of bytes) res.write(piece);
+  res.end();
 }
 
 /** Mounts every compiled route on an express router. */
@@ -328,10 +352,10 @@ export function restRouter(compiled: CompiledRoute[], options: ShimOptions): Rou
           body = page.nodes;
         }
         // Serialized once for both the ETag and the body: large answers cost it twice otherwise.
-        const json = JSON.stringify(body);
-        const tag = tagged ? entityTag(body, json, hashed) : undefined;
+        const bytes = jsonBytes(body);
+        const tag = tagged ? entityTag(body, bytes, hashed) : undefined;
         if (tag) res.setHeader("ETag", tag);
-        res.status(status).type("json").send(json);
+        sendJson(req, res.status(status), bytes);
       } catch (error) {
         const clientError = c.route.list ? inPageWords(toClientError(error as Error)) : toClientError(error as Error);
         if (clientError.internal) options.onInternalError(req, error instanceof GraphQLError ? (error.originalError ?? error) : error);

@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { jsonBytes } from "../../src/common/json-bytes";
 import { TestOrganization, TestService } from "../support/harness";
 
 describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", () => {
@@ -44,6 +46,55 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
     expect(garbageCollectionPercent).toBeGreaterThanOrEqual(0);
     expect(garbageCollectionPercent).toBeLessThan(100);
     expect(uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it("makes an answer's bytes in pieces that are byte for byte JSON.stringify's, in UTF-8", () => {
+    const same = (value: unknown) => expect(Buffer.concat(jsonBytes(value))).toEqual(Buffer.from(JSON.stringify(value) ?? "", "utf8"));
+    const texts = ["", "plain", "Zoë Ångström 東京 🚀", "\ud800 lone", 'quote " and \\ and \n', "x".repeat(5000) + "é"];
+    const long = Array.from({ length: 250 }, (_, i) => ({ i, text: texts[i % texts.length], at: new Date(i * 86_400_000), gone: undefined }));
+    for (const value of [
+      long,
+      { shifts: long, gone: undefined, totals: { hours: 1.5 } },
+      { gone: undefined, shifts: long },
+      [...long, undefined],
+      texts,
+      {},
+      [],
+    ])
+      same(value);
+    expect(jsonBytes(long).length).toBe(3);
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.array(fc.jsonValue(), { minLength: 90, maxLength: 320 }), fc.dictionary(fc.string(), fc.array(fc.jsonValue(), { maxLength: 220 }))),
+        same,
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("sends answers as UTF-8, whether their text is ASCII or not, through REST and GraphQL", async () => {
+    const name = "Zoë Ångström 東京 🚀";
+    const created = await t.as(org.token).post(`/api/organizations/${org.id}/locations`, { name, timezone: "UTC" });
+    expect(created.status).toBe(201);
+    // supertest decodes the body as UTF-8: text sent in any other encoding would not read back as the name.
+    const rest = await t.as(org.token).get(`/api/organizations/${org.id}/locations/${created.body.id}`);
+    expect(rest.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(Number(rest.headers["content-length"])).toBe(Buffer.byteLength(rest.text));
+    expect(rest.body.name).toBe(name);
+    const query = encodeURIComponent(`{ location(id: "${created.body.id}") { name } }`);
+    for (const req of [
+      t.http.get(`/graphql?query=${query}`).set("Accept", "application/json").set("apollo-require-preflight", "1"),
+      t.http
+        .post("/graphql")
+        .set("Content-Type", "application/json")
+        .send({ query: decodeURIComponent(query) }),
+    ]) {
+      const answer = await req.set("Authorization", `Bearer ${org.token}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers["content-type"]).toMatch(/^application\/(graphql-response\+)?json; charset=utf-8$/);
+      expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.text));
+      expect(JSON.parse(answer.text)).toEqual({ data: { location: { name } } });
+    }
   });
 
   it("answers unknown API paths with the error body", async () => {
