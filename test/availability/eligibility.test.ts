@@ -1,3 +1,4 @@
+import { ELIGIBILITY_FIELDS } from "../../src/modules/availability";
 import { TestService } from "../support/harness";
 import { countStatements, planOf } from "../support/statements";
 import { activePolicy, scheduleWorkplace, ScheduleWorkplace } from "../support/workplace";
@@ -209,5 +210,22 @@ describe("eligibility with reasons", () => {
     await api.post(`${org}/staff/${late.id}/availability`, { kind: "UNAVAILABLE", date: "2026-03-20" });
     const publish = await api.post(`${w.base}/schedules/publish`, { startDate: "2026-03-20", endDate: "2026-03-20" });
     expect([publish.status, publish.body.error.code, publish.body.error.details[0].code]).toEqual([409, "NOT_ELIGIBLE", "UNAVAILABLE"]);
+  });
+
+  // Last: it adds people every answer above would list.
+  it("answers more than a hundred people in pieces, byte for byte as one serialization of the GraphQL answer gives them", async () => {
+    await t.runtime.db.query(
+      `INSERT INTO staff_members (organization_id, name, email, access_role_id)
+       SELECT $1, 'Extra ' || g, 'extra' || g || '@diner.example', (SELECT id FROM access_roles WHERE organization_id = $1 AND name = 'Worker')
+         FROM generate_series(1, 150) g`,
+      [w.org.id],
+    );
+    const input = { locationId: w.locationId, roleId: w.roleId, ...shift };
+    const rest = await t.as(w.manager).post(`${org}/eligibility`, input);
+    expect(rest.status).toBe(200);
+    expect(rest.body.length).toBeGreaterThan(150);
+    expect(Number(rest.headers["content-length"])).toBe(Buffer.byteLength(rest.text));
+    const gql = await t.gql(w.manager, `query ($input: EligibilityInput!) { eligibility(input: $input) { ${ELIGIBILITY_FIELDS} } }`, { input });
+    expect(rest.text).toBe(JSON.stringify(gql.data!.eligibility));
   });
 });
