@@ -5,8 +5,8 @@ const ITEMS_PER_PIECE = 100;
  * The UTF-8 bytes of `JSON.stringify(value)`, in pieces: long lists (the value, or a property of
  * it) are serialized a hundred items at a time. One JSON.stringify of a large answer gives a rope
  * of short strings that must be flattened into one large string and then encoded into one large
- * buffer; an 860 KB answer costs 6.1 ms of CPU so on average and 2.8 ms in pieces, whose strings
- * and buffers stay small.
+ * buffer: for an 860 KB answer, 6.1 ms of CPU on average against 2.8 ms in pieces, whose strings
+ * and buffers stay small (measured alone, 300 times each).
  */
 export function jsonBytes(value: unknown): Buffer[] {
   const pieces: Buffer[] = [];

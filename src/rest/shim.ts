@@ -271,12 +271,12 @@ async function runRoute(c: CompiledRoute, req: RestRequest, context: RequestCont
  * made with it in If-Match is then checked by the database itself, on the locked row: see the
  * GuardRecordVersions migration), else a hash of the whole answer, unless `hash` is false.
  */
-export function entityTag(body: unknown, bytes: Buffer[] = jsonBytes(body), hash = true): string | undefined {
+export function entityTag(body: unknown, bytes?: Buffer[], hash = true): string | undefined {
   const record = body as { id?: unknown; updatedAt?: unknown } | null;
   if (record && typeof record.id === "string" && typeof record.updatedAt === "string") return `"${record.id}@${record.updatedAt}"`;
   if (!hash) return undefined;
   const digest = createHash("sha256");
-  for (const piece of bytes) digest.update(piece);
+  for (const piece of bytes ?? jsonBytes(body)) digest.update(piece);
   return `"${digest.digest("base64url").slice(0, 27)}"`;
 }
 
