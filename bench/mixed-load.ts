@@ -1,6 +1,7 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
+import { addDays } from "../src/common/time";
 import { percentile } from "./load";
 
 export interface MixedLoadWorld {
@@ -11,6 +12,8 @@ export interface MixedLoadWorld {
   /** The managers' tokens, which the reads take turns with. */
   managerTokens: string[];
   policyId: string;
+  /** The time off the load asks for lies in the year from this day. */
+  firstTimeOffDay: string;
   openShifts: { locationId: string; id: string }[];
   /** Paths of workers' calendar feeds (the secret in the path is the feed's credential). */
   calendarFeeds: string[];
@@ -181,10 +184,9 @@ function mixOf(world: MixedLoadWorld, part?: MixPart): { requests: autocannon.Re
       {
         method: "POST",
         setupRequest: (req) => {
-          const day = String(1 + Math.floor(Math.random() * 28)).padStart(2, "0");
-          const month = String(1 + Math.floor(Math.random() * 12)).padStart(2, "0");
+          const day = addDays(world.firstTimeOffDay, Math.floor(Math.random() * 365));
           const worker = pick(world.workers);
-          const body = { workerId: worker.id, policyId: world.policyId, startTime: `2027-${month}-${day}T09:00:00`, endTime: `2027-${month}-${day}T17:00:00` };
+          const body = { workerId: worker.id, policyId: world.policyId, startTime: `${day}T09:00:00`, endTime: `${day}T17:00:00` };
           return { ...req, headers: as(worker.token), path: `${base}/time-off-requests`, body: JSON.stringify(body) };
         },
       },

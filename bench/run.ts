@@ -203,6 +203,13 @@ async function exportFigures(url: string, token: string): Promise<string> {
 /** Managers reading in the mixed workload, each with a token (and a rate-limit budget) of their own. */
 const MIXED_MANAGERS = 200;
 
+/**
+ * A day so many days from today (UTC). The service processes run on the real clock, so what the
+ * mixed load claims, swaps, plans and asks off lies ahead of today, whenever the bench runs: open
+ * shifts 10–19 days ahead, swapped entries 20–29, time off from 40 on, the planned week from 90.
+ */
+const daysAhead = (days: number): string => addDays(new Date().toISOString().slice(0, 10), days);
+
 /** What the mixed workload acts on: workers and managers with their tokens, a time-off policy that includes everyone, published open shifts. */
 async function mixedLoadWorld(
   runtime: Runtime,
@@ -243,14 +250,14 @@ async function mixedLoadWorld(
     for (let day = 10; day < 20; day++) {
       const shift = await runtime.services.openShifts.create(actor, locationId, {
         roleId,
-        startDate: `2026-12-${day}T10:00:00`,
-        endDate: `2026-12-${day}T16:00:00`,
+        startDate: `${daysAhead(day)}T10:00:00`,
+        endDate: `${daysAhead(day)}T16:00:00`,
         staffCountRequired: 3,
         requireApproval: false,
       });
       openShifts.push({ locationId, id: shift.id });
     }
-    await runtime.services.schedulePublishing.publish(actor, locationId, { startDate: "2026-12-10", endDate: "2026-12-19" });
+    await runtime.services.schedulePublishing.publish(actor, locationId, { startDate: daysAhead(10), endDate: daysAhead(19) });
   }
   // Punches go through their location's clock rules: from the machine's own network only.
   const app = request(runtime.app);
@@ -290,7 +297,9 @@ async function mixedLoadWorld(
       templates.push(template.body.id);
     }
   }
-  const week = Array.from({ length: 7 }, (_, d) => addDays("2027-03-01", d));
+  // A week from Monday to Sunday.
+  const monday = daysAhead(90 + ((8 - new Date(`${daysAhead(90)}T00:00:00Z`).getUTCDay()) % 7));
+  const week = Array.from({ length: 7 }, (_, d) => addDays(monday, d));
   const coverage = await app
     .put(`${planned}/coverage`)
     .set(auth)
@@ -306,6 +315,7 @@ async function mixedLoadWorld(
     workers,
     managerTokens,
     policyId: policy.id,
+    firstTimeOffDay: daysAhead(40),
     openShifts,
     calendarFeeds,
     generation,
@@ -317,8 +327,8 @@ async function mixedLoadWorld(
 const SWAP_PAIRS = 40;
 
 /**
- * Pairs of workers of one location and role, each with a published entry on a December day after
- * the open shifts and before the time off the load asks for (one 09:00–15:00, the other
+ * Pairs of workers of one location and role, each with a published entry on a day after the open
+ * shifts and before the time off the load asks for (one 09:00–15:00, the other
  * 16:00–22:00 the same day), so a swap breaks no rule and can be swapped back.
  */
 async function swapPairs(
@@ -332,7 +342,7 @@ async function swapPairs(
   const pairs: SwapPair[] = [];
   for (const group of groups.values()) {
     for (let i = 0; i + 1 < group.length && pairs.length < SWAP_PAIRS; i += 2) {
-      const day = `2026-12-${20 + (pairs.length % 10)}`;
+      const day = daysAhead(20 + (pairs.length % 10));
       const entry = async (w: MixedLoadWorld["workers"][number], from: string, to: string): Promise<string> => {
         const res = await app
           .post(`/api/organizations/${organizationId}/locations/${w.locationId}/schedules`)
