@@ -12,6 +12,7 @@ import { Runtime, startRuntime } from "../src/app/runtime";
 import { Actor } from "../src/auth/actor";
 import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
+import { Weekday, weekdayNumber, workweekOf } from "../src/common/weekday";
 import { ServiceProcess, START_OPTIONS } from "../test/support/service-process";
 import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
@@ -203,12 +204,15 @@ async function exportFigures(url: string, token: string): Promise<string> {
 /** Managers reading in the mixed workload, each with a token (and a rate-limit budget) of their own. */
 const MIXED_MANAGERS = 200;
 
+/** Today, read once: a world built across midnight keeps its days in step. */
+const BENCH_DAY = new Date().toISOString().slice(0, 10);
+
 /**
  * A day so many days from today (UTC). The service processes run on the real clock, so what the
  * mixed load claims, swaps, plans and asks off lies ahead of today, whenever the bench runs: open
  * shifts 10–19 days ahead, swapped entries 20–29, time off from 40 on, the planned week from 90.
  */
-const daysAhead = (days: number): string => addDays(new Date().toISOString().slice(0, 10), days);
+const daysAhead = (days: number): string => addDays(BENCH_DAY, days);
 
 /** What the mixed workload acts on: workers and managers with their tokens, a time-off policy that includes everyone, published open shifts. */
 async function mixedLoadWorld(
@@ -297,8 +301,8 @@ async function mixedLoadWorld(
       templates.push(template.body.id);
     }
   }
-  // A week from Monday to Sunday.
-  const monday = daysAhead(90 + ((8 - new Date(`${daysAhead(90)}T00:00:00Z`).getUTCDay()) % 7));
+  // Monday to Sunday, the Monday 90–96 days ahead.
+  const monday = workweekOf(daysAhead(96), weekdayNumber(Weekday.Monday));
   const week = Array.from({ length: 7 }, (_, d) => addDays(monday, d));
   const coverage = await app
     .put(`${planned}/coverage`)
