@@ -2,7 +2,40 @@
  * Tests run on the compiled output (`npm test` builds first), so decorators carry tsc's metadata.
  * JEST_DIST names another output folder, for building and testing beside a running build.
  */
+const fs = require("node:fs");
+const path = require("node:path");
+
 const dist = process.env.JEST_DIST || "dist";
+
+/** A test file reaches a database when it requires the test harness, the service's runtime, its database layer or a driver. */
+const REACHES_DATABASE =
+  /require\("\.\.\/support\/(harness|service-process|workplace|records|test-database)"\)|src\/app\/runtime|src\/database\/data-source|require\("(pg|typeorm|@electric-sql\/pglite)"\)/;
+
+/** The compiled test files whose text `matches`, as patterns that name them. */
+function testFiles(matches) {
+  const root = path.join(__dirname, dist, "test");
+  return fs
+    .readdirSync(root, { recursive: true })
+    .filter((file) => file.endsWith(".test.js") && matches(fs.readFileSync(path.join(root, file), "utf8")))
+    .map((file) => `/${dist}/test/${file.split(path.sep).join("/")}$`);
+}
+
+/**
+ * Files left out of a run, so that CI runs each of them where it tells something. Its pass on PGlite
+ * leaves out the sweeps through every operation (SKIP_SWEEPS: the files with a SWEEP_TIMEOUT,
+ * thousands of calls that test the API's layers, which are the same on any database; they run on
+ * PostgreSQL). Its pass on PostgreSQL leaves out the files that reach no database
+ * (SKIP_DATABASE_FREE_TESTS: they ran on PGlite) and those that run service processes
+ * (SKIP_SERVICE_PROCESS_TESTS: CI runs them on PostgreSQL through PgBouncer, the harder of the two
+ * ways to reach it). `npm test` runs every file.
+ */
+const skipped = [
+  // Fault tests stop the PostgreSQL server: they run alone, through `npm run test:faults`.
+  ...(process.env.FAULTS ? [] : ["/faults/"]),
+  ...(process.env.SKIP_SWEEPS ? testFiles((text) => text.includes("SWEEP_TIMEOUT")) : []),
+  ...(process.env.SKIP_DATABASE_FREE_TESTS ? testFiles((text) => !REACHES_DATABASE.test(text)) : []),
+  ...(process.env.SKIP_SERVICE_PROCESS_TESTS ? testFiles((text) => text.includes("ServiceProcess")) : []),
+];
 
 module.exports = {
   testEnvironment: "node",
@@ -10,8 +43,7 @@ module.exports = {
   testMatch: ["**/*.test.js"],
   // The tests run tsc's output as it is: no transform (babel-jest by default) of every file each test file loads.
   transform: {},
-  // Fault tests stop the PostgreSQL server: they run alone, through `npm run test:faults`.
-  testPathIgnorePatterns: process.env.FAULTS ? [] : ["/faults/"],
+  testPathIgnorePatterns: skipped,
   // A busy shared machine takes over a minute to start a service; the limit only ends a hang.
   testTimeout: 300000,
   maxWorkers: 2,

@@ -59,7 +59,9 @@ function testsPass(rule, dist) {
     child.stderr.on("data", (chunk) => (output += chunk));
     child.on("error", reject);
     child.on("close", (status) => {
-      const summary = /Tests:.*$/m.exec(output)?.[0] ?? "no summary";
+      // The tests that failed, as jest heads their reports ("● describe › test").
+      const failed = [...new Set([...output.matchAll(/^\s*● (.+ › .+)$/gm)].map((m) => m[1].trim()))];
+      const summary = `${/Tests:.*$/m.exec(output)?.[0] ?? "no summary"}${failed.length ? `; failed: ${failed.join("; ")}` : ""}`;
       // Killed means a test ran and failed; a suite that could not run proves nothing either way.
       if (status !== 0 && !/\d+ failed/.test(summary)) {
         reject(new Error(`${rule.rule}: its tests did not run (${summary})\n${output}`.slice(0, 4000)));
