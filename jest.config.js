@@ -21,19 +21,22 @@ function testFiles(matches) {
 }
 
 /**
- * Files left out of a run, so that CI runs each of them where it tells something. Its pass on PGlite
- * leaves out the sweeps through every operation (SKIP_SWEEPS: the files with a SWEEP_TIMEOUT,
- * thousands of calls that test the API's layers, which are the same on any database; they run on
- * PostgreSQL). Its pass on PostgreSQL leaves out the files that reach no database
- * (SKIP_DATABASE_FREE_TESTS: they ran on PGlite) and those that run service processes
- * (SKIP_SERVICE_PROCESS_TESTS: CI runs them on PostgreSQL through PgBouncer, the harder of the two
- * ways to reach it). `npm test` runs every file.
+ * Files left out of a run, so that CI runs each of them where it tells something; `npm test` runs
+ * every file.
+ * - SKIP_SWEEPS (CI's pass on PGlite): the sweeps through every operation, the files with a
+ *   SWEEP_TIMEOUT. Thousands of calls test the API's layers, the same on any database; they run on
+ *   PostgreSQL.
+ * - SKIP_DATABASE_FREE_TESTS (CI's pass on PostgreSQL): the files that reach no database or say
+ *   they do not depend on it (`@database-independent`). They ran on PGlite.
+ * - SKIP_SERVICE_PROCESS_TESTS (CI's pass on PostgreSQL): the files that run service processes.
+ *   Those that start them on a server database run on PostgreSQL through PgBouncer, the harder of
+ *   the two ways to reach it; the others start embedded ones and ran on PGlite.
  */
 const skipped = [
   // Fault tests stop the PostgreSQL server: they run alone, through `npm run test:faults`.
   ...(process.env.FAULTS ? [] : ["/faults/"]),
   ...(process.env.SKIP_SWEEPS ? testFiles((text) => text.includes("SWEEP_TIMEOUT")) : []),
-  ...(process.env.SKIP_DATABASE_FREE_TESTS ? testFiles((text) => !REACHES_DATABASE.test(text)) : []),
+  ...(process.env.SKIP_DATABASE_FREE_TESTS ? testFiles((text) => !REACHES_DATABASE.test(text) || text.includes("@database-independent")) : []),
   ...(process.env.SKIP_SERVICE_PROCESS_TESTS ? testFiles((text) => text.includes("ServiceProcess")) : []),
 ];
 

@@ -8,6 +8,7 @@ const CHROMIUM = "/usr/bin/chromium";
 // CI installs Chromium and requires this test; a developer machine without it skips it.
 const run = existsSync(CHROMIUM) || process.env.REQUIRE_BROWSER ? it : it.skip;
 
+/** @database-independent: the page and its subscriptions behave the same on any database. */
 describe("GraphiQL in a real browser, offline", () => {
   let t: TestService;
   beforeAll(async () => {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { jsonBytes } from "../../src/common/json-bytes";
 import { TestOrganization, TestService } from "../support/harness";
 
+/** @database-independent: the HTTP layer answers the same on any database. */
 describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", () => {
   let t: TestService;
   let org: TestOrganization;

@@ -14,6 +14,7 @@ const EXAMPLES = path.join(ROOT, "examples");
  * openapi-typescript from the committed openapi.json, the flow type-checked by tsc --strict (no
  * casts, no `any`), then run against a live service, checking what it answers and what it wrote.
  * Anything the document gets wrong about a body, a parameter or an answer breaks one of the three.
+ * @database-independent: what it checks is the same on any database.
  */
 describe("the typed client example", () => {
   // Inside the repository, so that the compiled flow finds openapi-fetch in node_modules.

@@ -1,16 +1,11 @@
 import { ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BUSY_CONNECTION_WARNING } from "./busy-connections";
 import { PLATFORM_KEY } from "./harness";
+import { START_OPTIONS } from "./start-options";
 import { poolerSettingsFor } from "./test-database";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
-/** The Node.js options `npm start` runs the service with (its heap sizes), read from package.json so the two never differ. */
-export const START_OPTIONS = /\bnode ((?:--\S+ )*)scripts\/start\.mjs/
-  .exec(JSON.parse(readFileSync(path.join(__dirname, "../../../package.json"), "utf8")).scripts.start)![1]
-  .split(" ")
-  .filter(Boolean);
 
 /**
  * The service as a separate operating-system process on a PostgreSQL database, for tests that
