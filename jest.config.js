@@ -50,9 +50,9 @@ module.exports = {
   // A busy shared machine takes over a minute to start a service; the limit only ends a hang.
   testTimeout: 300000,
   maxWorkers: 2,
-  // Each file leaves some tens of megabytes in its worker that are never freed; past a few hundred
-  // files' worth, collecting a heap of gigabytes slowed every later file. A worker that holds more
-  // after a file is replaced by a fresh one.
+  // Each file leaves some tens of megabytes in its worker that are never freed, up to a heap of
+  // gigabytes that every later file pays to collect. A worker that holds more after a file is
+  // replaced by a fresh one.
   workerIdleMemoryLimit: "600MB",
   setupFiles: [`<rootDir>/${dist}/test/support/setup.js`],
   // Every REST answer is checked against the OpenAPI document; the run prints how many were. A
