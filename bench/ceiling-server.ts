@@ -4,6 +4,7 @@ import { Pool } from "pg";
 /**
  * The ceiling of the location-week list: one hand-written SQL statement that builds each shift
  * (local times with offsets, UTC times, break minutes) and JSON.stringify, with no framework at all.
+ * It reads each shift's breaks from the list the database keeps of them, as the service does.
  */
 const LIST_SQL = `
 WITH range AS (
@@ -13,11 +14,9 @@ WITH range AS (
 SELECT s.id, s.employee_id, s.location_id, s.role_id, s.start_time, s.end_time, s.hourly_wage, s.active,
        s.created_at, s.updated_at, range.timezone,
        EXTRACT(EPOCH FROM (s.start_time AT TIME ZONE range.timezone) - (s.start_time AT TIME ZONE 'UTC'))::int / 60 AS utc_offset,
-       COALESCE((SELECT json_agg(json_build_object('startTime', b.start_time, 'endTime', b.end_time, 'typeId', b.break_type_id,
-                  'paid', b.paid, 'name', b.name, 'mandatory', b.mandatory, 'frequencyMinutes', b.frequency_minutes,
-                  'durationInSettingsMinutes', b.duration_minutes) ORDER BY b.start_time)
-                   FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
-  FROM shifts s, range
+       COALESCE(bl.breaks, '[]') AS breaks
+  FROM range, shifts s
+  LEFT JOIN shift_break_lists bl ON bl.organization_id = s.organization_id AND bl.shift_id = s.id
  WHERE s.organization_id = $1 AND s.location_id = $2 AND s.deleted_at IS NULL
    AND s.start_time >= range.from_ts AND s.start_time < range.to_ts
  ORDER BY s.start_time, s.id`;
@@ -28,6 +27,8 @@ function local(ts: Date, offset: number): string {
   const wall = new Date(ts.getTime() + offset * 60000).toISOString().slice(0, 23);
   return `${wall}${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
 }
+
+type BreakRow = [number, number, boolean, string, string | null, string, boolean, number, number];
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 
@@ -40,13 +41,22 @@ const server = http.createServer(async (req, res) => {
     const duration = Math.floor((r.end_time - r.start_time) / 60000);
     let paid = 0;
     let unpaid = 0;
-    for (const b of r.breaks) {
-      const minutes = Math.floor((Date.parse(b.endTime) - Date.parse(b.startTime)) / 60000);
-      if (b.paid) paid += minutes;
+    // [start ms, end ms, paid, id, type id, name, mandatory, frequency minutes, duration minutes]
+    const breaks = r.breaks.map(([start, end, isPaid, , typeId, name, mandatory, frequencyMinutes, durationInSettingsMinutes]: BreakRow) => {
+      const minutes = Math.floor((end - start) / 60000);
+      if (isPaid) paid += minutes;
       else unpaid += minutes;
-      b.startTime = local(new Date(b.startTime), r.utc_offset);
-      b.endTime = local(new Date(b.endTime), r.utc_offset);
-    }
+      return {
+        startTime: local(new Date(start), r.utc_offset),
+        endTime: local(new Date(end), r.utc_offset),
+        typeId,
+        paid: isPaid,
+        name,
+        mandatory,
+        frequencyMinutes,
+        durationInSettingsMinutes,
+      };
+    });
     totals.duration += duration;
     totals.totalPaidBreaks += paid;
     totals.totalUnpaidBreaks += unpaid;
@@ -57,7 +67,7 @@ const server = http.createServer(async (req, res) => {
       roleId: r.role_id,
       startTime: local(r.start_time, r.utc_offset),
       endTime: local(r.end_time, r.utc_offset),
-      breaks: r.breaks,
+      breaks,
       hourlyWage: Number(r.hourly_wage),
       totalPaidBreaks: paid,
       totalUnpaidBreaks: unpaid,

@@ -74,6 +74,8 @@ export async function seedBenchOrganization(
        SELECT organization_id, id, start_time + interval '4 hours', start_time + interval '4 hours 30 minutes', false, 'Lunch', 30 FROM shifts WHERE organization_id = $1`,
       [organizationId],
     );
+    // And the list of its breaks each shift keeps, by the database's own rule.
+    await m.query("SELECT list_shift_breaks(ARRAY(SELECT id FROM shifts WHERE organization_id = $1))", [organizationId]);
   });
   await db.query("VACUUM ANALYZE");
   const [{ wrong }] = await db.query(

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { KeepShiftBreakTotals1763900700000 } from "../../migrations/1763900700000-KeepShiftBreakTotals";
+import { KeepShiftBreakLists1763903800000 } from "../../migrations/1763903800000-KeepShiftBreakLists";
 import { TestService } from "../support/harness";
 import { workplace, Workplace } from "../support/workplace";
 
@@ -25,7 +26,7 @@ function clippedMs(shiftStart: number, shiftEnd: number, breaks: Span[]): { paid
   return totals;
 }
 
-describe("break totals kept with each shift", () => {
+describe("break totals and lists kept with each shift", () => {
   let t: TestService;
   let w: Workplace;
   const types = { paid: "", unpaid: "" };
@@ -42,6 +43,14 @@ describe("break totals kept with each shift", () => {
     const [row] = await t.runtime.db.query("SELECT paid_break_ms, unpaid_break_ms FROM shifts WHERE id = $1", [shiftId]);
     return { paid: row.paid_break_ms === null ? null : Number(row.paid_break_ms), unpaid: row.unpaid_break_ms === null ? null : Number(row.unpaid_break_ms) };
   };
+
+  /** A shift's breaks as a read answers them (local times of the location, Asia/Kolkata). */
+  const listedBreaks = async (shiftId: string) =>
+    (await t.as(w.org.token).get(`/api/timesheets/${shiftId}`)).body.breaks.map((b: { startTime: string; endTime: string; paid: boolean }) => ({
+      startTime: b.startTime,
+      endTime: b.endTime,
+      paid: b.paid,
+    }));
 
   /** The worker's 09:00–17:00 shift on a local day, with breaks as [from, to, paid] local times of that day. */
   const dayShift = async (day: string, breaks: [string, string, boolean][] = []): Promise<{ id: string }> =>
@@ -201,6 +210,25 @@ describe("break totals kept with each shift", () => {
       await second.release();
     }
     expect(await totalsOf(created.id)).toEqual({ paid: 15 * MINUTE, unpaid: 30 * MINUTE });
+    // The shift's list of breaks, which reads return, was written after the lock too: it holds both.
+    expect(await listedBreaks(created.id)).toEqual([
+      { startTime: "2026-05-06T11:00:00.000+05:30", endTime: "2026-05-06T11:15:00.000+05:30", paid: true },
+      { startTime: "2026-05-06T13:00:00.000+05:30", endTime: "2026-05-06T13:30:00.000+05:30", paid: false },
+    ]);
+  });
+
+  it("list the breaks of shifts that had them before the lists were kept", async () => {
+    const created = await dayShift("2026-05-08", [
+      ["15:00:00", "15:10:00", true],
+      ["12:00:00", "12:30:00", false],
+    ]);
+    const withoutBreaks = await dayShift("2026-05-09");
+    await t.rerunMigration(new KeepShiftBreakLists1763903800000());
+    expect(await listedBreaks(created.id)).toEqual([
+      { startTime: "2026-05-08T12:00:00.000+05:30", endTime: "2026-05-08T12:30:00.000+05:30", paid: false },
+      { startTime: "2026-05-08T15:00:00.000+05:30", endTime: "2026-05-08T15:10:00.000+05:30", paid: true },
+    ]);
+    expect(await listedBreaks(withoutBreaks.id)).toEqual([]);
   });
 
   it("are filled in for shifts that ended before the totals were kept", async () => {

@@ -57,13 +57,12 @@ export const SHIFT_SELECT = `
          s.created_at, s.updated_at, s.deleted_at, l.timezone,
          EXISTS (SELECT 1 FROM locked_days d
                  WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked,
-         -- Breaks come with their shift as one JSON value (BreakRow): a statement fewer, and no Date to parse per
-         -- break (epoch_ms: whole milliseconds, cut as a JS Date holds them).
-         COALESCE((SELECT json_agg(json_build_array(epoch_ms(b.start_time), epoch_ms(b.end_time), b.paid, b.id, b.break_type_id,
-                                   b.name, b.mandatory, b.frequency_minutes, b.duration_minutes) ORDER BY b.start_time)
-                   FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
+         -- Breaks come with their shift as the one JSON list a trigger keeps of them (BreakRow, migration
+         -- KeepShiftBreakLists): a statement fewer, no aggregate per shift, and no Date to parse per break.
+         COALESCE(bl.breaks, '[]') AS breaks
   FROM shifts s
-  JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id`;
+  JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
+  LEFT JOIN shift_break_lists bl ON bl.organization_id = s.organization_id AND bl.shift_id = s.id`;
 
 export interface ShiftFilter {
   organizationId: string;
