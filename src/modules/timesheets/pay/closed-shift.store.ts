@@ -2,7 +2,7 @@ import { DataSource } from "typeorm";
 import { cursorBatches, SnapshotQuery } from "../../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "../../../common/shift-minutes";
 import type { PayrollNames } from "../../compliance";
-import { SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "../shifts/shift.store";
+import { BreakRow, SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "../shifts/shift.store";
 
 /** The SQL of the closed-shift read model: ended live shifts with the names payroll reports show beside them. */
 
@@ -20,18 +20,18 @@ export interface ClosedShift extends PayrollNames {
   /** The database's totals of the shift's breaks, clipped to it (bigint text). */
   paid_break_ms: string;
   unpaid_break_ms: string;
-  /** [start ms, end ms | null, paid, break type id | null] per break. */
-  breaks: [number, number | null, boolean, string | null][];
+  /** Its breaks by start, from the list the database keeps of them. */
+  breaks: BreakRow[];
 }
 
 const CLOSED_SHIFT_SELECT = `
   SELECT s.id, s.employee_id AS staff_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          s.paid_break_ms, s.unpaid_break_ms,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
-         COALESCE((SELECT json_agg(json_build_array(epoch_ms(b.start_time), epoch_ms(b.end_time), b.paid, b.break_type_id))
-                   FROM shift_breaks b WHERE b.shift_id = s.id), '[]') AS breaks
+         COALESCE(bl.breaks, '[]') AS breaks
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
+  LEFT JOIN shift_break_lists bl ON bl.organization_id = s.organization_id AND bl.shift_id = s.id
   JOIN roles r ON r.organization_id = s.organization_id AND r.id = s.role_id
   JOIN staff_members e ON e.organization_id = s.organization_id AND e.id = s.employee_id`;
 
@@ -50,7 +50,7 @@ export function closedShifts(
 }
 
 export function closedShiftBreaks(shift: ClosedShift) {
-  return shift.breaks.map(([start, end, paid, typeId]) => ({ start: new Date(start), end: end === null ? null : new Date(end), paid, typeId }));
+  return shift.breaks.map(([start, end, paid, , typeId]) => ({ start: new Date(start), end: end === null ? null : new Date(end), paid, typeId }));
 }
 
 export function closedShiftMinutes(shift: ClosedShift): ShiftMinutes {

@@ -32,9 +32,9 @@ export interface ShiftRow {
 }
 
 /**
- * A break as read with its shift, as a JSON array rather than an object (PostgreSQL builds and Node parses
- * arrays cheaper: a list of a location-week spends most of its SQL here): times in epoch milliseconds,
- * the span first, so a row is a `BreakSpan` as it comes.
+ * A break as read with its shift, as a JSON array rather than an object (shorter to keep and cheaper for
+ * Node to parse, a location-week holding hundreds): times in epoch milliseconds, whole milliseconds cut as
+ * a JS Date holds them, the span first, so a row is a `BreakSpan` as it comes.
  */
 export type BreakRow = readonly [
   startMs: number,
