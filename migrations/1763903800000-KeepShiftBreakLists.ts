@@ -7,7 +7,8 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * in the database. Derived data: no event or audit row of its own (the breaks have theirs).
  *
  * The list's elements are the shift reads' BreakRow: [start ms, end ms | null, paid, id, type id,
- * name, mandatory, frequency minutes, duration minutes], by start.
+ * name, mandatory, frequency minutes, duration minutes], by start. A shift whose breaks never changed
+ * has no list; reads take that as none.
  *
  * Concurrency: the trigger that already updates the shifts whose breaks changed takes their row
  * locks first, then writes their lists in a statement of its own (a fresh snapshot under READ

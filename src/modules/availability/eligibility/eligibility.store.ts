@@ -47,8 +47,9 @@ export async function selectCandidates(db: Queryable, organizationId: string, qu
   const pairs = queries.flatMap((q, idx): { idx: number; q: CandidateQuery; staffId: string | null }[] =>
     q.staffIds ? [...new Set(q.staffIds)].map((staffId) => ({ idx, q, staffId })) : [{ idx, q, staffId: null }],
   );
-  // Only named people: no branch for everyone, whose estimate (the whole organization) would make
-  // PostgreSQL read every staff member's roles and locations to answer for two of them.
+  // Everyone for one shift: its own form. Only named people: no branch for everyone, whose estimate
+  // (the whole organization) would make PostgreSQL read every staff member's roles and locations to
+  // answer for two of them.
   const [picked, params]: [string, unknown[]] =
     pairs.length === 1 && pairs[0].staffId === null
       ? [`picked AS (${PICK_EVERYONE_FOR_ONE})`, [organizationId, pairs[0].q.locationId, pairs[0].q.roleId]]

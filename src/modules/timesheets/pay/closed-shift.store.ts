@@ -2,7 +2,7 @@ import { DataSource } from "typeorm";
 import { cursorBatches, SnapshotQuery } from "../../../database/cursor";
 import { endedShiftMinutes, ShiftMinutes } from "../../../common/shift-minutes";
 import type { PayrollNames } from "../../compliance";
-import { BreakRow, SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "../shifts/shift.store";
+import { BreakRow, SHIFT_BREAKS, SHIFT_BREAKS_JOIN, SHIFT_LOCAL_DAY, ShiftFilter, shiftWhere } from "../shifts/shift.store";
 
 /** The SQL of the closed-shift read model: ended live shifts with the names payroll reports show beside them. */
 
@@ -28,10 +28,10 @@ const CLOSED_SHIFT_SELECT = `
   SELECT s.id, s.employee_id AS staff_id, s.location_id, s.role_id, ${SHIFT_LOCAL_DAY}::text AS day, s.start_time, s.end_time, s.hourly_wage,
          s.paid_break_ms, s.unpaid_break_ms,
          l.timezone, l.name AS location_name, r.name AS role_name, e.name AS employee_name, e.external_employee_id, e.payroll_id,
-         COALESCE(bl.breaks, '[]') AS breaks
+         ${SHIFT_BREAKS}
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
-  LEFT JOIN shift_break_lists bl ON bl.organization_id = s.organization_id AND bl.shift_id = s.id
+  ${SHIFT_BREAKS_JOIN}
   JOIN roles r ON r.organization_id = s.organization_id AND r.id = s.role_id
   JOIN staff_members e ON e.organization_id = s.organization_id AND e.id = s.employee_id`;
 

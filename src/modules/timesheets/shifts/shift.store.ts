@@ -52,17 +52,23 @@ export type BreakRow = readonly [
 /** The local calendar day of a shift's start, in its location's zone. */
 export const SHIFT_LOCAL_DAY = "(s.start_time AT TIME ZONE l.timezone)::date";
 
+/**
+ * A shift's breaks, selected as `breaks` from the one JSON list a trigger keeps of them (BreakRow,
+ * migration KeepShiftBreakLists), which SHIFT_BREAKS_JOIN brings in: no aggregate per shift, and no
+ * Date to parse per break. A shift whose breaks never changed has no list: none.
+ */
+export const SHIFT_BREAKS = "COALESCE(bl.breaks, '[]') AS breaks";
+export const SHIFT_BREAKS_JOIN = "LEFT JOIN shift_break_lists bl ON bl.organization_id = s.organization_id AND bl.shift_id = s.id";
+
 export const SHIFT_SELECT = `
   SELECT s.id, s.employee_id AS staff_id, s.location_id, s.role_id, s.start_time, s.end_time, s.hourly_wage, s.active,
          s.created_at, s.updated_at, s.deleted_at, l.timezone,
          EXISTS (SELECT 1 FROM locked_days d
                  WHERE d.organization_id = s.organization_id AND d.location_id = s.location_id AND d.day = ${SHIFT_LOCAL_DAY}) AS locked,
-         -- Breaks come with their shift as the one JSON list a trigger keeps of them (BreakRow, migration
-         -- KeepShiftBreakLists): a statement fewer, no aggregate per shift, and no Date to parse per break.
-         COALESCE(bl.breaks, '[]') AS breaks
+         ${SHIFT_BREAKS}
   FROM shifts s
   JOIN locations l ON l.organization_id = s.organization_id AND l.id = s.location_id
-  LEFT JOIN shift_break_lists bl ON bl.organization_id = s.organization_id AND bl.shift_id = s.id`;
+  ${SHIFT_BREAKS_JOIN}`;
 
 export interface ShiftFilter {
   organizationId: string;
