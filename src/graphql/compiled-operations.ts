@@ -1,10 +1,29 @@
 import type { GatewayInterface } from "@apollo/server-gateway-interface";
-import { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, printSchema } from "graphql";
+import { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema, isEnumType, Kind, OperationDefinitionNode, printSchema } from "graphql";
 import { getVariableValues } from "graphql/execution/values";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import type { RequestContext } from "./context";
 
 export type OperationRunner = (context: RequestContext, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
+
+const checkedSchemas = new WeakSet<GraphQLSchema>();
+
+/**
+ * Leaves of the built-in scalars and enums go into the answer as the resolvers give them: graphql-jit's
+ * per-leaf serialization allocates an error path and locations for every value (tens of thousands in
+ * an eligibility answer), which was most of running a compiled list. The resolvers' values are already
+ * what the schema says (the OpenAPI check of every answer in the tests holds them to it); an enum
+ * would not be, unless each of its values is its own name, which this refuses at start.
+ */
+function requireEnumsNamedByTheirValues(schema: GraphQLSchema): void {
+  if (checkedSchemas.has(schema)) return;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isEnumType(type)) continue;
+    const renamed = type.getValues().find((v) => v.value !== v.name);
+    if (renamed) throw new Error(`enum ${type.name}: the value of ${renamed.name} is ${String(renamed.value)}, not its name`);
+  }
+  checkedSchemas.add(schema);
+}
 
 /**
  * An operation compiled to a function by graphql-jit: the same resolvers, guards and loaders,
@@ -13,7 +32,8 @@ export type OperationRunner = (context: RequestContext, variables: Record<string
  * described in graphql-js's words everywhere.
  */
 export function compileOperation(schema: GraphQLSchema, document: DocumentNode, operationName?: string): OperationRunner {
-  const compiled = compileQuery(schema, document, operationName);
+  requireEnumsNamedByTheirValues(schema);
+  const compiled = compileQuery(schema, document, operationName, { disableLeafSerialization: true });
   if (!isCompiledQuery(compiled)) throw new Error(`could not compile: ${compiled.errors?.map((e) => e.message).join("; ")}`);
   const operation = document.definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
