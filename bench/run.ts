@@ -14,7 +14,7 @@ import { ALL_PERMISSIONS } from "../src/auth/permissions";
 import { addDays } from "../src/common/time";
 import { Weekday, weekdayNumber, workweekOf } from "../src/common/weekday";
 import { ServiceProcess } from "../test/support/service-process";
-import { START_OPTIONS } from "../test/support/start-options";
+import { startOptions } from "../test/support/start-options";
 import { attendanceBench } from "./attendance";
 import { calendarFeedsAlone } from "./calendar-feeds";
 import { eligibilityAlone } from "./eligibility";
@@ -139,7 +139,7 @@ async function countStatements(work: () => Promise<unknown>): Promise<number> {
 
 /** The ceiling runs with the service's Node.js options, so the ratios compare code, not heap settings. */
 function startCeiling(url: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...START_OPTIONS, path.join(__dirname, "ceiling-server.js")], {
+  const child = spawn(process.execPath, [...startOptions(url), path.join(__dirname, "ceiling-server.js")], {
     env: { ...process.env, DATABASE_URL: url, PORT: "0" },
     stdio: ["ignore", "pipe", "inherit"],
   });

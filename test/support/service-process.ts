@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { BUSY_CONNECTION_WARNING } from "./busy-connections";
 import { PLATFORM_KEY } from "./harness";
-import { START_OPTIONS } from "./start-options";
+import { startOptions } from "./start-options";
 import { poolerSettingsFor } from "./test-database";
 
 const MAIN = path.join(__dirname, "../../src/main.js");
@@ -22,7 +22,7 @@ export class ServiceProcess {
   static async start(databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ServiceProcess> {
     // Port 0, and the child tells which port it got: a port probed free here could be taken by another test's child meanwhile.
     // Where a statement went to a busy connection, pg's warning names it.
-    const child = spawn(process.execPath, [...START_OPTIONS, "--trace-deprecation", MAIN], {
+    const child = spawn(process.execPath, [...startOptions(databaseUrl), "--trace-deprecation", MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "test",
