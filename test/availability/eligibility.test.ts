@@ -125,6 +125,18 @@ describe("eligibility with reasons", () => {
     expect(worker.status).toBe(403);
   });
 
+  it("answers everyone as it answers the same people named, wages, roles and locations alike", async () => {
+    const everyone = await ask();
+    const active: { id: string }[] = await t.runtime.db.query("SELECT id FROM staff_members WHERE organization_id = $1 AND active AND deleted_at IS NULL", [
+      w.org.id,
+    ]);
+    expect(everyone.map((a) => a.staffId).sort()).toEqual(active.map((s) => s.id).sort());
+    expect(everyone).toEqual(await ask(active.map((s) => s.id)));
+    // Both forms read the role, the location and the wage (the premiums' amounts) of each.
+    const of = (name: string) => everyone.find((a) => a.staffId === people[name].id)!;
+    expect([of("ok").premiums, of("role").reasons.map((r) => r.code), of("location").reasons.map((r) => r.code)]).toEqual([[notice], ["ROLE"], ["LOCATION"]]);
+  });
+
   it("reads 200 staff members in a fixed number of statements", async () => {
     const count = countStatements();
     try {

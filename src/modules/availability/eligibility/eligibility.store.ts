@@ -30,12 +30,29 @@ const PICK_NAMED = `SELECT ${PICKED_COLUMNS} FROM q JOIN staff_members s ON s.or
 const PICK_EVERYONE = `SELECT ${PICKED_COLUMNS} FROM q JOIN staff_members s ON s.organization_id = $1 AND s.active AND s.deleted_at IS NULL
                         WHERE q.staff_id IS NULL`;
 /**
- * Every active staff member for the one query asked (an open shift's or an entry's eligible staff):
- * its location and role as plain parameters, which PostgreSQL plans around: about half the time of
- * the general form, which reads them from arrays, for 2,000 people.
+ * Every active staff member for the one query asked (an open shift's or an entry's eligible staff),
+ * as one row of two texts: each person as `id wage hasRole`, ordered by name, and the ids of the
+ * location's staff. Its location and role are plain parameters, which PostgreSQL plans around.
+ * Why one row: for 2,200 people, 2,200 rows cost the machine 10.5–11.4 ms of CPU to send and parse
+ * against 7.1–7.6 ms (the service's share 5.9–6.5 against 3.1–3.3 ms).
  */
-const PICK_EVERYONE_FOR_ONE = `SELECT 0 AS idx, $2::uuid AS location_id, $3::uuid AS role_id, ${STAFF_COLUMNS}
-                                 FROM staff_members s WHERE s.organization_id = $1 AND s.active AND s.deleted_at IS NULL`;
+const EVERYONE_FOR_ONE = `SELECT string_agg(s.id::text || ' ' || COALESCE(sr.hourly_wage, r.hourly_wage, s.hourly_wage, 0)::text
+                                  || CASE WHEN sr.staff_id IS NULL THEN ' 0' ELSE ' 1' END, ',' ORDER BY s.name, s.id) AS people,
+                              (SELECT string_agg(l.staff_id::text, ',') FROM staff_locations l WHERE l.organization_id = $1 AND l.location_id = $2) AS at_location
+                         FROM staff_members s
+                         LEFT JOIN staff_roles sr ON sr.organization_id = $1 AND sr.staff_id = s.id AND sr.role_id = $3
+                         LEFT JOIN roles r ON r.organization_id = $1 AND r.id = $3
+                        WHERE s.organization_id = $1 AND s.active AND s.deleted_at IS NULL`;
+
+async function selectEveryoneFor(db: Queryable, organizationId: string, query: CandidateQuery): Promise<CandidateRow[]> {
+  const [row]: { people: string | null; at_location: string | null }[] = await db.query(EVERYONE_FOR_ONE, [organizationId, query.locationId, query.roleId]);
+  if (!row.people) return [];
+  const atLocation = new Set(row.at_location?.split(","));
+  return row.people.split(",").map((person) => {
+    const [staffId, wage, hasRole] = person.split(" ");
+    return { staffId, active: true, hasRole: hasRole === "1", atLocation: atLocation.has(staffId), wage };
+  });
+}
 
 /**
  * For each query, every active staff member, or those named (inactive and removed ones too), with
@@ -47,19 +64,14 @@ export async function selectCandidates(db: Queryable, organizationId: string, qu
   const pairs = queries.flatMap((q, idx): { idx: number; q: CandidateQuery; staffId: string | null }[] =>
     q.staffIds ? [...new Set(q.staffIds)].map((staffId) => ({ idx, q, staffId })) : [{ idx, q, staffId: null }],
   );
-  // Everyone for one shift: its own form. Only named people: no branch for everyone, whose estimate
-  // (the whole organization) would make PostgreSQL read every staff member's roles and locations to
-  // answer for two of them.
-  const [picked, params]: [string, unknown[]] =
-    pairs.length === 1 && pairs[0].staffId === null
-      ? [`picked AS (${PICK_EVERYONE_FOR_ONE})`, [organizationId, pairs[0].q.locationId, pairs[0].q.roleId]]
-      : [
-          `${QUERIES}, picked AS (${pairs.every((p) => p.staffId !== null) ? PICK_NAMED : `${PICK_NAMED} UNION ALL ${PICK_EVERYONE}`})`,
-          [organizationId, pairs.map((p) => p.idx), pairs.map((p) => p.q.locationId), pairs.map((p) => p.q.roleId), pairs.map((p) => p.staffId)],
-        ];
+  if (pairs.length === 1 && pairs[0].staffId === null) return [await selectEveryoneFor(db, organizationId, pairs[0].q)];
+  // Only named people: no branch for everyone, whose estimate (the whole organization) would make
+  // PostgreSQL read every staff member's roles and locations to answer for two of them.
+  const picked = pairs.every((p) => p.staffId !== null) ? PICK_NAMED : `${PICK_NAMED} UNION ALL ${PICK_EVERYONE}`;
+  const params = [organizationId, pairs.map((p) => p.idx), pairs.map((p) => p.q.locationId), pairs.map((p) => p.q.roleId), pairs.map((p) => p.staffId)];
   const rows: { idx: number; id: string; active: boolean; has_role: boolean; at_location: boolean; wage: string }[] = pairs.length
     ? await db.query(
-        `WITH ${picked}
+        `WITH ${QUERIES}, picked AS (${picked})
          SELECT p.idx, p.id, p.active AND p.deleted_at IS NULL AS active, sr.staff_id IS NOT NULL AS has_role,
                 EXISTS (SELECT 1 FROM staff_locations l WHERE l.organization_id = $1 AND l.staff_id = p.id AND l.location_id = p.location_id) AS at_location,
                 COALESCE(sr.hourly_wage, r.hourly_wage, p.hourly_wage, 0)::text AS wage
