@@ -28,7 +28,8 @@ describe("eligibility with reasons", () => {
     org = `/api/organizations/${w.org.id}`;
     const api = t.as(w.manager);
     expect((await api.patch(`${w.base}/compliance`, { preset: "US_OR", maxDailyHours: 10, maxWeeklyHours: 40 })).status).toBe(200);
-    for (const name of ["ok", "inactive", "unavailable", "timeOff", "overlap", "daily", "weekly", "rest", "preferOff"]) people[name] = await w.worker({ name });
+    for (const name of ["ok", "inactive", "unavailable", "timeOff", "overlap", "daily", "lunch", "weekly", "rest", "preferOff"])
+      people[name] = await w.worker({ name });
     people.role = await w.worker({ name: "role", roleIds: [] });
     people.location = await w.worker({ name: "location", locationIds: [] });
     const must = async (res: Promise<{ status: number; body: unknown }>, status = 201) => {
@@ -51,6 +52,13 @@ describe("eligibility with reasons", () => {
     );
     await must(api.post(`${w.base}/schedules`, entry(people.overlap.id, "2026-03-12", "14:00", "16:00")));
     await must(api.post(`${w.base}/schedules`, entry(people.daily.id, "2026-03-12", "16:00", "21:00")));
+    // 2¼ h with a 30-minute unpaid lunch: 9¾ h of work with the shift, within the 10 h a day (10¼ h counting the lunch).
+    await must(
+      api.post(`${w.base}/schedules`, {
+        ...entry(people.lunch.id, "2026-03-12", "16:00", "18:15"),
+        breaks: [{ typeId: w.breakTypeId, startTime: "2026-03-12T17:00:00" }],
+      }),
+    );
     for (const day of ["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-13"])
       await must(api.post(`${w.base}/schedules`, entry(people.weekly.id, day, "08:00", "18:00")));
     await must(api.post(`${w.base}/schedules`, entry(people.rest.id, "2026-03-11", "15:00", "23:00")));
@@ -99,7 +107,8 @@ describe("eligibility with reasons", () => {
     expect(of("weekly").reasons).toEqual([
       expect.objectContaining({ code: "MAX_WEEKLY_HOURS", message: expect.stringContaining("48 h of work planned in the workweek") }),
     ]);
-    for (const name of Object.keys(people)) expect([name, of(name).eligible]).toEqual([name, ["ok", "rest", "preferOff"].includes(name)]);
+    expect(codes("lunch")).toEqual([]);
+    for (const name of Object.keys(people)) expect([name, of(name).eligible]).toEqual([name, ["ok", "lunch", "rest", "preferOff"].includes(name)]);
     // Warnings keep a person eligible: 8 h of rest where Oregon asks 10; the 2 h inside it at half again $20 = $20.
     expect(of("rest").warnings.map((x) => [x.code, x.hours, x.amount])).toEqual([
       ["REST_BETWEEN_SHIFTS", 2, 20],
