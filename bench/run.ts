@@ -40,7 +40,7 @@ import type { Percentiles, RequestTimes } from "../src/http/request-admission";
 import { webhookBench } from "./webhooks";
 import { rosteringBench } from "./rostering";
 import { load, loadLine, median, LoadResult, percentile, ROUNDS, SECONDS } from "./load";
-import { rateLimiterOverhead, replicaReads } from "./scale";
+import { queryOn, rateLimiterOverhead, replicaReads } from "./scale";
 
 /**
  * Benchmarks against a real PostgreSQL (DATABASE_URL): seeds 50 locations, 2,000 staff and
@@ -439,28 +439,16 @@ function spans(times: RequestTimes): string {
   ].join(", ");
 }
 
-/**
- * Brings the planner's statistics up to date, as autovacuum keeps them on a server where it runs:
- * a server set up for tests may run without it, and the tables the mixed workload's world and its
- * warm-up filled (published entries, shift requests) would be planned as empty, each swap then
- * reading every entry of the organization to move two.
- */
-async function analyze(url: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("ANALYZE");
-  } finally {
-    await client.end();
-  }
-}
-
 /** The mixed workload against two service processes at once. */
 async function runMixedLoad(url: string, world: MixedLoadWorld): Promise<MixedLoadRun> {
   const processes = [await ServiceProcess.start(url, MIXED_SERVICE_ENV), await ServiceProcess.start(url, MIXED_SERVICE_ENV)];
   try {
     const cold = WARMUP_SECONDS > 0 ? await Promise.all(processes.map((p) => mixedLoad(p.url, world, WARMUP_SECONDS))) : null;
-    await analyze(url);
+    // The planner's statistics brought up to date, as autovacuum keeps them on a server where it
+    // runs: a server set up for tests may run without it, and the tables the world and the warm-up
+    // filled (published entries, shift requests) would be planned as empty, each swap then reading
+    // every entry of the organization to move two.
+    await queryOn(url, "ANALYZE");
     const sessions = await sampleSessions(SERVER_URL!, DB_NAME);
     const before = cpuMark(processes);
     // A manager starts a schedule generation, which runs in a service process while the load goes on.

@@ -12,7 +12,8 @@ export const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(" ")}`;
 
-async function queryOn<R>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
+/** One statement on a connection of its own to `url`. */
+export async function queryOn<R>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
