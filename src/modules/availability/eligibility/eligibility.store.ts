@@ -21,8 +21,7 @@ export interface CandidateQuery {
   staffIds: readonly string[] | null;
 }
 
-const STAFF_COLUMNS = "s.id, s.name, s.active, s.deleted_at, s.hourly_wage";
-const PICKED_COLUMNS = `q.idx, q.location_id, q.role_id, ${STAFF_COLUMNS}`;
+const PICKED_COLUMNS = "q.idx, q.location_id, q.role_id, s.id, s.name, s.active, s.deleted_at, s.hourly_wage";
 /** The queries, one row per query and person (`staff_id` null for "every active one"). */
 const QUERIES = "q AS (SELECT * FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::uuid[]) AS q(idx, location_id, role_id, staff_id))";
 /** The people a query names. */
