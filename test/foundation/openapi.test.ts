@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { OPENAPI_FILE, openApiText } from "../../src/cli/emit-openapi";
+import { ROOT } from "../support/project-root";
 
 const run = promisify(execFile);
-const ROOT = path.join(__dirname, "../../..");
 
 /** Runs a linter's CLI with node, offline (no telemetry, no update check), and answers its JSON output. */
 async function lint(cli: string, args: string[]): Promise<string> {

@@ -3,8 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { sourceFiles } from "../support/source-files";
 import { ServiceProcess } from "../support/service-process";
-
-const ROOT = path.join(__dirname, "../../..");
+import { ROOT } from "../support/project-root";
 
 /** The environment variables the service's sources read (`env.NAME`, `env["NAME"]`). */
 function settingsRead(): string[] {

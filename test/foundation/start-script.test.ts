@@ -4,8 +4,8 @@ import path from "node:path";
 import { PLATFORM_KEY } from "../support/harness";
 import { START_OPTIONS } from "../support/start-options";
 import { createTestDatabase } from "../support/test-database";
+import { ROOT } from "../support/project-root";
 
-const ROOT = path.join(__dirname, "../../..");
 const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
 
 /** `node <npm start's options> scripts/start.mjs` on `databaseUrl` (the embedded database when empty), once it answers: the script's process and the port. */

@@ -4,9 +4,9 @@ import { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { PLATFORM_KEY, TestService } from "../support/harness";
+import { ROOT } from "../support/project-root";
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, "../../..");
 const EXAMPLES = path.join(ROOT, "examples");
 
 /**

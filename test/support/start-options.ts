@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-
-const ROOT = path.join(__dirname, "../../..");
+import { ROOT } from "./project-root";
 
 /** The Node.js options `npm start` runs the embedded service with (heap sizes, WebAssembly tiering), read from package.json so the two never differ. */
 export const START_OPTIONS: string[] = /\bnode ((?:--\S+ )*)scripts\/start\.mjs/
