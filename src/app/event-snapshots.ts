@@ -4,7 +4,7 @@ import { EntityManager } from "typeorm";
 import { Actor } from "../auth/actor";
 import { ALL_PERMISSIONS } from "../auth/permissions";
 import type { UnitOfWork } from "../database/unit-of-work";
-import { Loaders } from "../loaders/loaders";
+import { Loaders, requestLoaders } from "../loaders/loaders";
 import { keepEventResources, lastCommittedResources, pendingEvents, RESOURCE_PATHS, resourceKey, resourceOf } from "../modules/events";
 import type { EventResource, PendingEvent, ResourceRead } from "../modules/events";
 import { CompiledRoute } from "../rest/shim";
@@ -57,10 +57,9 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
    * resources (a publish names every entry it wrote); the lent runner sends them in turn. A failed
    * read fails the whole, once every read has ended: none is left running when the hook rolls back.
    */
-  const renderCurrent = async (named: NamedEvent[]): Promise<Map<string, Record<string, unknown> | undefined>> => {
+  const renderCurrent = async (named: NamedEvent[], loaders: Map<string, Loaders>): Promise<Map<string, Record<string, unknown> | undefined>> => {
     const toRender = new Map(named.filter(({ event }) => !event.type.endsWith(".deleted")).map((n) => [n.id, n]));
-    const loaders = new Map<string, Loaders>();
-    const loadersOf = (organizationId: string) => loaders.get(organizationId) ?? loaders.set(organizationId, new Loaders()).get(organizationId)!;
+    const loadersOf = (organizationId: string) => loaders.get(organizationId) ?? loaders.set(organizationId, new Loaders(organizationId)).get(organizationId)!;
     const settled = await Promise.allSettled(
       [...toRender.values()].map(async ({ event, read, id }) => [id, await renderNow(event, read, loadersOf(event.organization_id))] as const),
     );
@@ -70,11 +69,11 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
   };
 
   /** Each event's resource and the changed fields' old values; the earlier renderings are read in one statement. */
-  const renderAll = async (manager: EntityManager, named: NamedEvent[]): Promise<{ id: string; resource: EventResource }[]> => {
+  const renderAll = async (manager: EntityManager, named: NamedEvent[], loaders: Map<string, Loaders>): Promise<{ id: string; resource: EventResource }[]> => {
     const pairs = new Map(named.map(({ event, key, id }) => [id, { organizationId: event.organization_id, key }]));
     /** Each resource's last rendering: committed, then this transaction's. */
     const last: Map<string, Record<string, unknown> | undefined> = await lastCommittedResources(manager, [...pairs.values()]);
-    const now = await renderCurrent(named);
+    const now = await renderCurrent(named, loaders);
     const kept: { id: string; resource: EventResource }[] = [];
     for (const { event, key, id } of named) {
       const before = last.get(id);
@@ -104,16 +103,24 @@ export function renderEventResources(unitOfWork: UnitOfWork, parts: { routes: Co
       const key = resourceKey(read);
       return [{ event, read, key, id: `${event.organization_id} ${key}` }];
     });
+    // Once committed, the request that made the change answers from what the rendering read (its
+    // organization-wide loaders: the same rows for every caller), and forgets what it read before the change.
+    const request = requestLoaders.getStore();
+    const loaders = new Map<string, Loaders>();
+    const answerFromRendering = () => request?.takeOver(request.organizationId ? loaders.get(request.organizationId) : undefined);
     // Events of records without a GET of their own (a shift request's steps) have nothing to render.
-    if (!named.length) return;
+    if (!named.length) return answerFromRendering;
     // A read that fails in the database must not take the change with it: it is undone alone.
     await manager.query("SAVEPOINT event_resources");
     try {
       // No RELEASE: the commit that follows keeps the savepoint's work, and a statement fewer is sent.
-      await keepEventResources(manager, await renderAll(manager, named));
+      await keepEventResources(manager, await renderAll(manager, named, loaders));
     } catch (err) {
       parts.logger.warn({ err }, "event resources: reading failed; the stored rows stand in");
       await manager.query("ROLLBACK TO SAVEPOINT event_resources");
+      // What the failed rendering read was undone with it.
+      loaders.clear();
     }
+    return answerFromRendering;
   });
 }

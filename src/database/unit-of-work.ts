@@ -2,8 +2,11 @@ import { EntityManager, QueryRunner } from "typeorm";
 import type { ApplicationDataSource } from "./data-source";
 import { requestActor } from "./request-actor";
 
-/** Work a module runs in every unit of work just before it commits, on its transaction (the events' rendering). */
-export type BeforeCommit = (manager: EntityManager) => Promise<void>;
+/**
+ * Work a module runs in every unit of work just before it commits, on its transaction (the events'
+ * rendering); it may answer what to do once the change is committed (and only then).
+ */
+export type BeforeCommit = (manager: EntityManager) => Promise<void | (() => void)>;
 
 /** Serialization failure and deadlock: the database undid the transaction, and running it again may succeed. */
 const RETRYABLE = new Set(["40001", "40P01"]);
@@ -25,7 +28,7 @@ function sqlState(error: unknown): string | undefined {
  * 4. runs the before-commit hooks that modules registered at startup (`beforeCommit`), in the
  *    order registered; while a hook runs, every read of the data source is made in this
  *    transaction (`ApplicationDataSource.readingThrough`), so it sees what `work` wrote;
- * 5. commits.
+ * 5. commits, then runs what the hooks answered to do once committed.
  *
  * Any error rolls all of it back. A serialization failure or a deadlock (40001, 40P01) re-runs the
  * whole unit, work and hooks, up to five attempts: `work` must have no effect outside the database.
@@ -58,8 +61,13 @@ export class UnitOfWork {
       await runner.startTransaction();
       await tellTheActor(runner);
       const result = await work(runner.manager);
-      for (const hook of this.hooks) await this.db.readingThrough(runner, () => hook(runner.manager));
+      const onceCommitted: (() => void)[] = [];
+      for (const hook of this.hooks) {
+        const then = await this.db.readingThrough(runner, () => hook(runner.manager));
+        if (then) onceCommitted.push(then);
+      }
       await runner.commitTransaction();
+      for (const then of onceCommitted) then();
       return result;
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);

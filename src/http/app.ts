@@ -19,7 +19,7 @@ import { compiledExecutor } from "../graphql/compiled-operations";
 import { GraphQLDocuments } from "../graphql/documents";
 import { graphiqlRouter } from "../graphql/graphiql";
 import { GuardedRequest, guardRequest, RefusedRequest } from "../graphql/request-guard";
-import { Loaders } from "../loaders/loaders";
+import { Loaders, requestLoaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
 import { RawRestRoute, rawRestRouter } from "../rest/raw-routes";
@@ -236,14 +236,15 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     const credential = match?.[1] ?? null;
     const isToken = credential !== null && credential.split(".").length === 3;
     if (credential !== null && !isToken) services.access.refuseKeyAsToken(credential);
+    const actor = isToken ? await services.access.authenticate(credential) : null;
     return {
       requestId: req.id,
-      actor: isToken ? await services.access.authenticate(credential) : null,
+      actor,
       presentedKey: isToken ? null : credential,
       clientAddress: req.ip,
       clockDeviceToken: req.get("x-clock-device") || undefined,
       services,
-      loaders: new Loaders(),
+      loaders: new Loaders(actor?.organizationId ?? null),
       logger: logger.child({ reqId: req.id }),
     };
   };
@@ -313,7 +314,8 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       // GraphQL can check only a record version; REST compares any ETag in the shim. Both refuse a
       // condition that cannot hold rather than write without it.
       if (ifMatch === null && req.baseUrl === "/graphql") throw ifMatchFailed();
-      requestActor.run({ staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id, ...(ifMatch ? { ifMatch } : {}) }, next);
+      const acting = { staffId: actor?.staffId ?? null, apiKeyId: actor?.apiKeyId ?? null, requestId: req.id, ...(ifMatch ? { ifMatch } : {}) };
+      requestLoaders.run(context.loaders, () => requestActor.run(acting, next));
     } catch (error) {
       refuse(req, res, toClientError(error as Error));
     }

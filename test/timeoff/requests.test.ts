@@ -1,4 +1,5 @@
 import { TestService } from "../support/harness";
+import { countStatements } from "../support/statements";
 import { activePolicy, timeOffWorkplace, TimeOffWorkplace } from "../support/workplace";
 import { balanceOf, dayOff, ledgerOf, setBalance } from "./fixtures";
 
@@ -290,6 +291,47 @@ describe("time-off requests and approvals", () => {
         .get(`${requests()}/time-offs`)
         .then((r) => new Set(r.body.map((x: { workerId: string }) => x.workerId))),
     ).toEqual(new Set([w.worker.id]));
+  });
+
+  it("answers a filed request from what the commit's rendering read, and still hides the balances the organization hides", async () => {
+    const ownPolicy = await activePolicy(t, w, { allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } });
+    const day = (date: string) => ({ workerId: w.worker.id, policyId: ownPolicy, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
+    const statements = countStatements();
+    const filed = await t.as(w.manager.token).post(requests(), day("2026-09-01"));
+    const sql = statements.sql;
+    statements.stop();
+    expect(filed.status).toBe(201);
+    expect(filed.body).toMatchObject({ remainingBalance: -8, workerPolicy: { hoursBalance: 0, availableBalance: -8 } });
+    // The policy, its type and count, the worker's policy and balance were read for the event in the transaction: the answer reads none of them again.
+    expect(sql.slice(sql.indexOf("COMMIT") + 1)).toEqual([]);
+    await api().patch(`${w.base}/time-off-settings`, { workersSeeBalances: false });
+    try {
+      // The rendering saw the balances (it reads as the service); the worker's answer still does not.
+      const own = await t.as(w.worker.token).post(requests(), day("2026-09-02"));
+      expect(own.status).toBe(201);
+      expect(own.body).toMatchObject({ remainingBalance: null, workerPolicy: { hoursBalance: null, availableBalance: null } });
+    } finally {
+      await api().patch(`${w.base}/time-off-settings`, { workersSeeBalances: true });
+    }
+    await cancelAll();
+  });
+
+  it("reads again, after a change, what the request read before it: mutations in one document see each other's changes", async () => {
+    const ownPolicy = await activePolicy(t, w, { allowNegativeBalance: true, defaultSettings: { assignedStaff: { type: "All" } } });
+    const input = (date: string) => ({ workerId: w.worker.id, policyId: ownPolicy, startTime: `${date}T09:00:00`, endTime: `${date}T17:00:00` });
+    const res = await t.gql(
+      w.org.token,
+      `mutation ($first: CreateTimeOffRequestInput!, $second: CreateTimeOffRequestInput!, $policy: ID!) {
+        first: createTimeOffRequest(input: $first) { policy { name } }
+        renamed: updateTimeOffPolicy(id: $policy, input: { name: "Renamed leave" }) { name }
+        second: createTimeOffRequest(input: $second) { policy { name } }
+      }`,
+      { first: input("2026-09-08"), second: input("2026-09-09"), policy: ownPolicy },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data!.first.policy.name).not.toBe("Renamed leave");
+    expect(res.data!.second.policy.name).toBe("Renamed leave");
+    await cancelAll();
   });
 
   it("answers 404 for another organization's requests", async () => {

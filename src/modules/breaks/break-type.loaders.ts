@@ -1,6 +1,6 @@
-import { requestLoader } from "../../graphql/request-loader";
+import { organizationLoader } from "../../graphql/request-loader";
 import { BreakType } from "./break-type.entity";
 
-export const locationBreakTypesLoader = requestLoader<string, BreakType[]>("locationBreakTypes", (services, actor, ids) =>
-  services.breakTypes.ofLocations(actor.organizationId, ids),
+export const locationBreakTypesLoader = organizationLoader<string, BreakType[]>("locationBreakTypes", (services, organizationId, ids) =>
+  services.breakTypes.ofLocations(organizationId, ids),
 );

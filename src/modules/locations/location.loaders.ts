@@ -1,6 +1,6 @@
-import { requestLoader } from "../../graphql/request-loader";
+import { organizationLoader } from "../../graphql/request-loader";
 import { Location } from "./location.entity";
 
-export const locationLoader = requestLoader<string, Location | null>("location", (services, actor, ids) =>
-  services.locations.records.byIds(actor.organizationId, ids),
+export const locationLoader = organizationLoader<string, Location | null>("location", (services, organizationId, ids) =>
+  services.locations.records.byIds(organizationId, ids),
 );

@@ -1,6 +1,6 @@
-import { requestLoader } from "../../graphql/request-loader";
+import { organizationLoader } from "../../graphql/request-loader";
 import { OpenShiftPreference } from "./open-shift.entity";
 
-export const openShiftPreferencesLoader = requestLoader<string, OpenShiftPreference[]>("openShiftPreferences", (services, actor, ids) =>
-  services.openShifts.preferencesOf(actor.organizationId, ids),
+export const openShiftPreferencesLoader = organizationLoader<string, OpenShiftPreference[]>("openShiftPreferences", (services, organizationId, ids) =>
+  services.openShifts.preferencesOf(organizationId, ids),
 );

@@ -1,4 +1,4 @@
-import { requestLoader } from "../../graphql/request-loader";
+import { organizationLoader } from "../../graphql/request-loader";
 import { Role } from "./role.entity";
 
-export const roleLoader = requestLoader<string, Role | null>("role", (services, actor, ids) => services.roles.records.byIds(actor.organizationId, ids));
+export const roleLoader = organizationLoader<string, Role | null>("role", (services, organizationId, ids) => services.roles.records.byIds(organizationId, ids));

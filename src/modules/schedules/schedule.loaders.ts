@@ -1,6 +1,6 @@
 import { formatLocal } from "../../common/time";
 import type { RequestContext } from "../../graphql/context";
-import { requestLoader } from "../../graphql/request-loader";
+import { organizationLoader, requestLoader } from "../../graphql/request-loader";
 import { PlannedBreak, ScheduleBreak, ScheduleEntry, WorkerShiftPlan } from "./schedule.entity";
 
 const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
@@ -13,12 +13,12 @@ const plannedBreak = (b: ScheduleBreak, zone: string): PlannedBreak => ({
   endTime: b.startsAt && formatLocal(new Date(b.startsAt.getTime() + b.durationMinutes * 60000), zone),
 });
 
-const entryBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleEntryBreaks", (services, actor, ids) =>
-  services.schedules.breaksOfEntries(actor.organizationId, ids),
+const entryBreaksLoader = organizationLoader<string, ScheduleBreak[]>("scheduleEntryBreaks", (services, organizationId, ids) =>
+  services.schedules.breaksOfEntries(organizationId, ids),
 );
 
-const draftBreaksLoader = requestLoader<string, ScheduleBreak[]>("scheduleDraftBreaks", (services, actor, ids) =>
-  services.scheduleDrafts.breaksOfDrafts(actor.organizationId, ids),
+const draftBreaksLoader = organizationLoader<string, ScheduleBreak[]>("scheduleDraftBreaks", (services, organizationId, ids) =>
+  services.scheduleDrafts.breaksOfDrafts(organizationId, ids),
 );
 
 /** Keys are `[locationId, id]` as JSON: ids in a path are the caller's text. */

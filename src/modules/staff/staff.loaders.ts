@@ -1,12 +1,14 @@
-import { requestLoader } from "../../graphql/request-loader";
+import { organizationLoader } from "../../graphql/request-loader";
 import { StaffMember, StaffRole } from "./staff-member.entity";
 
-export const staffLoader = requestLoader<string, StaffMember | null>("staffMember", (services, actor, ids) =>
-  services.staff.records.byIds(actor.organizationId, ids),
+export const staffLoader = organizationLoader<string, StaffMember | null>("staffMember", (services, organizationId, ids) =>
+  services.staff.records.byIds(organizationId, ids),
 );
 
-export const staffRolesLoader = requestLoader<string, StaffRole[]>("staffRoles", (services, actor, ids) => services.staff.rolesOf(actor.organizationId, ids));
+export const staffRolesLoader = organizationLoader<string, StaffRole[]>("staffRoles", (services, organizationId, ids) =>
+  services.staff.rolesOf(organizationId, ids),
+);
 
-export const staffLocationIdsLoader = requestLoader<string, string[]>("staffLocationIds", (services, actor, ids) =>
-  services.staff.locationIdsOf(actor.organizationId, ids),
+export const staffLocationIdsLoader = organizationLoader<string, string[]>("staffLocationIds", (services, organizationId, ids) =>
+  services.staff.locationIdsOf(organizationId, ids),
 );

@@ -5,7 +5,7 @@ import { Page, PageArgs } from "../../../common/pagination";
 import type { RequestContext } from "../../../graphql/context";
 import { staffLoader, StaffMember } from "../../staff";
 import { TimeOffPolicy } from "../policies/policy.entity";
-import { balanceLoader, policyLoader } from "../timeoff.loaders";
+import { visibleBalance, policyLoader } from "../timeoff.loaders";
 import { availableOf } from "./worker-policy.service";
 import { LedgerEntry, WorkerPolicy } from "./worker-policy.entity";
 import {
@@ -77,13 +77,13 @@ export class WorkerPolicyResolver {
 
   @FieldResolver(() => Float, { nullable: true, description: "Sum of the ledger, in hours; null where the organization hides balances from workers" })
   async hoursBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
-    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    const balance = await visibleBalance(ctx, workerPolicy.id);
     return balance && round2(balance.hoursBalance);
   }
 
   @FieldResolver(() => Float, { nullable: true, description: "hoursBalance less the hours of pending requests" })
   async availableBalance(@Root() workerPolicy: WorkerPolicy, @Ctx() ctx: RequestContext): Promise<number | null> {
-    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    const balance = await visibleBalance(ctx, workerPolicy.id);
     return balance && round2(availableOf(balance));
   }
 }

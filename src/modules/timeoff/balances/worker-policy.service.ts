@@ -184,10 +184,9 @@ export class WorkerPolicyService {
     return (await this.settings.of(actor.organizationId)).workersSeeBalances;
   }
 
-  /** Balances as `balances` has them, or null for each where the organization hides balances from `actor`. */
-  async visibleBalances(actor: Actor, workerPolicyIds: readonly string[]): Promise<(Balance | null)[]> {
-    if (!(await this.showsBalancesTo(actor))) return workerPolicyIds.map(() => null);
-    return this.balances(this.deps.db.manager, actor.organizationId, workerPolicyIds);
+  /** Balances as `balances` has them, whoever asks: callers to whom the organization hides them are refused by `showsBalancesTo`. */
+  balancesOf(organizationId: string, workerPolicyIds: readonly string[]): Promise<Balance[]> {
+    return this.balances(this.deps.db.manager, organizationId, workerPolicyIds);
   }
 
   async balance(manager: EntityManager, workerPolicy: WorkerPolicy): Promise<Balance> {

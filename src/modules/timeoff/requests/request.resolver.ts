@@ -16,7 +16,7 @@ import {
   UpdateTimeOffRequestInput,
 } from "./request.graphql";
 import { TimeOffRequest } from "./request.entity";
-import { balanceLoader, policyLoader, workerPolicyByPairLoader } from "../timeoff.loaders";
+import { visibleBalance, policyLoader, workerPolicyByPairLoader } from "../timeoff.loaders";
 import { availableOf } from "../balances/worker-policy.service";
 import { WorkerPolicy } from "../balances/worker-policy.entity";
 
@@ -110,7 +110,7 @@ export class TimeOffRequestResolver {
   })
   async remainingBalance(@Root() request: TimeOffRequest, @Ctx() ctx: RequestContext): Promise<number | null> {
     const workerPolicy = await this.workerPolicy(request, ctx);
-    const balance = await balanceLoader(ctx).load(workerPolicy.id);
+    const balance = await visibleBalance(ctx, workerPolicy.id);
     return balance && round2(availableOf(balance));
   }
 }

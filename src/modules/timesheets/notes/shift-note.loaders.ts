@@ -1,6 +1,6 @@
-import { requestLoader } from "../../../graphql/request-loader";
+import { organizationLoader } from "../../../graphql/request-loader";
 import { ShiftNote } from "./shift-note.entity";
 
-export const shiftNotesLoader = requestLoader<string, ShiftNote[]>("shiftNotes", (services, actor, ids) =>
-  services.shiftNotes.ofShifts(actor.organizationId, ids),
+export const shiftNotesLoader = organizationLoader<string, ShiftNote[]>("shiftNotes", (services, organizationId, ids) =>
+  services.shiftNotes.ofShifts(organizationId, ids),
 );
