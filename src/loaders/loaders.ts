@@ -23,13 +23,18 @@ export class Loaders {
 
   /** A loader whose batch may depend on the caller. */
   get<K, V>(name: string, batch: Batch<K, V>): DataLoader<K, V> {
-    return this.made(name, batch);
+    let loader = this.loaders.get(name);
+    if (!loader) {
+      loader = new DataLoader<K, V>(batch, { maxBatchSize: 5000 }) as DataLoader<unknown, unknown>;
+      this.loaders.set(name, loader);
+    }
+    return loader as DataLoader<K, V>;
   }
 
   /** A loader whose batch reads for the organization alone, the same for every caller of it. */
   ofOrganization<K, V>(name: string, batch: Batch<K, V>): DataLoader<K, V> {
     this.organizationWide.add(name);
-    return this.made(name, batch);
+    return this.get(name, batch);
   }
 
   /**
@@ -45,15 +50,6 @@ export class Loaders {
       this.loaders.set(name, committed.loaders.get(name)!);
       this.organizationWide.add(name);
     }
-  }
-
-  private made<K, V>(name: string, batch: Batch<K, V>): DataLoader<K, V> {
-    let loader = this.loaders.get(name);
-    if (!loader) {
-      loader = new DataLoader<K, V>(batch, { maxBatchSize: 5000 }) as DataLoader<unknown, unknown>;
-      this.loaders.set(name, loader);
-    }
-    return loader as DataLoader<K, V>;
   }
 }
 

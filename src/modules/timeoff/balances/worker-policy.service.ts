@@ -184,7 +184,7 @@ export class WorkerPolicyService {
     return (await this.settings.of(actor.organizationId)).workersSeeBalances;
   }
 
-  /** Balances as `balances` has them, whoever asks: callers to whom the organization hides them are refused by `showsBalancesTo`. */
+  /** Balances as `balances` has them, whoever asks: whether the caller may see them is `showsBalancesTo`'s answer. */
   balancesOf(organizationId: string, workerPolicyIds: readonly string[]): Promise<Balance[]> {
     return this.balances(this.deps.db.manager, organizationId, workerPolicyIds);
   }
