@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { requestLoaders } from "../loaders/loaders";
 
 /** Who a request acts for, as the audit trail records it. */
 export interface RequestActor {
@@ -24,3 +25,12 @@ export function recordVersionOf(ifMatch: string | undefined): RequestActor["ifMa
 
 /** Carries the request's actor through every await of the request, down to its units of work (unit-of-work.ts). */
 export const requestActor = new AsyncLocalStorage<RequestActor>();
+
+/**
+ * Runs `work` as no request's: what a request only sets off (a notice's listeners, a queued
+ * generation, which may well be another caller's) must neither be recorded under that request's
+ * actor nor hand its readings to that request's loaders.
+ */
+export function outsideTheRequest<T>(work: () => T): T {
+  return requestActor.exit(() => requestLoaders.exit(work));
+}

@@ -1,6 +1,7 @@
 import { TestService } from "../support/harness";
 import { fileTimeOff } from "../support/time-off";
 import { generationPlace, reasonsOf } from "./support";
+import { until } from "../support/until";
 
 // Monday 23 March 2026 and on: beyond any notice window counted from the tests' clock (2 March).
 const MON = "2026-03-23";
@@ -355,5 +356,29 @@ describe("schedule generation", () => {
     const worker = await p.worker();
     expect((await t.as(worker.token).post(`${p.base}/schedules/generate`, { startDate: MON, endDate: TUE })).status).toBe(403);
     expect(await t.runtime.services.scheduleGenerations.runNext()).toBeNull();
+  });
+});
+
+describe("a generation the service runs as soon as it is queued", () => {
+  let t: TestService;
+  beforeAll(async () => (t = await TestService.start({ env: { SCHEDULED_JOBS: "on" } })));
+  afterAll(() => t.stop());
+
+  it("runs as no request's work: the process runs whichever generation is oldest, so its drafts are recorded under no caller", async () => {
+    const p = await generationPlace(t, "Queued");
+    await p.worker();
+    const day = await p.template("Day", "09:00", "17:00");
+    await p.cover(MON, MON, [{ date: MON, templateId: day, count: 1 }]);
+    const api = t.as(p.manager);
+    const queued = await api.post(`${p.base}/schedules/generate`, { startDate: MON, endDate: MON, timeLimitSeconds: 1 });
+    expect(queued.status).toBe(202);
+    const generation = `/api/organizations/${p.org.id}/schedule-generations/${queued.body.id}`;
+    await until(async () => (await api.get(generation)).body.status === "SUCCEEDED");
+    const [draftId] = (await api.get(generation)).body.result.draftIds;
+    const trail = await t.as(p.org.token).get(`/api/organizations/${p.org.id}/audit-events?resourceType=schedule_drafts&resourceId=${draftId}`);
+    expect(trail.body).toEqual([expect.objectContaining({ action: "insert", actorStaffId: null, actorApiKeyId: null })]);
+    // The generation itself was asked for by the manager, and says so.
+    const asked = await t.as(p.org.token).get(`/api/organizations/${p.org.id}/audit-events?resourceType=schedule_generations&resourceId=${queued.body.id}`);
+    expect(asked.body.at(-1)).toMatchObject({ action: "insert", actorStaffId: expect.any(String) });
   });
 });

@@ -4,8 +4,7 @@ import { Client } from "pg";
 import { CountingClient } from "../../database/statement-count";
 import { DataSource } from "typeorm";
 import type { PGliteDatabase } from "../../database/pglite-pool";
-import { requestActor } from "../../database/request-actor";
-import { requestLoaders } from "../../loaders/loaders";
+import { outsideTheRequest } from "../../database/request-actor";
 
 /** An event committed by any process: its organization and id, and how many webhook deliveries it made (the `events` notification's payload). */
 export interface CommittedEvent {
@@ -56,7 +55,7 @@ export class EventFeed extends EventEmitter {
     // On PGlite the notice arrives inside the committing request's context: what it wakes is not
     // that request's work, and must neither be recorded under its actor nor hand its readings to it.
     const event = { organizationId, eventId, deliveries: deliveries === undefined ? null : Number(deliveries) } satisfies CommittedEvent;
-    requestActor.exit(() => requestLoaders.exit(() => this.emit("event", event)));
+    outsideTheRequest(() => this.emit("event", event));
   }
 
   private async connect(): Promise<void> {

@@ -34,6 +34,7 @@ import { GenerateScheduleInput, PlanningLimitsInput } from "./generation.inputs"
 import { claimGeneration, finishGeneration, renewLease, requestCancel } from "./generation.store";
 import { RosterSolution, SearchProgress } from "./solver";
 import { findOneByOrFail } from "../../common/entity-reads";
+import { outsideTheRequest } from "../../database/request-actor";
 
 const MAX_TAKE_UPS = 3;
 
@@ -105,7 +106,8 @@ export class ScheduleGenerationService {
         attempts: 0,
       }),
     );
-    if (this.deps.config.scheduledJobs) setImmediate(() => void this.runNext().catch(() => undefined));
+    // The process runs the oldest queued generation, not necessarily this one: not as this request's work.
+    if (this.deps.config.scheduledJobs) setImmediate(() => outsideTheRequest(() => void this.runNext().catch(() => undefined)));
     return saved;
   }
 
