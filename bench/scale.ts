@@ -56,39 +56,38 @@ async function oneByOne(url: string, headers: Record<string, string>, seconds: n
 
 /**
  * The rate limiter's cost per request on the location-week list (`listPath`, one point a call):
- * a service with the default limits on and one with them off, both warmed up alike, then rounds
- * alternating which goes first; each figure is the median of its rounds. The latency it adds is
+ * a service with the default limits on and one with them off, both warmed up alike, measured in
+ * turns, the one going first alternating; each figure is the median of its rounds. Every round
+ * starts a pair of processes of its own: one process's compiled code and heap can make it a few
+ * per cent faster or slower than another running the same code for as long as it lives, which
+ * with one process each way was counted against (or for) the limiter. The latency it adds is
  * measured apart, with one client calling one call at a time: under load a call's median is mostly
  * its wait behind the others, which moves with the throughput by far more than half a millisecond.
  */
 export async function rateLimiterOverhead(url: string, env: Record<string, string>, listPath: string, token: string): Promise<string> {
   const auth = { Authorization: `Bearer ${token}` };
   const defaults = loadConfig({});
-  const services = {
-    on: await ServiceProcess.start(url, {
-      ...env,
-      RATE_LIMIT_POINTS: String(defaults.rateLimitPoints),
-      RATE_LIMIT_WINDOW_SECONDS: String(defaults.rateLimitWindowSeconds),
-    }),
-    off: await ServiceProcess.start(url, env),
+  const envOf = {
+    on: { ...env, RATE_LIMIT_POINTS: String(defaults.rateLimitPoints), RATE_LIMIT_WINDOW_SECONDS: String(defaults.rateLimitWindowSeconds) },
+    off: env,
   };
-  const run = (which: "on" | "off", duration?: number) =>
-    load(services[which].child.pid!, { url: `${services[which].url}${listPath}`, headers: auth, ...(duration ? { duration } : {}) });
   const runs: Record<"on" | "off", LoadResult[]> = { on: [], off: [] };
-  const before = loadAverage();
-  // The same warm-up for both (compiled code, caches, the first leases), not counted.
-  await run("on", 3);
-  await run("off", 3);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const which of round % 2 ? (["off", "on"] as const) : (["on", "off"] as const)) runs[which].push(await run(which));
-  }
   const alone: Record<"on" | "off", number[]> = { on: [], off: [] };
+  const before = loadAverage();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const which of round % 2 ? (["off", "on"] as const) : (["on", "off"] as const)) {
-      alone[which].push(...(await oneByOne(`${services[which].url}${listPath}`, auth, SECONDS / 2)));
+    const order = round % 2 ? (["off", "on"] as const) : (["on", "off"] as const);
+    const services = { on: await ServiceProcess.start(url, envOf.on), off: await ServiceProcess.start(url, envOf.off) };
+    try {
+      const run = (which: "on" | "off", duration?: number) =>
+        load(services[which].child.pid!, { url: `${services[which].url}${listPath}`, headers: auth, ...(duration ? { duration } : {}) });
+      // The same warm-up for both (compiled code, caches, the first leases), not counted.
+      for (const which of order) await run(which, 3);
+      for (const which of order) runs[which].push(await run(which));
+      for (const which of order) alone[which].push(...(await oneByOne(`${services[which].url}${listPath}`, auth, SECONDS / 2)));
+    } finally {
+      await Promise.all([services.on.stop(), services.off.stop()]);
     }
   }
-  await Promise.all([services.on.stop(), services.off.stop()]);
   const [aloneOn, aloneOff] = [alone.on, alone.off].map((times) => middle(times));
   const [on, off] = [runs.on, runs.off].map((r) => ({
     rps: middle(r.map((x) => x.rps)),
@@ -98,7 +97,7 @@ export async function rateLimiterOverhead(url: string, env: Record<string, strin
   }));
   const store = env.REDIS_URL ? "Redis" : "PostgreSQL";
   return (
-    `rate limiter (default limits, counters in ${store}), location-week list, medians of ${ROUNDS} rounds of ${SECONDS} s each way (alternating, after the same warm-up): ` +
+    `rate limiter (default limits, counters in ${store}), location-week list, medians of ${ROUNDS} rounds of ${SECONDS} s each way (alternating, each round on a new pair of processes after the same warm-up): ` +
     `${on.rps} req/s with, ${off.rps} without = ${((100 * on.rps) / off.rps).toFixed(0)} % (goal ≥ 95 %); p50 ${on.p50} ms with, ${off.p50} ms without; ` +
     `one call at a time (${alone.on.length} and ${alone.off.length} calls): p50 ${aloneOn.toFixed(2)} ms with, ${aloneOff.toFixed(2)} ms without = ` +
     `${aloneOn - aloneOff >= 0 ? "+" : "−"}${Math.abs(aloneOn - aloneOff).toFixed(2)} ms (goal + ≤ 0.5 ms); ` +
