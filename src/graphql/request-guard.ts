@@ -20,6 +20,9 @@ const PUBLIC_FIELDS = new Set([...PUBLIC_OPERATIONS, "__typename"]);
  */
 export const PUBLIC_DOCUMENT_MAX_LENGTH = 8 * 1024;
 
+/** The largest body an anonymous request is read from: a public document at its longest, every character escaped, and its variables. */
+export const PUBLIC_BODY_MAX_BYTES = 64 * 1024;
+
 /** A request refused before Apollo sees it: the HTTP status and the GraphQL errors to answer. */
 export class RefusedRequest extends Error {
   constructor(

@@ -12,13 +12,13 @@ import { DataSource } from "typeorm";
 import type { Services } from "../common/services";
 import type { Config } from "../config";
 import { unstorableText, unstorableTextIn } from "../common/validation";
-import { ifMatchFailed } from "../errors/app-error";
+import { ifMatchFailed, unauthenticated } from "../errors/app-error";
 import { capErrorBody, ClientError, refusal, toClientError } from "../errors/client-error";
 import type { RequestContext } from "../graphql/context";
 import { compiledExecutor } from "../graphql/compiled-operations";
 import { GraphQLDocuments } from "../graphql/documents";
 import { graphiqlRouter } from "../graphql/graphiql";
-import { GuardedRequest, guardRequest, RefusedRequest } from "../graphql/request-guard";
+import { GuardedRequest, guardRequest, PUBLIC_BODY_MAX_BYTES, RefusedRequest } from "../graphql/request-guard";
 import { Loaders, requestLoaders } from "../loaders/loaders";
 import { restFallback } from "../rest/fallback";
 import { openApiDocument } from "../rest/openapi";
@@ -89,6 +89,16 @@ export function sendError(res: Response, req: Request, given: Pick<ClientError, 
   const error = capErrorBody(given);
   challengeUnauthenticated(res, req, error.status, error.message);
   res.status(error.status).json({ error: { code: error.code, message: error.message, details: error.details, requestId: req.id } });
+}
+
+/** A refusal in the interface's own form: GraphQL errors on /graphql, the error body on /api. */
+function refuse(req: Request, res: Response, e: Pick<ClientError, "code" | "message" | "status" | "details">): void {
+  if (req.baseUrl === "/graphql") {
+    challengeUnauthenticated(res, req, e.status, e.message);
+    res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
+  } else {
+    sendError(res, req, e);
+  }
 }
 
 const SAFE_REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -216,6 +226,13 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     },
   );
 
+  // Without a credential only a public operation may be asked, and its body is small: a larger one
+  // is refused as its document would be, unread (Node discards the rest), so a flood of large
+  // bodies without a token costs no JSON parse, which was most of what each cost.
+  app.use("/graphql", (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "POST" || req.get("authorization") !== undefined || !(Number(req.get("content-length")) > PUBLIC_BODY_MAX_BYTES)) return next();
+    refuse(req, res, toClientError(unauthenticated()));
+  });
   app.use(
     express.json({
       limit: BODY_LIMIT,
@@ -281,16 +298,6 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
     formatError: formatGraphQLError,
   });
   await apollo.start();
-
-  /** A refusal in the interface's own form: GraphQL errors on /graphql, the error body on /api. */
-  const refuse = (req: Request, res: Response, e: Pick<ClientError, "code" | "message" | "status" | "details">) => {
-    if (req.baseUrl === "/graphql") {
-      challengeUnauthenticated(res, req, e.status, e.message);
-      res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, details: e.details, requestId: req.id } }] });
-    } else {
-      sendError(res, req, e);
-    }
-  };
 
   // Text the database cannot store is refused here, once, wherever it comes: path, query string or body.
   app.use(["/graphql", "/api", "/mcp"], (req: Request, res: Response, next: NextFunction) => {

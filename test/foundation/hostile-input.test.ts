@@ -11,6 +11,7 @@ import {
   OperationDefinitionNode,
   parse,
 } from "graphql";
+import { PUBLIC_BODY_MAX_BYTES } from "../../src/graphql/request-guard";
 import { graphqlSchema, restRoutes } from "../../src/app/modules";
 import { carriesId, literalFor, SCALAR_LITERALS, selectionOf, stringFor } from "../support/graphql-arguments";
 import { TestOrganization, TestService } from "../support/harness";
@@ -531,6 +532,25 @@ describe("hostile input that reaches every operation", () => {
       expect(withToken.body.data.__schema.queryType.name).toBe("Query");
       // The schema itself stays public in its committed and REST forms.
       expect((await t.http.get("/api/openapi.json")).status).toBe(200);
+    });
+
+    it("refuses a body without a token unread when it is longer than a public operation's can be", async () => {
+      const send = (text: string, token: string | null) => {
+        const req = t.http.post("/graphql").set("Content-Type", "application/json");
+        if (token) req.set("Authorization", `Bearer ${token}`);
+        return req.send(text);
+      };
+      // Not even JSON: read, it is refused as malformed; unread, as a call without a token.
+      const long = `{"query": "${"x".repeat(PUBLIC_BODY_MAX_BYTES)}`;
+      const anonymous = await send(long, null);
+      expect([anonymous.status, anonymous.body.errors[0].extensions.code, typeof anonymous.body.errors[0].extensions.requestId]).toEqual([
+        401,
+        "UNAUTHENTICATED",
+        "string",
+      ]);
+      expect(anonymous.headers["www-authenticate"]).toBe('Bearer realm="api"');
+      expect((await send(long, org.token)).status).toBe(400);
+      expect((await send('{"query": "x', null)).status).toBe(400);
     });
 
     it("refuses oversized documents before validating them, with or without a token", async () => {
