@@ -491,7 +491,8 @@ describe("hostile input that reaches every operation", () => {
         for (const variables of ["{}", "{", [1], 5, true]) expect400(await post({ query: q, variables }, token), "BAD_REQUEST");
         for (const extensions of ["x", [1], 5]) expect400(await post({ query: q, extensions }, token), "BAD_REQUEST");
         for (const operationName of [5, { a: 1 }, ["A"]]) expect400(await post({ query: q, operationName }, token), "BAD_REQUEST");
-        expect400(await post({ query: q, operationName: "x".repeat(500_000) }, token), "BAD_REQUEST");
+        // Without a token a body over PUBLIC_BODY_MAX_BYTES is not read at all (the test below): a long name under it.
+        expect400(await post({ query: q, operationName: "x".repeat(token ? 500_000 : PUBLIC_BODY_MAX_BYTES / 2) }, token), "BAD_REQUEST");
         expect400(await post({ query: q.replace(/^(mutation)?/, "subscription") }, token), "BAD_REQUEST");
         expect400(await post([]), "BAD_REQUEST");
       }
