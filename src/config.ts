@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxWaitInLineMs: Number(env.MAX_WAIT_IN_LINE_MS ?? 10_000),
     rateLimitPoints: Number(env.RATE_LIMIT_POINTS ?? 250_000),
     rateLimitWindowSeconds: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60),
-    rateLimitOrganizationPoints: Number(env.RATE_LIMIT_ORGANIZATION_POINTS ?? 1_000_000),
+    rateLimitOrganizationPoints: Number(env.RATE_LIMIT_ORGANIZATION_POINTS ?? 5_000_000),
     rateLimitAnonymousPoints: Number(env.RATE_LIMIT_ANONYMOUS_POINTS ?? 600),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     websocketsPerCaller: Number(env.WEBSOCKETS_PER_CALLER ?? 20),
