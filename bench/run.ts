@@ -739,7 +739,7 @@ const ALONE: Record<string, () => Promise<string[]>> = {
 
 /**
  * The location-week list through REST and GraphQL against the hand-written ceiling, in the same run:
- * rounds alternate the three so that a slow spell of a shared machine does not fall on one of them.
+ * rounds alternate the three, each round starting with the next, so that a slow spell of a shared machine does not fall on one of them.
  */
 async function listFigures(
   service: ServiceProcess,
@@ -749,18 +749,25 @@ async function listFigures(
   const ceiling = await startCeiling(url);
   const auth = { Authorization: `Bearer ${list.token}` };
   const runs: Record<"rest" | "graphql" | "ceiling", LoadResult[]> = { rest: [], graphql: [], ceiling: [] };
+  const loads: Record<keyof typeof runs, () => Promise<LoadResult>> = {
+    ceiling: () => load(ceiling.child.pid!, { url: `${ceiling.url}/?${list.ceilingQuery}` }),
+    rest: () => load(service.child.pid!, { url: `${service.url}${list.restPath}`, headers: auth }),
+    graphql: () =>
+      load(service.child.pid!, {
+        url: `${service.url}/graphql`,
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: list.gqlBody,
+      }),
+  };
+  const order = Object.keys(loads) as (keyof typeof runs)[];
   try {
+    // Each round starts one further along, so a machine slowing down (or warming up) through the run does not always fall on the same one.
     for (let round = 0; round < ROUNDS; round++) {
-      runs.ceiling.push(await load(ceiling.child.pid!, { url: `${ceiling.url}/?${list.ceilingQuery}` }));
-      runs.rest.push(await load(service.child.pid!, { url: `${service.url}${list.restPath}`, headers: auth }));
-      runs.graphql.push(
-        await load(service.child.pid!, {
-          url: `${service.url}/graphql`,
-          method: "POST",
-          headers: { ...auth, "Content-Type": "application/json" },
-          body: list.gqlBody,
-        }),
-      );
+      for (let i = 0; i < order.length; i++) {
+        const which = order[(round + i) % order.length];
+        runs[which].push(await loads[which]());
+      }
     }
   } finally {
     ceiling.child.kill("SIGTERM");
