@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { expressMiddleware } from "@as-integrations/express5";
 import express, { NextFunction, Request, Response } from "express";
 import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { ApolloServerErrorCode, unwrapResolverError } from "@apollo/server/errors";
@@ -34,6 +33,7 @@ import { mcpCallCost, mcpHandler } from "../mcp/server";
 import { ReadRouting } from "../database/read-routing";
 import { recordVersionOf, requestActor } from "../database/request-actor";
 import type { UnitOfWork } from "../database/unit-of-work";
+import { answerInPieces, graphqlEndpoint } from "./graphql-endpoint";
 
 export const BODY_LIMIT = "1mb";
 /** The same limit in bytes, for WebSocket frames. */
@@ -296,6 +296,7 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       },
     ],
     formatError: formatGraphQLError,
+    stringifyResult: answerInPieces,
   });
   await apollo.start();
 
@@ -383,7 +384,10 @@ export async function createApp(parts: AppParts): Promise<RunningApp> {
       }),
     });
   });
-  app.use("/graphql", expressMiddleware(apollo, { context: async ({ res }) => res.locals.context as RequestContext }));
+  app.use(
+    "/graphql",
+    graphqlEndpoint(apollo, (res) => res.locals.context as RequestContext),
+  );
   app.use("/mcp", mcpHandler({ schema, onInternalError }));
 
   // Before the GraphQL-backed routes: a fixed path such as /api/timesheets/export must win over /api/timesheets/{id}.

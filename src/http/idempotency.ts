@@ -172,12 +172,20 @@ export function idempotency(options: IdempotencyOptions): Router {
       return res.status(row.response_status).type("application/json").send(row.response_body);
     }
 
-    const send = res.send.bind(res);
-    let recorded = false;
-    res.send = (body?: unknown) => {
-      if (recorded) return send(body);
-      recorded = true;
-      const text = body === undefined ? "" : typeof body === "string" ? body : Buffer.isBuffer(body) ? body.toString("utf8") : JSON.stringify(body);
+    // The answer is held back, however it is written (whole or in pieces), until it is kept.
+    const write = res.write.bind(res) as (chunk: Buffer) => boolean;
+    const end = res.end.bind(res) as (chunk?: Buffer) => Response;
+    const written: Buffer[] = [];
+    res.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | (() => void)) => {
+      written.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
+      return true;
+    }) as Response["write"];
+    res.end = ((chunk?: string | Uint8Array | (() => void), encoding?: BufferEncoding | (() => void)) => {
+      if (chunk !== undefined && typeof chunk !== "function") res.write(chunk, encoding as BufferEncoding);
+      res.write = write as Response["write"];
+      res.end = end as Response["end"];
+      const body = Buffer.concat(written);
+      const text = body.toString("utf8");
       const forgotten = res.statusCode >= 500 || NEVER_KEPT.has(res.statusCode) || (graphql && refusesCaller(text));
       const kept = withoutSecrets(text);
       const done = unitOfWork.run((manager) =>
@@ -189,14 +197,14 @@ export function idempotency(options: IdempotencyOptions): Router {
             ),
       );
       done.then(
-        () => send(body),
+        () => end(body),
         (error) => {
           logger.error({ reqId: req.id, err: error }, "could not record the idempotent answer");
-          send(body);
+          end(body);
         },
       );
       return res;
-    };
+    }) as Response["end"];
     next("router");
   };
 

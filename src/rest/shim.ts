@@ -21,7 +21,7 @@ import {
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { MAX_PAGE_SIZE } from "../common/pagination";
-import { jsonBytes } from "../common/json-bytes";
+import { jsonBytes, sendJsonBytes } from "../common/json-bytes";
 import { requireAnyPermission } from "../auth/actor";
 import { permissionsOf } from "../graphql/authorization";
 import { Permission } from "../auth/permissions";
@@ -283,7 +283,7 @@ export function entityTag(body: unknown, bytes?: Buffer[], hash = true): string 
 /**
  * Sends a JSON answer made in pieces (src/common/json-bytes.ts). A tagged one goes through
  * express whole, which answers a matching If-None-Match with 304; an untagged one is written
- * piece by piece, corked into one write, with its length.
+ * piece by piece.
  */
 function sendJson(req: Request, res: Response, bytes: Buffer[]): void {
   res.type("json");
@@ -291,17 +291,7 @@ function sendJson(req: Request, res: Response, bytes: Buffer[]): void {
     res.send(bytes.length === 1 ? bytes[0] : Buffer.concat(bytes));
     return;
   }
-  res.setHeader(
-    "Content-Length",
-    bytes.reduce((length, piece) => length + piece.length, 0),
-  );
-  if (req.method === "HEAD") {
-    res.end();
-    return;
-  }
-  res.cork();
-  for (const piece of bytes) res.write(piece);
-  res.end();
+  sendJsonBytes(res, bytes, req.method === "HEAD");
 }
 
 /** Mounts every compiled route on an express router. */

@@ -50,13 +50,17 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
   });
 
   it("makes an answer's bytes in pieces that are byte for byte JSON.stringify's, in UTF-8", () => {
-    const same = (value: unknown) => expect(Buffer.concat(jsonBytes(value))).toEqual(Buffer.from(JSON.stringify(value) ?? "", "utf8"));
+    // Compared as latin1 text, one character a byte: compared as buffers, a byte at a time, this test took 10–20 s instead of 0.4.
+    const same = (value: unknown) =>
+      expect(Buffer.concat(jsonBytes(value)).toString("latin1")).toBe(Buffer.from(JSON.stringify(value) ?? "", "utf8").toString("latin1"));
     const texts = ["", "plain", "Zoë Ångström 東京 🚀", "\ud800 lone", 'quote " and \\ and \n', "x".repeat(5000) + "é"];
     const long = Array.from({ length: 250 }, (_, i) => ({ i, text: texts[i % texts.length], at: new Date(i * 86_400_000), gone: undefined }));
     for (const value of [
       long,
       { shifts: long, gone: undefined, totals: { hours: 1.5 } },
       { gone: undefined, shifts: long },
+      { data: { timesheets: { shifts: long, lockedDays: [], totals: { hours: 1.5 } }, gone: undefined }, errors: undefined },
+      { data: { a: { b: long }, c: { d: long }, e: [] } },
       [...long, undefined],
       texts,
       {},
@@ -64,9 +68,18 @@ describe("HTTP edges: bodies, unknown paths, query limits, GraphiQL, OpenAPI", (
     ])
       same(value);
     expect(jsonBytes(long).length).toBe(3);
+    // A GraphQL answer's list, three levels down, is in pieces too.
+    expect(jsonBytes({ data: { timesheets: { shifts: long } } }).length).toBeGreaterThanOrEqual(3);
+    const lists = fc.array(fc.jsonValue(), { maxLength: 220 });
+    const shallowLists = fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 220 });
+    const nested = fc.dictionary(fc.string(), fc.oneof(shallowLists, fc.jsonValue({ maxDepth: 2 })), { maxKeys: 3 });
     fc.assert(
       fc.property(
-        fc.oneof(fc.array(fc.jsonValue(), { minLength: 90, maxLength: 320 }), fc.dictionary(fc.string(), fc.array(fc.jsonValue(), { maxLength: 220 }))),
+        fc.oneof(
+          fc.array(fc.jsonValue(), { minLength: 90, maxLength: 320 }),
+          fc.dictionary(fc.string(), lists),
+          fc.dictionary(fc.string(), fc.oneof(shallowLists, nested), { maxKeys: 3 }),
+        ),
         same,
       ),
       { numRuns: 60 },
