@@ -14,7 +14,7 @@ const NEWLINE = Buffer.from("\n");
 /**
  * Apollo's stringifyResult. Inside the endpoint below, the answer is made into bytes in pieces
  * (src/common/json-bytes.ts) and kept for the endpoint to send: one string of a list's answer
- * (hundreds of KB) costs more to make into bytes than the list costs to execute.
+ * (hundreds of KB) costs three to four times as much to make into bytes (docs/scaling.md).
  */
 export function answerInPieces(result: FormattedExecutionResult): string {
   const answer = answers.getStore();
@@ -23,10 +23,7 @@ export function answerInPieces(result: FormattedExecutionResult): string {
   return "";
 }
 
-/**
- * The GraphQL endpoint: Apollo's express integration, which sends the answer's string as it is,
- * but sending what answerInPieces kept.
- */
+/** The GraphQL endpoint: Apollo's express integration, but sending the pieces answerInPieces kept rather than the answer's string. */
 export function graphqlEndpoint<Context extends BaseContext>(apollo: ApolloServer<Context>, context: (res: Response) => Context) {
   return async (req: Request, res: Response): Promise<void> => {
     const headers = new HeaderMap();
