@@ -30,7 +30,8 @@ export function graphqlEndpoint<Context extends BaseContext>(apollo: ApolloServe
     for (const [key, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
     }
-    const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+    const query = req.originalUrl.indexOf("?");
+    const search = query < 0 ? "" : req.originalUrl.slice(query);
     const answer: { bytes?: Buffer[] } = {};
     const response = await answers.run(answer, () =>
       apollo.executeHTTPGraphQLRequest({
@@ -41,7 +42,7 @@ export function graphqlEndpoint<Context extends BaseContext>(apollo: ApolloServe
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === "complete") {
-      sendJsonBytes(res, response.body.string === "" && answer.bytes ? answer.bytes : [Buffer.from(response.body.string)], req.method === "HEAD");
+      sendJsonBytes(res, answer.bytes ?? [Buffer.from(response.body.string)], req.method === "HEAD");
       return;
     }
     for await (const chunk of response.body.asyncIterator) res.write(chunk);

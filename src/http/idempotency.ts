@@ -177,7 +177,9 @@ export function idempotency(options: IdempotencyOptions): Router {
     const end = res.end.bind(res) as (chunk?: Buffer) => Response;
     const written: Buffer[] = [];
     res.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | (() => void)) => {
-      written.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
+      written.push(
+        typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk),
+      );
       return true;
     }) as Response["write"];
     res.end = ((chunk?: string | Uint8Array | (() => void), encoding?: BufferEncoding | (() => void)) => {
