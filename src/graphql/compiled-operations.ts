@@ -25,6 +25,13 @@ function requireEnumsNamedByTheirValues(schema: GraphQLSchema): void {
   checkedSchemas.add(schema);
 }
 
+/** The operation of a document that a request names (its only one when it names none). */
+function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+  return document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+}
+
 /**
  * An operation compiled to a function by graphql-jit: the same resolvers, guards and loaders,
  * with far less work per field than graphql-js's interpreter (lists of hundreds of shifts are most
@@ -35,10 +42,7 @@ export function compileOperation(schema: GraphQLSchema, document: DocumentNode, 
   requireEnumsNamedByTheirValues(schema);
   const compiled = compileQuery(schema, document, operationName, { disableLeafSerialization: true });
   if (!isCompiledQuery(compiled)) throw new Error(`could not compile: ${compiled.errors?.map((e) => e.message).join("; ")}`);
-  const operation = document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
-  );
-  const definitions = operation?.variableDefinitions ?? [];
+  const definitions = operationOf(document, operationName)?.variableDefinitions ?? [];
   return async (context, variables) => {
     const checked = getVariableValues(schema, definitions, variables, { maxErrors: 20 });
     if (checked.errors) return { errors: checked.errors };
@@ -57,14 +61,39 @@ const KEPT_SCHEMA_ANSWERS = 8;
 const KEPT_SCHEMA_TEXT = 10_000;
 
 /** A query of introspection fields alone (`__schema`, `__type`, `__typename` at its root): its answer depends on the schema only. */
-function asksOnlyAboutTheSchema(document: DocumentNode, operationName: string | null | undefined): boolean {
-  const operation = document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
-  );
+function asksOnlyAboutTheSchema(operation: OperationDefinitionNode | undefined): boolean {
   return (
     operation?.operation === OperationTypeNode.QUERY &&
     operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith("__"))
   );
+}
+
+/** Values by key, the `most` recently used kept. */
+class RecentlyUsed<V> {
+  private readonly kept = new Map<string, V>();
+
+  constructor(private readonly most: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.kept.get(key);
+    if (value !== undefined) {
+      this.kept.delete(key);
+      this.kept.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.kept.delete(key);
+    if (this.kept.size >= this.most) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, value);
+  }
+}
+
+/** A compiled operation, and whether its answers may be kept (a short text about the schema alone). */
+interface CompiledOperation {
+  run: OperationRunner;
+  keepsAnswers: boolean;
 }
 
 /**
@@ -77,40 +106,31 @@ function asksOnlyAboutTheSchema(document: DocumentNode, operationName: string | 
  * introspection query at every load, a 390 KB answer that took 25–40 ms to run on a 2-core machine.
  */
 export function compiledExecutor(schema: GraphQLSchema): GatewayInterface {
-  const cache = new Map<string, OperationRunner>();
-  const schemaAnswers = new Map<string, ExecutionResult>();
-  const answerAboutTheSchema = async (key: string, run: () => Promise<ExecutionResult> | ExecutionResult): Promise<ExecutionResult> => {
-    let answer = schemaAnswers.get(key);
-    if (answer) {
-      schemaAnswers.delete(key);
-    } else {
-      answer = await run();
-      if (answer.errors) return answer;
-      if (schemaAnswers.size >= KEPT_SCHEMA_ANSWERS) schemaAnswers.delete(schemaAnswers.keys().next().value!);
-    }
-    schemaAnswers.set(key, answer);
-    return answer;
-  };
-  const runnerFor = (source: string, document: DocumentNode, operationName: string | null | undefined): OperationRunner => {
+  const operations = new RecentlyUsed<CompiledOperation>(CACHED_OPERATIONS);
+  const schemaAnswers = new RecentlyUsed<ExecutionResult>(KEPT_SCHEMA_ANSWERS);
+  const operationFor = (source: string, document: DocumentNode, operationName: string | null | undefined): CompiledOperation => {
     const key = `${operationName ?? ""}\n${source}`;
-    let runner = cache.get(key);
-    if (runner) {
-      cache.delete(key);
-    } else {
-      runner = compileOperation(schema, document, operationName ?? undefined);
-      if (cache.size >= CACHED_OPERATIONS) cache.delete(cache.keys().next().value!);
+    let operation = operations.get(key);
+    if (!operation) {
+      const keepsAnswers = source.length <= KEPT_SCHEMA_TEXT && asksOnlyAboutTheSchema(operationOf(document, operationName));
+      operation = { run: compileOperation(schema, document, operationName ?? undefined), keepsAnswers };
+      operations.set(key, operation);
     }
-    cache.set(key, runner);
-    return runner;
+    return operation;
   };
   return {
     async load() {
       return {
         executor: async (request) => {
           const variables = request.request.variables ?? {};
-          const run = () => runnerFor(request.source, request.document, request.operationName)(request.context as RequestContext, variables);
-          if (request.source.length > KEPT_SCHEMA_TEXT || !asksOnlyAboutTheSchema(request.document, request.operationName)) return run() as never;
-          return answerAboutTheSchema(`${request.operationName ?? ""}\n${JSON.stringify(variables)}\n${request.source}`, run) as never;
+          const operation = operationFor(request.source, request.document, request.operationName);
+          if (!operation.keepsAnswers) return operation.run(request.context as RequestContext, variables) as never;
+          const key = `${request.operationName ?? ""}\n${JSON.stringify(variables)}\n${request.source}`;
+          const kept = schemaAnswers.get(key);
+          if (kept) return kept as never;
+          const answer = await operation.run(request.context as RequestContext, variables);
+          if (!answer.errors) schemaAnswers.set(key, answer);
+          return answer as never;
         },
       };
     },
