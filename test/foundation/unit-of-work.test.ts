@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Actor } from "../../src/auth/actor";
 import { ALL_PERMISSIONS } from "../../src/auth/permissions";
-import { requestActor } from "../../src/database/request-actor";
+import { outsideTheRequest, requestActor } from "../../src/database/request-actor";
+import { Loaders, requestLoaders } from "../../src/loaders/loaders";
 import { TestOrganization, TestService } from "../support/harness";
 
 describe("unit of work", () => {
@@ -29,6 +30,17 @@ describe("unit of work", () => {
 
   const auditOf = async (roleId: string) =>
     (await t.runtime.db.query("SELECT actor_api_key_id, actor_staff_id, request_id FROM audit_events WHERE resource_id = $1", [roleId]))[0];
+
+  it("runs as no request's the work a request only sets off: recorded under no actor, reading through no request's loaders", async () => {
+    const requestId = randomUUID();
+    const { role, loaders } = await requestLoaders.run(new Loaders(org.id), () =>
+      requestActor.run({ staffId: null, apiKeyId: actor.apiKeyId, requestId }, () =>
+        outsideTheRequest(async () => ({ loaders: requestLoaders.getStore(), role: await t.runtime.services.roles.create(actor, { name: "Runner" }) })),
+      ),
+    );
+    expect(loaders).toBeUndefined();
+    expect(await auditOf(role.id)).toEqual({ actor_api_key_id: null, actor_staff_id: null, request_id: null });
+  });
 
   it("tells the database the request's actor, and renders the change's event before it commits", async () => {
     const requestId = randomUUID();
