@@ -6,10 +6,14 @@ import { LIVE_STATUSES, ShiftRequestStatus } from "./shift-request.entity";
 
 const LIVE = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(", ")})`;
 
-/** An entry as a request saw it: still live, still its worker's, at the same times. */
+/**
+ * An entry as a request saw it: still live, still its worker's, at the same times. A lookup of the
+ * one entry by its key for each live request: written as EXISTS, inside an OR, PostgreSQL may
+ * answer it with a hash of every live entry of every organization, read at each call.
+ */
 const UNCHANGED = (entry: string, worker: string, start: string, end: string) =>
-  `EXISTS (SELECT 1 FROM schedule_entries e WHERE e.organization_id = r.organization_id AND e.id = ${entry} AND e.deleted_at IS NULL
-             AND e.worker_id = ${worker} AND e.start_time = ${start} AND e.end_time = ${end})`;
+  `((SELECT e.worker_id = ${worker} AND e.start_time = ${start} AND e.end_time = ${end}
+       FROM schedule_entries e WHERE e.organization_id = r.organization_id AND e.id = ${entry} AND e.deleted_at IS NULL) IS TRUE)`;
 
 /**
  * Marks EXPIRED every live request of the organization (or of all, with null) whose entry, or

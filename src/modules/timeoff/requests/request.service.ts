@@ -18,7 +18,7 @@ import { ApprovedTimeOffArgs, CreateTimeOffRequestInput, TimeOffRequestFilterArg
 import { RequestStatus, TimeOffRequest } from "./request.entity";
 import { TimeOffSettingsService } from "../settings/settings.service";
 import { moveRequestStatus, selectApprovedTimeOff } from "./request.store";
-import { availableOf, WorkerPolicyService } from "../balances/worker-policy.service";
+import { availableOf, Balance, WorkerPolicyService } from "../balances/worker-policy.service";
 import { WorkerPolicy } from "../balances/worker-policy.entity";
 import { findOneBy, findOneByOrFail } from "../../../common/entity-reads";
 
@@ -115,9 +115,7 @@ export class TimeOffRequestService {
       const policy = await this.activePolicy(manager, org, input.policyId);
       const requested = await this.requestedTime(manager, actor, input, policy, undefined);
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, staffId);
-      const balance = await this.workerPolicies.balance(manager, workerPolicy);
-      const needsRoom = !policy.allowNegativeBalance && requested.total > availableOf(balance) + EPSILON;
-      if (needsRoom) throw insufficient(requested.total, availableOf(balance));
+      await this.requireRoom(manager, policy, workerPolicy, requested.total, availableOf);
       const now = this.deps.clock.now();
       const status: RequestStatus = policy.requiresApproval ? "pending" : "approved";
       const repo = manager.getRepository(TimeOffRequest);
@@ -161,10 +159,8 @@ export class TimeOffRequestService {
       const workerPolicy = await this.lockWorkerPolicy(manager, org, policy.id, current.staffId);
       const request = await this.lockRequest(manager, org, current.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be changed`);
-      const balance = await this.workerPolicies.balance(manager, workerPolicy);
       const ownPending = request.policyId === policy.id ? request.totalHours : 0;
-      const available = availableOf(balance) + ownPending;
-      if (!policy.allowNegativeBalance && requested.total > available + EPSILON) throw insufficient(requested.total, available);
+      await this.requireRoom(manager, policy, workerPolicy, requested.total, (balance) => availableOf(balance) + ownPending);
       Object.assign(request, this.columnsOf(requested), { policyId: policy.id });
       if (input.note !== undefined) request.note = input.note;
       return manager.getRepository(TimeOffRequest).save(request);
@@ -183,8 +179,7 @@ export class TimeOffRequestService {
       const workerPolicy = await this.lockWorkerPolicy(manager, org, found.policyId, found.staffId, false);
       const request = await this.lockRequest(manager, org, found.id);
       if (request.status !== "pending") throw conflict(`The request is ${request.status}; only a pending request can be approved`);
-      const { hoursBalance } = await this.workerPolicies.balance(manager, workerPolicy);
-      if (!policy.allowNegativeBalance && request.totalHours > hoursBalance + EPSILON) throw insufficient(request.totalHours, hoursBalance);
+      await this.requireRoom(manager, policy, workerPolicy, request.totalHours, (balance) => balance.hoursBalance);
       const approved = await this.transition(manager, actor, request, "pending", "approved", { decided_at: this.deps.clock.now(), decided_by: actor.staffId });
       await this.recordUse(manager, actor, approved, workerPolicy, "use");
       return approved;
@@ -250,6 +245,22 @@ export class TimeOffRequestService {
         recordedAt: this.deps.clock.now(),
       },
     ]);
+  }
+
+  /**
+   * Refuses `hours` beyond what is left of the worker policy's balance (`left` of it), unless the
+   * policy lets the balance go below zero: then the balance is not read at all.
+   */
+  private async requireRoom(
+    manager: EntityManager,
+    policy: TimeOffPolicy,
+    workerPolicy: WorkerPolicy,
+    hours: number,
+    left: (balance: Balance) => number,
+  ): Promise<void> {
+    if (policy.allowNegativeBalance) return;
+    const room = left(await this.workerPolicies.balance(manager, workerPolicy));
+    if (hours > room + EPSILON) throw insufficient(hours, room);
   }
 
   private async lockWorkerPolicy(manager: EntityManager, org: string, policyId: string, staffId: string, mustBeIncluded = true): Promise<WorkerPolicy> {
